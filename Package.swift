@@ -1,0 +1,44 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Strata: SwiftData-style persistence for Swift on Linux, with the storage backend as a plugin.
+///
+/// The core (`Strata`) knows no backend; each backend imports only the core; the conformance suite
+/// (`StrataConformance`) imports only the core and is shipped so third parties can run it.
+let package = Package(
+    name: "Strata",
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataMemory", targets: ["StrataMemory"]),
+        .library(name: "StrataConformance", targets: ["StrataConformance"]),
+        .executable(name: "strata", targets: ["StrataCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "Strata", path: "Sources/Strata"),
+        .target(name: "StrataMemory", dependencies: ["Strata"], path: "Backends/Memory"),
+        .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
+        .executableTarget(
+            name: "StrataCLI",
+            dependencies: [
+                "Strata", "StrataMemory", "StrataConformance",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/StrataCLI"
+        ),
+        .testTarget(name: "StrataTests", dependencies: ["Strata"], path: "Tests/StrataTests"),
+        .testTarget(
+            name: "StrataMemoryTests",
+            dependencies: ["Strata", "StrataMemory", "StrataConformance"],
+            path: "Tests/StrataMemoryTests"
+        ),
+        .testTarget(
+            name: "StrataConformanceTests",
+            dependencies: ["Strata", "StrataMemory", "StrataConformance"],
+            path: "Tests/StrataConformanceTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
