@@ -1,0 +1,52 @@
+import Strata
+
+/// The reference backend: records in memory, on the shared engine, passing the whole conformance suite.
+///
+/// What tests and previews use. It has no file, but a store reopened under the same name in the same
+/// process sees what was saved. Saves are atomic and serialized; fetches see the last committed state.
+///
+/// ```swift
+/// let store = try MemoryStore(MemoryStoreConfiguration(name: "preview", schema: schema))
+/// ```
+public final class MemoryStore: DataStore {
+    /// Snapshots are the core's default.
+    public typealias Snapshot = DefaultSnapshot
+
+    /// The configuration the store was opened with.
+    public let configuration: MemoryStoreConfiguration
+    private let engine: RecordEngine
+
+    /// Opens the named store, creating it if needed.
+    ///
+    /// - Throws: `schemaMismatch` if the name holds data of another schema.
+    public init(_ configuration: MemoryStoreConfiguration) throws {
+        self.configuration = configuration
+        self.engine = RecordEngine(state: try MemoryStoreRegistry.open(configuration.name, schema: configuration.schema))
+    }
+
+    /// The identifier in every permanent identifier this store makes.
+    public var identifier: String { engine.storeIdentifier }
+
+    /// Everything: the memory store supports the whole contract.
+    public var capabilities: StoreCapabilities {
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess]
+    }
+
+    /// Fetches through the shared engine.
+    public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] { try engine.fetch(descriptor) }
+    /// Counts through the shared engine.
+    public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int { try engine.fetchCount(descriptor) }
+    /// Lists identifiers through the shared engine.
+    public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [PersistentIdentifier] {
+        try engine.fetchIdentifiers(descriptor)
+    }
+
+    /// Saves through the shared engine and publishes the new state under the store's name.
+    public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
+        let name = configuration.name
+        return try engine.save(request) { commit in MemoryStoreRegistry.publish(commit.next, as: name) }
+    }
+
+    /// Deletes the named store's data from the process.
+    public static func destroy(name: String) { MemoryStoreRegistry.remove(name) }
+}

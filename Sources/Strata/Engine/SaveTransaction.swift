@@ -1,0 +1,412 @@
+/// Applies one `SaveRequest` to a copy of the committed state, or throws leaving no trace.
+///
+/// The order is the contract's: assign permanent identifiers to every insert first (so inserts can
+/// reference each other), write inserts and updates and maintain inverses, apply deletes with their
+/// delete rules against the whole state, then validate required relationships, counts and unique
+/// constraints over everything that changed. Relationship writes are applied in request order
+/// (inserts, then updates, each relationship in declaration order); when two writes disagree about
+/// one edge, the later one wins and both sides still agree.
+struct SaveTransaction<Snapshot: DataStoreSnapshot> {
+    let base: StoreState
+    var work: StoreState
+    var schema: Schema { base.schema }
+    private var remap: [PersistentIdentifier: PersistentIdentifier] = [:]
+    private var temporaryIdentifiers: [RecordKey: PersistentIdentifier] = [:]
+    private var changes: ChangeSet
+    private var deleted: [Set<Int64>]
+    private var written: [Written] = []
+    /// Membership sets of large to-many lists that this save appends to, so appends stay O(1).
+    private var membership: [LinkSlot: Set<Int64>] = [:]
+
+    private struct LinkSlot: Hashable {
+        let entity: Int
+        let key: Int64
+        let relationship: Int
+    }
+
+    private struct Written {
+        let entity: EntitySchema
+        let key: Int64
+        let sent: [Link]
+        let isInsert: Bool
+    }
+
+    init(base: StoreState) {
+        self.base = base
+        self.work = base
+        self.changes = ChangeSet(entityCount: base.schema.entities.count)
+        self.deleted = Array(repeating: [], count: base.schema.entities.count)
+    }
+
+    /// Runs the request; on success returns the next state's difference and the client's result.
+    mutating func run(_ request: SaveRequest<Snapshot>) throws -> (ChangeSet, SaveResult<Snapshot>) {
+        try assignIdentifiers(request.inserted)
+        try writeRecords(request)
+        for w in written {
+            for i in w.entity.relationships.indices { try applyLink(w.entity, w.key, i, sent: w.sent[i]) }
+        }
+        try applyDeletes(request.deleted)
+        try validateRelationships()
+        try maintainUniqueIndexes()
+        return (finalChanges(), result())
+    }
+
+    // MARK: Identifiers
+
+    private func entity(of snapshot: Snapshot) throws -> EntitySchema {
+        let entity = try schema.requireEntity(snapshot.persistentIdentifier.entityName)
+        guard snapshot.entity === entity || snapshot.entity.declaration == entity.declaration else {
+            throw StrataError(.schemaMismatch, "A snapshot of '\(entity.name)' was built with another schema's entity; build it from this store's schema.", entity: entity.name, identifiers: [snapshot.persistentIdentifier])
+        }
+        return entity
+    }
+
+    private mutating func assignIdentifiers(_ inserted: [Snapshot]) throws {
+        for snapshot in inserted {
+            let entity = try entity(of: snapshot)
+            let id = snapshot.persistentIdentifier
+            guard id.isTemporary else {
+                throw StrataError(.invalidRequest, "Inserted records must carry a temporary identifier; \(id) is permanent. Update it instead.", entity: entity.name, identifiers: [id])
+            }
+            let key = work.tables[entity.index].nextPrimaryKey
+            work.tables[entity.index].nextPrimaryKey = key + 1
+            let permanent = work.identifier(entity, key)
+            guard remap.updateValue(permanent, forKey: id) == nil else {
+                throw StrataError(.invalidRequest, "\(id) is inserted twice in one save.", entity: entity.name, identifiers: [id])
+            }
+            temporaryIdentifiers[RecordKey(entity: entity.index, key: key)] = id
+        }
+    }
+
+    /// The identifier the client knows a record by: temporary for a record inserted in this save.
+    private func clientIdentifier(_ entity: Int, _ key: Int64) -> PersistentIdentifier {
+        temporaryIdentifiers[RecordKey(entity: entity, key: key)] ?? work.identifier(schema.entities[entity], key)
+    }
+
+    private func resolve(_ id: PersistentIdentifier, to destination: EntitySchema, from entity: EntitySchema, _ property: String) throws -> Int64 {
+        if id.isTemporary {
+            guard let permanent = remap[id] else {
+                throw StrataError(.unknownIdentifier, "'\(property)' refers to \(id), a temporary identifier that this save does not insert. Insert that record in the same save, or use its permanent identifier.", entity: entity.name, properties: [property], identifiers: [id])
+            }
+            guard permanent.entityName == destination.name else {
+                throw StrataError(.typeMismatch, "'\(property)' must point at '\(destination.name)', not at \(id).", entity: entity.name, properties: [property], identifiers: [id])
+            }
+            return permanent.primaryKey
+        }
+        guard id.storeIdentifier == base.storeIdentifier else {
+            throw StrataError(.unknownIdentifier, "'\(property)' refers to \(id), which belongs to another store.", entity: entity.name, properties: [property], identifiers: [id])
+        }
+        guard id.entityName == destination.name else {
+            throw StrataError(.typeMismatch, "'\(property)' must point at '\(destination.name)', not at \(id).", entity: entity.name, properties: [property], identifiers: [id])
+        }
+        return id.primaryKey
+    }
+
+    private func existingKey(_ id: PersistentIdentifier, _ entity: EntitySchema, verb: String) throws -> Int64 {
+        guard !id.isTemporary else {
+            throw StrataError(.unknownIdentifier, "Cannot \(verb) \(id): it is temporary, so it was never saved.", entity: entity.name, identifiers: [id])
+        }
+        guard id.storeIdentifier == base.storeIdentifier else {
+            throw StrataError(.unknownIdentifier, "Cannot \(verb) \(id): it belongs to another store.", entity: entity.name, identifiers: [id])
+        }
+        guard work.tables[entity.index].records[id.primaryKey] != nil, id.primaryKey < base.tables[entity.index].nextPrimaryKey else {
+            throw StrataError(.unknownIdentifier, "Cannot \(verb) \(id): the store holds no such record (never saved, or deleted).", entity: entity.name, identifiers: [id])
+        }
+        return id.primaryKey
+    }
+
+    // MARK: Writing
+
+    private func convert(_ snapshot: Snapshot, _ entity: EntitySchema) throws -> (attributes: [Value], links: [Link]) {
+        let attributes = snapshot.attributeValues
+        let relationships = snapshot.relationshipValues
+        guard attributes.count == entity.attributes.count, relationships.count == entity.relationships.count else {
+            throw StrataError(.typeMismatch, "A snapshot of '\(entity.name)' has \(attributes.count) attribute and \(relationships.count) relationship values; the entity declares \(entity.attributes.count) and \(entity.relationships.count).", entity: entity.name, identifiers: [snapshot.persistentIdentifier])
+        }
+        for (i, a) in entity.attributes.enumerated() {
+            let v = attributes[i]
+            if v.isNull {
+                guard a.isOptional else {
+                    throw StrataError(.missingRequiredValue, "'\(a.name)' is not optional; give it a value.", entity: entity.name, properties: [a.name], identifiers: [snapshot.persistentIdentifier])
+                }
+            } else if v.type != a.type {
+                throw StrataError(.typeMismatch, "'\(a.name)' is \(a.type.rawValue) but the snapshot holds \(v).", entity: entity.name, properties: [a.name], identifiers: [snapshot.persistentIdentifier])
+            }
+        }
+        var links: [Link] = []
+        links.reserveCapacity(relationships.count)
+        for (i, r) in entity.relationships.enumerated() {
+            let destination = schema.entities[entity.destinationIndices[i]]
+            switch (relationships[i], r.isToMany) {
+            case (.toOne(let id), false):
+                links.append(.one(try id.map { try resolve($0, to: destination, from: entity, r.name) }))
+            case (.toMany(let ids), true):
+                links.append(.many(deduplicated(try ids.map { try resolve($0, to: destination, from: entity, r.name) })))
+            default:
+                throw StrataError(.typeMismatch, "'\(r.name)' is a \(r.isToMany ? "to-many" : "to-one") relationship; the snapshot holds the other shape.", entity: entity.name, properties: [r.name], identifiers: [snapshot.persistentIdentifier])
+            }
+        }
+        return (attributes, links)
+    }
+
+    private mutating func writeRecords(_ request: SaveRequest<Snapshot>) throws {
+        written.reserveCapacity(request.inserted.count + request.updated.count)
+        for snapshot in request.inserted {
+            let entity = try entity(of: snapshot)
+            let key = remap[snapshot.persistentIdentifier]!.primaryKey
+            let (attributes, links) = try convert(snapshot, entity)
+            work.tables[entity.index].records[key] = StoredRecord(attributes: attributes, links: entity.relationships.map(Link.empty))
+            changes.inserted[entity.index].append(key)
+            written.append(Written(entity: entity, key: key, sent: links, isInsert: true))
+        }
+        var seen = Set<RecordKey>()
+        for snapshot in request.updated {
+            let entity = try entity(of: snapshot)
+            let key = try existingKey(snapshot.persistentIdentifier, entity, verb: "update")
+            guard seen.insert(RecordKey(entity: entity.index, key: key)).inserted else {
+                throw StrataError(.invalidRequest, "\(snapshot.persistentIdentifier) is updated twice in one save.", entity: entity.name, identifiers: [snapshot.persistentIdentifier])
+            }
+            let (attributes, links) = try convert(snapshot, entity)
+            work.tables[entity.index].records.modify(key) { $0.attributes = attributes }
+            markTouched(entity.index, key)
+            written.append(Written(entity: entity, key: key, sent: links, isInsert: false))
+        }
+    }
+
+    // MARK: Relationships
+
+    private mutating func markTouched(_ entity: Int, _ key: Int64) {
+        if key < base.tables[entity].nextPrimaryKey { changes.updated[entity].insert(key) }
+    }
+
+    private func link(_ entity: Int, _ key: Int64, _ relationship: Int) -> Link? {
+        work.tables[entity].records[key]?.links[relationship]
+    }
+
+    private mutating func setLink(_ entity: Int, _ key: Int64, _ relationship: Int, _ link: Link) {
+        work.tables[entity].records.modify(key) { $0.links[relationship] = link }
+        markTouched(entity, key)
+    }
+
+    /// Applies the written value of one relationship of one record and maintains the other sides.
+    private mutating func applyLink(_ entity: EntitySchema, _ key: Int64, _ r: Int, sent: Link) throws {
+        guard let current = link(entity.index, key, r), current != sent else { return }
+        let destination = entity.destinationIndices[r]
+        let inverse = entity.inverseIndices[r]
+        work.tables[entity.index].records.modify(key) { $0.links[r] = sent }
+        switch (current, sent) {
+        case (.one(let old), .one(let new)):
+            if let old { detach(destination, old, inverse, from: key) }
+            if let new {
+                try requireExists(destination, new, referencedBy: entity, key, r)
+                attach(destination, new, inverse, to: key, source: entity.index, sourceRelationship: r)
+            }
+        case (.many(let old), .many(let new)):
+            if old.isEmpty {
+                for target in new {
+                    try requireExists(destination, target, referencedBy: entity, key, r)
+                    attach(destination, target, inverse, to: key, source: entity.index, sourceRelationship: r)
+                }
+            } else {
+                let oldSet = Set(old)
+                let newSet = Set(new)
+                for target in old where !newSet.contains(target) { detach(destination, target, inverse, from: key) }
+                for target in new where !oldSet.contains(target) {
+                    try requireExists(destination, target, referencedBy: entity, key, r)
+                    attach(destination, target, inverse, to: key, source: entity.index, sourceRelationship: r)
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    private func requireExists(_ entity: Int, _ key: Int64, referencedBy source: EntitySchema, _ sourceKey: Int64, _ r: Int) throws {
+        guard work.tables[entity].records[key] == nil else { return }
+        let name = source.relationships[r].name
+        throw StrataError(.unknownIdentifier, "'\(name)' refers to \(clientIdentifier(entity, key)), which the store does not hold (never saved, or deleted).", entity: source.name, properties: [name], identifiers: [clientIdentifier(entity, key), clientIdentifier(source.index, sourceKey)])
+    }
+
+    /// Removes `source` from relationship `r` of record `key` (one side only).
+    private mutating func detach(_ entity: Int, _ key: Int64, _ r: Int, from source: Int64) {
+        guard let current = link(entity, key, r) else { return }
+        switch current {
+        case .one(let k) where k == source: setLink(entity, key, r, .one(nil))
+        case .many(var ks):
+            guard let i = ks.firstIndex(of: source) else { return }
+            ks.remove(at: i)
+            setLink(entity, key, r, .many(ks))
+            membership[LinkSlot(entity: entity, key: key, relationship: r)]?.remove(source)
+        default: break
+        }
+    }
+
+    /// Adds `source` to relationship `r` of record `key`; a to-one taken by another record is moved,
+    /// and that record loses `key` from its side.
+    private mutating func attach(_ entity: Int, _ key: Int64, _ r: Int, to source: Int64, source sourceEntity: Int, sourceRelationship: Int) {
+        guard schema.entities[entity].relationships[r].isToMany else {
+            guard case .one(let k)? = link(entity, key, r), k != source else { return }
+            if let previous = k { detach(sourceEntity, previous, sourceRelationship, from: key) }
+            setLink(entity, key, r, .one(source))
+            return
+        }
+        let slot = LinkSlot(entity: entity, key: key, relationship: r)
+        var members = membership.removeValue(forKey: slot)
+        var added = false
+        work.tables[entity].records.modify(key) { record in
+            guard case .many(var ks) = record.links[r] else { return }
+            if members == nil && ks.count >= 32 { members = Set(ks) }
+            if let m = members { if m.contains(source) { return } } else if ks.contains(source) { return }
+            record.links[r] = .one(nil)  // drop the record's reference so the append does not copy
+            ks.append(source)
+            record.links[r] = .many(ks)
+            members?.insert(source)
+            added = true
+        }
+        if let members { membership[slot] = members }
+        if added { markTouched(entity, key) }
+    }
+
+    // MARK: Deletes
+
+    private mutating func applyDeletes(_ requested: [Snapshot]) throws {
+        var queue: [RecordKey] = []
+        for snapshot in requested {
+            let entity = try entity(of: snapshot)
+            let key = try existingKey(snapshot.persistentIdentifier, entity, verb: "delete")
+            if deleted[entity.index].insert(key).inserted { queue.append(RecordKey(entity: entity.index, key: key)) }
+        }
+        var next = 0
+        while next < queue.count {
+            let victim = queue[next]
+            next += 1
+            let entity = schema.entities[victim.entity]
+            guard let record = work.tables[victim.entity].records[victim.key] else { continue }
+            for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .cascade {
+                let destination = entity.destinationIndices[r]
+                for target in record.links[r].keys
+                where work.tables[destination].records[target] != nil && deleted[destination].insert(target).inserted {
+                    queue.append(RecordKey(entity: destination, key: target))
+                }
+            }
+        }
+        for victim in queue {
+            let entity = schema.entities[victim.entity]
+            guard let record = work.tables[victim.entity].records[victim.key] else { continue }
+            for (r, relationship) in entity.relationships.enumerated() {
+                let destination = entity.destinationIndices[r]
+                let survivors = record.links[r].keys.filter {
+                    work.tables[destination].records[$0] != nil && !deleted[destination].contains($0)
+                }
+                guard !survivors.isEmpty else { continue }
+                switch relationship.deleteRule {
+                case .deny:
+                    throw StrataError(.deleteDenied, "Cannot delete \(clientIdentifier(victim.entity, victim.key)): its '\(relationship.name)' still holds \(survivors.count) record(s) and the delete rule is deny. Delete or detach them first.", entity: entity.name, properties: [relationship.name], identifiers: [clientIdentifier(victim.entity, victim.key)] + survivors.map { clientIdentifier(destination, $0) })
+                case .nullify, .cascade:
+                    for target in survivors { detach(destination, target, entity.inverseIndices[r], from: victim.key) }
+                case .noAction:
+                    break
+                }
+            }
+        }
+        for victim in queue { work.tables[victim.entity].records[victim.key] = nil }
+    }
+
+    // MARK: Validation
+
+    private func validateRelationships() throws {
+        for entity in schema.entities {
+            let checked = entity.relationships.enumerated().filter { _, r in
+                (!r.isToMany && !r.isOptional) || r.minCount != nil || r.maxCount != nil
+            }
+            guard !checked.isEmpty else { continue }
+            func validate(_ key: Int64) throws {
+                guard let record = work.tables[entity.index].records[key] else { return }
+                for (r, relationship) in checked {
+                    switch record.links[r] {
+                    case .one(nil):
+                        throw StrataError(.missingRequiredRelationship, "'\(relationship.name)' is required; give \(clientIdentifier(entity.index, key)) a target.", entity: entity.name, properties: [relationship.name], identifiers: [clientIdentifier(entity.index, key)])
+                    case .many(let ks):
+                        if let lo = relationship.minCount, ks.count < lo {
+                            throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(clientIdentifier(entity.index, key)) would hold \(ks.count) record(s); at least \(lo) are required.", entity: entity.name, properties: [relationship.name], identifiers: [clientIdentifier(entity.index, key)])
+                        }
+                        if let hi = relationship.maxCount, ks.count > hi {
+                            throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(clientIdentifier(entity.index, key)) would hold \(ks.count) record(s); at most \(hi) are allowed.", entity: entity.name, properties: [relationship.name], identifiers: [clientIdentifier(entity.index, key)])
+                        }
+                    default: break
+                    }
+                }
+            }
+            for key in changes.inserted[entity.index] { try validate(key) }
+            for key in changes.updated[entity.index] { try validate(key) }
+        }
+    }
+
+    private mutating func maintainUniqueIndexes() throws {
+        for entity in schema.entities where !entity.uniqueConstraints.isEmpty {
+            let e = entity.index
+            var candidates = changes.inserted[e]
+            candidates.append(contentsOf: changes.updated[e])
+            candidates.append(contentsOf: deleted[e].filter { $0 < base.tables[e].nextPrimaryKey && !changes.updated[e].contains($0) })
+            for c in entity.uniqueConstraints.indices {
+                var moves: [(key: Int64, new: UniqueKey)] = []
+                for key in candidates {
+                    let old = base.tables[e].records[key].flatMap { base.uniqueKey(entity, c, $0) }
+                    let new = work.tables[e].records[key].flatMap { work.uniqueKey(entity, c, $0) }
+                    guard old != new else { continue }
+                    if let old, work.tables[e].uniqueIndexes[c][old] == key { work.tables[e].uniqueIndexes[c][old] = nil }
+                    if let new { moves.append((key, new)) }
+                }
+                for (key, new) in moves {
+                    if let holder = work.tables[e].uniqueIndexes[c][new], holder != key {
+                        let names = entity.uniqueConstraints[c].map(entity.name(of:))
+                        throw StrataError(.uniqueConstraintViolation, "\(clientIdentifier(e, key)) would share \(names.joined(separator: ", ")) with \(clientIdentifier(e, holder)), which already holds those values. Change the values or update that record instead.", entity: entity.name, properties: names, identifiers: [clientIdentifier(e, holder), clientIdentifier(e, key)])
+                    }
+                    work.tables[e].uniqueIndexes[c][new] = key
+                }
+            }
+        }
+    }
+
+    // MARK: Result
+
+    private func finalChanges() -> ChangeSet {
+        var result = changes
+        for e in schema.entities.indices where !deleted[e].isEmpty {
+            result.inserted[e].removeAll { deleted[e].contains($0) }
+            result.updated[e].subtract(deleted[e])
+            result.deleted[e] = deleted[e].filter { $0 < base.tables[e].nextPrimaryKey }
+        }
+        return result
+    }
+
+    private func result() -> SaveResult<Snapshot> {
+        var changed: [PersistentIdentifier: Snapshot] = [:]
+        var writtenExisting = Set<RecordKey>()
+        for w in written {
+            if !w.isInsert { writtenExisting.insert(RecordKey(entity: w.entity.index, key: w.key)) }
+            if let record = work.tables[w.entity.index].records[w.key], record.links != w.sent {
+                changed[work.identifier(w.entity, w.key)] = work.snapshot(w.entity, w.key, record)
+            }
+        }
+        for entity in schema.entities {
+            for key in changes.updated[entity.index] where !writtenExisting.contains(RecordKey(entity: entity.index, key: key)) {
+                if let record = work.tables[entity.index].records[key] {
+                    changed[work.identifier(entity, key)] = work.snapshot(entity, key, record)
+                }
+            }
+        }
+        var deletedIdentifiers = Set<PersistentIdentifier>()
+        for entity in schema.entities {
+            for key in deleted[entity.index] { deletedIdentifiers.insert(work.identifier(entity, key)) }
+        }
+        return SaveResult(storeIdentifier: base.storeIdentifier, remappedIdentifiers: remap, deletedIdentifiers: deletedIdentifiers, changedSnapshots: changed)
+    }
+}
+
+/// The keys in order, each once.
+func deduplicated(_ keys: [Int64]) -> [Int64] {
+    guard keys.count > 1 else { return keys }
+    var seen = Set<Int64>(minimumCapacity: keys.count)
+    return keys.filter { seen.insert($0).inserted }
+}

@@ -1,0 +1,59 @@
+/// Rebuilding a state from records read back from disk, with the checks a damaged file needs.
+extension StoreState {
+    /// Adds a record read from storage, as-is: links are primary keys of the destination entities.
+    ///
+    /// - Throws: `corruptStore` if the record does not fit the entity's shape or its key is taken.
+    public mutating func load(_ entity: EntitySchema, key: Int64, record: StoredRecord) throws {
+        guard key > 0 else {
+            throw StrataError(.corruptStore, "Record of '\(entity.name)' has primary key \(key); keys start at 1.", entity: entity.name)
+        }
+        guard record.attributes.count == entity.attributes.count, record.links.count == entity.relationships.count else {
+            throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' has the wrong number of values.", entity: entity.name)
+        }
+        for (i, a) in entity.attributes.enumerated() {
+            let v = record.attributes[i]
+            if v.isNull ? !a.isOptional : v.type != a.type {
+                throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' holds \(v) in '\(a.name)', which is \(a.isOptional ? "optional " : "")\(a.type.rawValue).", entity: entity.name, properties: [a.name])
+            }
+        }
+        for (i, r) in entity.relationships.enumerated() {
+            switch (record.links[i], r.isToMany) {
+            case (.one, false), (.many, true): break
+            default:
+                throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' holds a link of the wrong shape in '\(r.name)'.", entity: entity.name, properties: [r.name])
+            }
+        }
+        guard tables[entity.index].records[key] == nil else {
+            throw StrataError(.corruptStore, "Primary key \(key) of '\(entity.name)' appears twice.", entity: entity.name)
+        }
+        tables[entity.index].records[key] = record
+        tables[entity.index].nextPrimaryKey = max(tables[entity.index].nextPrimaryKey, key + 1)
+    }
+
+    /// Raises the key counter of `entity` to at least `next` (the persisted counter, which may be
+    /// higher than the largest stored key after deletes).
+    public mutating func setNextPrimaryKey(_ entity: EntitySchema, atLeast next: Int64) {
+        tables[entity.index].nextPrimaryKey = max(tables[entity.index].nextPrimaryKey, next)
+    }
+
+    /// Rebuilds the unique indexes after loading; a duplicate means the file was edited into a state
+    /// the store would never have written.
+    ///
+    /// - Throws: `corruptStore` naming the entity, properties and both records.
+    public mutating func finishLoading() throws {
+        for entity in schema.entities where !entity.uniqueConstraints.isEmpty {
+            for c in entity.uniqueConstraints.indices {
+                var index = ShardedDictionary<UniqueKey, Int64>()
+                try tables[entity.index].records.forEach { key, record in
+                    guard let u = uniqueKey(entity, c, record) else { return true }
+                    if let other = index[u] {
+                        throw StrataError(.corruptStore, "Records \(other) and \(key) of '\(entity.name)' share unique values.", entity: entity.name, properties: entity.uniqueConstraints[c].map(entity.name(of:)), identifiers: [identifier(entity, other), identifier(entity, key)])
+                    }
+                    index[u] = key
+                    return true
+                }
+                tables[entity.index].uniqueIndexes[c] = index
+            }
+        }
+    }
+}

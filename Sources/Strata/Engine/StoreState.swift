@@ -1,0 +1,89 @@
+/// Everything a store holding its records in memory holds: records, key counters, unique indexes.
+///
+/// A value type whose copies share storage, so the engine can build the next state from the committed
+/// one and either publish it (the save succeeded) or drop it (it failed): that is how a failed save
+/// changes nothing. Backends that persist whole (JSON, CSV, XML) read it to write their files and
+/// rebuild it with `load` when they open.
+public struct StoreState: Sendable {
+    /// The schema of the records.
+    public let schema: Schema
+    /// The store identifier used in every permanent identifier.
+    public let storeIdentifier: String
+    var tables: [Table]
+
+    struct Table: Sendable {
+        var records = PagedArray<StoredRecord>()
+        var nextPrimaryKey: Int64 = 1
+        var uniqueIndexes: [ShardedDictionary<UniqueKey, Int64>]
+    }
+
+    /// An empty state.
+    public init(schema: Schema, storeIdentifier: String) {
+        self.schema = schema
+        self.storeIdentifier = storeIdentifier
+        self.tables = schema.entities.map { Table(uniqueIndexes: Array(repeating: .init(), count: $0.uniqueConstraints.count)) }
+    }
+
+    /// The record of `entity` with this primary key, if any.
+    public func record(_ entity: EntitySchema, _ key: Int64) -> StoredRecord? { tables[entity.index].records[key] }
+
+    /// How many records `entity` holds.
+    public func count(_ entity: EntitySchema) -> Int { tables[entity.index].records.count }
+
+    /// The next primary key `entity` will assign; persisted so keys are never reused after a delete.
+    public func nextPrimaryKey(_ entity: EntitySchema) -> Int64 { tables[entity.index].nextPrimaryKey }
+
+    /// Visits `entity`'s records in ascending key order; stop by returning false.
+    public func forEachRecord(_ entity: EntitySchema, _ body: (Int64, StoredRecord) throws -> Bool) rethrows {
+        try tables[entity.index].records.forEach(body)
+    }
+
+    /// The permanent identifier of `entity`'s record `key` in this store.
+    public func identifier(_ entity: EntitySchema, _ key: Int64) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entity.name, primaryKey: key)
+    }
+
+    /// Builds the snapshot a client sees for a stored record.
+    public func snapshot<S: DataStoreSnapshot>(_ entity: EntitySchema, _ key: Int64, _ record: StoredRecord, as: S.Type = S.self) -> S {
+        var relationships: [RelationshipValue] = []
+        relationships.reserveCapacity(record.links.count)
+        for (i, link) in record.links.enumerated() {
+            let destination = schema.entities[entity.destinationIndices[i]]
+            switch link {
+            case .one(let k): relationships.append(.toOne(k.map { identifier(destination, $0) }))
+            case .many(let ks): relationships.append(.toMany(ks.map { identifier(destination, $0) }))
+            }
+        }
+        return S(entity: entity, persistentIdentifier: identifier(entity, key), attributes: record.attributes, relationships: relationships)
+    }
+
+    /// The unique-constraint key of `record` for constraint `c` of `entity`, or `nil` if any part is nil.
+    func uniqueKey(_ entity: EntitySchema, _ c: Int, _ record: StoredRecord) -> UniqueKey? {
+        let refs = entity.uniqueConstraints[c]
+        func part(_ ref: PropertyReference) -> Value {
+            switch ref {
+            case .attribute(let i): return record.attributes[i].uniqueKey
+            case .relationship(let i):
+                if case .one(let k?) = record.links[i] { return .int(k) }
+                return .null
+            }
+        }
+        if refs.count == 1 {
+            let v = part(refs[0])
+            return v.isNull ? nil : .single(v)
+        }
+        var parts: [Value] = []
+        parts.reserveCapacity(refs.count)
+        for ref in refs {
+            let v = part(ref)
+            if v.isNull { return nil }
+            parts.append(v)
+        }
+        return .composite(parts)
+    }
+
+    /// The record holding `key` in unique constraint `c` of `entity`, if any.
+    func holder(_ entity: EntitySchema, _ c: Int, _ key: UniqueKey) -> Int64? {
+        tables[entity.index].uniqueIndexes[c][key]
+    }
+}

@@ -1,0 +1,49 @@
+/// A record as the shared engine holds it: attribute values plus relationship targets as primary keys.
+///
+/// Keys instead of identifiers keep the hot path free of strings; the engine turns them into
+/// `PersistentIdentifier`s only when it hands out a snapshot.
+public struct StoredRecord: Sendable, Hashable {
+    /// Attribute values in the entity's order.
+    public internal(set) var attributes: [Value]
+    /// Relationship targets in the entity's order.
+    public internal(set) var links: [Link]
+
+    /// Makes a record; `StoreState.load` checks it against the schema.
+    public init(attributes: [Value], links: [Link]) {
+        self.attributes = attributes
+        self.links = links
+    }
+}
+
+/// The targets of one relationship of a stored record, as primary keys of the destination entity.
+public enum Link: Sendable, Hashable {
+    /// A to-one target, or `nil`.
+    case one(Int64?)
+    /// To-many targets, in order.
+    case many([Int64])
+
+    /// The targets as a list.
+    public var keys: [Int64] {
+        switch self {
+        case .one(let k): k.map { [$0] } ?? []
+        case .many(let ks): ks
+        }
+    }
+
+    /// The empty link for a relationship of this shape.
+    static func empty(_ relationship: Relationship) -> Link {
+        relationship.isToMany ? .many([]) : .one(nil)
+    }
+}
+
+/// Identifies one record inside the engine: entity index and primary key.
+struct RecordKey: Hashable, Sendable {
+    var entity: Int
+    var key: Int64
+}
+
+/// The key of a unique constraint's values (normalized, see `Value.uniqueKey`).
+enum UniqueKey: Hashable, Sendable {
+    case single(Value)
+    case composite([Value])
+}

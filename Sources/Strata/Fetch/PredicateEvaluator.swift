@@ -1,0 +1,149 @@
+/// Compiles a `FetchPredicate` or a sort path into closures, checking names and types once.
+///
+/// Any backend may use it to filter and sort in memory; the shared engine does. Compilation throws
+/// `unknownProperty` for a name the entity lacks and `typeMismatch` for a constant of the wrong type
+/// or an operator that does not fit the property, so a bad descriptor fails the same way everywhere.
+public struct PredicateEvaluator<Reader: PredicateReader> {
+    /// The schema the paths are resolved against.
+    public let schema: Schema
+    /// How records are read.
+    public let reader: Reader
+
+    /// An evaluator over `schema` reading records through `reader`.
+    public init(schema: Schema, reader: Reader) {
+        self.schema = schema
+        self.reader = reader
+    }
+
+    /// What a resolved path ends on.
+    private enum Terminal {
+        case attribute(Int, AttributeType)
+        case toOne(Int, EntitySchema)
+        case toMany(Int, EntitySchema)
+    }
+
+    /// Compiles `predicate` for records of `entity`.
+    public func compile(_ predicate: FetchPredicate, for entity: EntitySchema) throws -> (Reader.Record) -> Bool {
+        let reader = self.reader
+        switch predicate {
+        case .constant(let b):
+            return { _ in b }
+        case .compare(let path, let op, let constant):
+            let (get, type) = try attributeGetter(path, entity)
+            try check(constant, fits: type, path: path, entity: entity)
+            return { Value.satisfies(get($0), op, constant) }
+        case .compareProperties(let lhs, let op, let rhs):
+            let (left, lt) = try attributeGetter(lhs, entity)
+            let (right, rt) = try attributeGetter(rhs, entity)
+            guard lt == rt else {
+                throw StrataError(.typeMismatch, "Cannot compare '\(lhs)' (\(lt.rawValue)) with '\(rhs)' (\(rt.rawValue)).", entity: entity.name, properties: [lhs.description, rhs.description])
+            }
+            return { Value.satisfies(left($0), op, right($0)) }
+        case .isNil(let path):
+            let (walk, terminal) = try resolve(path, entity)
+            switch terminal {
+            case .attribute(let i, _): return { walk($0).map { reader.attribute($0, i).isNull } ?? true }
+            case .toOne(let i, _): return { walk($0).map { reader.toOne($0, i) == nil } ?? true }
+            case .toMany:
+                throw StrataError(.typeMismatch, "'\(path)' is a to-many relationship; it is never nil. Test its contents with contains.", entity: entity.name, properties: [path.description])
+            }
+        case .isIn(let path, let values):
+            let (get, type) = try attributeGetter(path, entity)
+            for v in values { try check(v, fits: type, path: path, entity: entity) }
+            return { record in
+                let v = get(record)
+                return values.contains { Value.satisfies(v, .equal, $0) }
+            }
+        case .text(let path, let op, let pattern, let caseInsensitive):
+            let (get, type) = try attributeGetter(path, entity)
+            guard type == .string else {
+                throw StrataError(.typeMismatch, "String search needs a string property; '\(path)' is \(type.rawValue).", entity: entity.name, properties: [path.description])
+            }
+            return { record in
+                guard case .string(let s) = get(record) else { return false }
+                return TextMatch.matches(s, op, pattern, caseInsensitive: caseInsensitive)
+            }
+        case .targetIs(let path, let id):
+            let (walk, terminal) = try resolve(path, entity)
+            guard case .toOne(let i, let destination) = terminal else {
+                throw StrataError(.typeMismatch, "'\(path)' is not a to-one relationship.", entity: entity.name, properties: [path.description])
+            }
+            guard let id else { return { walk($0).map { reader.toOne($0, i) == nil } ?? true } }
+            guard id.entityName == destination.name, let key = reader.key(for: id, in: destination) else { return { _ in false } }
+            return { walk($0).map { reader.toOne($0, i) == key } ?? false }
+        case .contains(let path, let id):
+            let (walk, terminal) = try resolve(path, entity)
+            guard case .toMany(let i, let destination) = terminal else {
+                throw StrataError(.typeMismatch, "'\(path)' is not a to-many relationship.", entity: entity.name, properties: [path.description])
+            }
+            guard id.entityName == destination.name, let key = reader.key(for: id, in: destination) else { return { _ in false } }
+            return { walk($0).map { reader.toMany($0, i, contains: key) } ?? false }
+        case .identifierIn(let ids):
+            let keys = Set(ids.filter { $0.entityName == entity.name }.compactMap { reader.key(for: $0, in: entity) })
+            return { keys.contains(reader.key(of: $0)) }
+        case .and(let parts):
+            let tests = try parts.map { try compile($0, for: entity) }
+            return { record in tests.allSatisfy { $0(record) } }
+        case .or(let parts):
+            let tests = try parts.map { try compile($0, for: entity) }
+            return { record in tests.contains { $0(record) } }
+        case .not(let inner):
+            let test = try compile(inner, for: entity)
+            return { !test($0) }
+        }
+    }
+
+    /// Compiles a path that ends on an attribute into a value getter (`nil` through an empty to-one).
+    public func attributeGetter(_ path: PropertyPath, _ entity: EntitySchema) throws -> ((Reader.Record) -> Value, AttributeType) {
+        let (walk, terminal) = try resolve(path, entity)
+        guard case .attribute(let i, let type) = terminal else {
+            throw StrataError(.typeMismatch, "'\(path)' is a relationship; compare it with targetIs or contains, or sort by one of its attributes.", entity: entity.name, properties: [path.description])
+        }
+        let reader = self.reader
+        return ({ walk($0).map { reader.attribute($0, i) } ?? .null }, type)
+    }
+
+    private func check(_ value: Value, fits type: AttributeType, path: PropertyPath, entity: EntitySchema) throws {
+        guard value.isNull || value.type == type else {
+            throw StrataError(.typeMismatch, "'\(path)' is \(type.rawValue) but the predicate compares it with \(value).", entity: entity.name, properties: [path.description])
+        }
+    }
+
+    /// Resolves every component but the last through to-one relationships.
+    private func resolve(_ path: PropertyPath, _ entity: EntitySchema) throws -> ((Reader.Record) -> Reader.Record?, Terminal) {
+        guard !path.components.isEmpty else {
+            throw StrataError(.unknownProperty, "An empty property path.", entity: entity.name)
+        }
+        let reader = self.reader
+        var current = entity
+        var walk: (Reader.Record) -> Reader.Record? = { $0 }
+        for (n, name) in path.components.enumerated() {
+            guard let property = current.property(named: name) else {
+                throw StrataError(.unknownProperty, "Entity '\(current.name)' has no property '\(name)' (in path '\(path)').", entity: current.name, properties: [name])
+            }
+            let last = n == path.components.count - 1
+            switch property {
+            case .attribute(let i):
+                guard last else {
+                    throw StrataError(.typeMismatch, "'\(name)' in '\(path)' is an attribute; only to-one relationships can be followed.", entity: current.name, properties: [name])
+                }
+                return (walk, .attribute(i, current.attributes[i].type))
+            case .relationship(let i):
+                let destination = schema.entities[current.destinationIndices[i]]
+                if last {
+                    return (walk, current.relationships[i].isToMany ? .toMany(i, destination) : .toOne(i, destination))
+                }
+                guard !current.relationships[i].isToMany else {
+                    throw StrataError(.unsupported, "'\(name)' in '\(path)' is to-many; paths can only follow to-one relationships.", entity: current.name, properties: [name])
+                }
+                let previous = walk
+                walk = { record in
+                    guard let r = previous(record), let k = reader.toOne(r, i) else { return nil }
+                    return reader.record(destination, k)
+                }
+                current = destination
+            }
+        }
+        throw StrataError(.unknownProperty, "Path '\(path)' does not end on a property.", entity: entity.name)
+    }
+}

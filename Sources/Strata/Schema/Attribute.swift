@@ -1,0 +1,34 @@
+/// Declares one attribute of an entity: a name, a type, whether it may be `nil`, and a default.
+///
+/// ```swift
+/// Attribute("name", .string, unique: true)
+/// Attribute("note", .string, optional: true)
+/// Attribute("count", .int, default: 0, indexed: true)
+/// ```
+public struct Attribute: Sendable, Hashable, Codable {
+    /// The property name, unique among the entity's attributes and relationships.
+    public var name: String
+    /// The stored type.
+    public var type: AttributeType
+    /// Whether `nil` is allowed.
+    public var isOptional: Bool
+    /// The value a new snapshot starts with (`nil` means `.null` for optionals, required otherwise).
+    public var defaultValue: Value?
+    /// Shorthand for a single-attribute unique constraint.
+    public var isUnique: Bool
+    /// Shorthand for a single-attribute index.
+    public var isIndexed: Bool
+
+    /// Declares an attribute.
+    public init(
+        _ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: Value? = nil,
+        unique: Bool = false, indexed: Bool = false
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = optional
+        self.defaultValue = defaultValue
+        self.isUnique = unique
+        self.isIndexed = indexed
+    }
+}

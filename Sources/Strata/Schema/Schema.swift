@@ -1,0 +1,77 @@
+/// A validated set of entities: the shape of everything a store holds.
+///
+/// Built in code and checked at once: every relationship's inverse must exist and point back, names
+/// must be unique, unique constraints may not include to-many relationships. A store records the
+/// schema's `fingerprint` and refuses to open with a schema whose fingerprint differs
+/// (`schemaMismatch`), rather than misreading data.
+///
+/// ```swift
+/// let schema = try Schema {
+///     Entity("Owner") {
+///         Attribute("name", .string)
+///         Relationship.toMany("items", "Item", inverse: "owner", deleteRule: .cascade)
+///     }
+///     Entity("Item") {
+///         Attribute("name", .string, unique: true)
+///         Relationship.toOne("owner", "Owner", inverse: "items")
+///     }
+/// }
+/// ```
+public struct Schema: Sendable, Hashable, Codable {
+    /// The validated entities, in declaration order.
+    public let entities: [EntitySchema]
+    private let entityIndices: [String: Int]
+    /// A stable hash of the declaration: equal schemas have equal fingerprints on every platform.
+    public let fingerprint: String
+
+    /// Validates entities declared with the builder.
+    public init(@SchemaBuilder _ entities: () -> [Entity]) throws {
+        try self.init(entities: entities())
+    }
+
+    /// Validates an array of entity declarations.
+    public init(entities declarations: [Entity]) throws {
+        var indices: [String: Int] = [:]
+        for (i, e) in declarations.enumerated() {
+            guard !e.name.isEmpty else { throw StrataError(.invalidSchema, "An entity needs a name.") }
+            guard indices.updateValue(i, forKey: e.name) == nil else {
+                throw StrataError(.invalidSchema, "Entity '\(e.name)' is declared twice; rename one.", entity: e.name)
+            }
+        }
+        self.entities = try declarations.enumerated().map { i, e in
+            try EntitySchema(declaration: e, index: i, entityIndices: indices, all: declarations)
+        }
+        self.entityIndices = indices
+        self.fingerprint = SchemaFingerprint.compute(declarations)
+    }
+
+    /// The entity with this name, or `nil`.
+    public func entity(named name: String) -> EntitySchema? {
+        entityIndices[name].map { entities[$0] }
+    }
+
+    /// The entity with this name, or an `unknownEntity` error that says which names exist.
+    public func requireEntity(_ name: String) throws -> EntitySchema {
+        guard let e = entity(named: name) else {
+            throw StrataError(.unknownEntity, "The schema has no entity '\(name)'; known: \(entities.map(\.name).joined(separator: ", ")).", entity: name)
+        }
+        return e
+    }
+
+    /// Equal when the declarations are equal.
+    public static func == (lhs: Schema, rhs: Schema) -> Bool { lhs.fingerprint == rhs.fingerprint }
+    /// Hashes the fingerprint.
+    public func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
+
+    /// Encodes the entity declarations.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(entities.map(\.declaration))
+    }
+
+    /// Decodes and re-validates entity declarations.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        try self.init(entities: try c.decode([Entity].self))
+    }
+}

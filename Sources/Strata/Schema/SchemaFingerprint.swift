@@ -1,0 +1,34 @@
+/// Computes a schema's fingerprint: FNV-1a (two 64-bit lanes) over a canonical text of the declaration.
+///
+/// The canonical text lists every entity, property, type, optionality, default, relationship shape,
+/// delete rule, bound, constraint and index in declaration order, so any change that alters how data
+/// is stored or validated changes the fingerprint. It does not depend on `Hasher` (which is seeded per
+/// process) nor on JSON key order.
+enum SchemaFingerprint {
+    static func compute(_ entities: [Entity]) -> String {
+        var text = "strata-schema-1\n"
+        for e in entities {
+            text += "entity \(e.name)\n"
+            for a in e.attributes {
+                text += " attr \(a.name) \(a.type.rawValue) opt=\(a.isOptional) uniq=\(a.isUnique) idx=\(a.isIndexed) def=\(a.defaultValue.map { String(reflecting: $0) } ?? "-")\n"
+            }
+            for r in e.relationships {
+                text += " rel \(r.name) -> \(r.destination).\(r.inverse) many=\(r.isToMany) ord=\(r.isOrdered) opt=\(r.isOptional) rule=\(r.deleteRule.rawValue) min=\(r.minCount.map(String.init) ?? "-") max=\(r.maxCount.map(String.init) ?? "-")\n"
+            }
+            for u in e.uniqueConstraints { text += " unique \(u.properties.joined(separator: ","))\n" }
+            for i in e.indexes { text += " index \(i.properties.joined(separator: ","))\n" }
+        }
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x6c62_272e_07bb_0142
+        for byte in text.utf8 {
+            a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            b = (b &* 0x0000_0100_0000_01b3) ^ UInt64(byte)
+        }
+        return hex(a) + hex(b)
+    }
+
+    private static func hex(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}

@@ -1,0 +1,46 @@
+/// One atomic change to a store: records to insert, update and delete.
+///
+/// Inserted snapshots carry temporary identifiers; they may reference each other by those. Updated
+/// snapshots replace the whole stored record (every attribute and relationship). Deleted snapshots
+/// only need the right identifier. The store applies inserts and updates first, then deletes with
+/// their delete rules, then validates; if anything fails, nothing changes.
+public struct SaveRequest<Snapshot: DataStoreSnapshot>: Sendable {
+    /// Records to insert (temporary identifiers).
+    public var inserted: [Snapshot]
+    /// Records to replace (permanent identifiers).
+    public var updated: [Snapshot]
+    /// Records to delete (permanent identifiers).
+    public var deleted: [Snapshot]
+
+    /// Describes a save.
+    public init(inserted: [Snapshot] = [], updated: [Snapshot] = [], deleted: [Snapshot] = []) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+    }
+
+    /// Whether the request changes nothing.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+/// What a successful save did, so a client can refresh without refetching.
+public struct SaveResult<Snapshot: DataStoreSnapshot>: Sendable {
+    /// The store identifier.
+    public var storeIdentifier: String
+    /// Temporary identifier → permanent identifier, for every inserted record.
+    public var remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
+    /// Every record deleted, the ones deleted by cascade included.
+    public var deletedIdentifiers: Set<PersistentIdentifier>
+    /// The new state of every surviving record the store changed on its own (inverse maintenance,
+    /// nullified relationships), keyed by identifier. Records the request itself wrote are included
+    /// when the store changed them beyond what was sent.
+    public var changedSnapshots: [PersistentIdentifier: Snapshot]
+
+    /// Describes a save's outcome.
+    public init(storeIdentifier: String, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier], deletedIdentifiers: Set<PersistentIdentifier>, changedSnapshots: [PersistentIdentifier: Snapshot]) {
+        self.storeIdentifier = storeIdentifier
+        self.remappedIdentifiers = remappedIdentifiers
+        self.deletedIdentifiers = deletedIdentifiers
+        self.changedSnapshots = changedSnapshots
+    }
+}

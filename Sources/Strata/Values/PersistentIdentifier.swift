@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+
+/// Names one record: which store holds it, its entity, and its primary key in that entity.
+///
+/// A client makes a *temporary* identifier for a record it is about to insert
+/// (`PersistentIdentifier.temporary(entity:)`); the store answers with a *permanent* one in the save
+/// result's remapping. Permanent identifiers are unique per entity and store, stable across reopen and
+/// never reused after a delete. The URI form (`description`) is `strata://<store>/<Entity>/p<key>`
+/// for permanent and `strata-temporary://<Entity>/t<key>` for temporary identifiers.
+public struct PersistentIdentifier: Sendable, Codable {
+    /// The identifier of the store that made it; empty for a temporary identifier.
+    public let storeIdentifier: String
+    /// The entity the record belongs to.
+    public let entityName: String
+    /// The store's primary key (permanent) or a process-unique number (temporary).
+    public let primaryKey: Int64
+    /// Whether the store has not yet assigned this record a permanent identifier.
+    public let isTemporary: Bool
+
+    /// Makes a permanent identifier. Backends call this; clients get identifiers from saves and fetches.
+    public init(storeIdentifier: String, entityName: String, primaryKey: Int64) {
+        self.storeIdentifier = storeIdentifier
+        self.entityName = entityName
+        self.primaryKey = primaryKey
+        self.isTemporary = false
+    }
+
+    private init(temporaryFor entityName: String, number: Int64) {
+        self.storeIdentifier = ""
+        self.entityName = entityName
+        self.primaryKey = number
+        self.isTemporary = true
+    }
+
+    private static let counter = Atomic<Int64>(0)
+
+    /// A new temporary identifier, unique in this process, for a record about to be inserted.
+    public static func temporary(entity entityName: String) -> PersistentIdentifier {
+        let number = counter.add(1, ordering: .relaxed).newValue
+        return PersistentIdentifier(temporaryFor: entityName, number: number)
+    }
+
+    /// Parses the URI form written by `description`; `nil` if the text is not one.
+    public init?(uri: String) {
+        if uri.hasPrefix("strata-temporary://") {
+            let parts = uri.dropFirst("strata-temporary://".count).split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[1].first == "t", let key = Int64(parts[1].dropFirst()),
+                let entity = parts[0].removingPercentEncoding, !entity.isEmpty
+            else { return nil }
+            self.init(temporaryFor: entity, number: key)
+        } else if uri.hasPrefix("strata://") {
+            let parts = uri.dropFirst("strata://".count).split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[2].first == "p", let key = Int64(parts[2].dropFirst()),
+                let store = parts[0].removingPercentEncoding, let entity = parts[1].removingPercentEncoding,
+                !store.isEmpty, !entity.isEmpty
+            else { return nil }
+            self.init(storeIdentifier: store, entityName: entity, primaryKey: key)
+        } else {
+            return nil
+        }
+    }
+}
+
+extension PersistentIdentifier: Hashable {
+    /// Two identifiers are equal when store, entity, key and temporariness all agree.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.primaryKey == rhs.primaryKey && lhs.isTemporary == rhs.isTemporary
+            && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
+    }
+
+    /// Hashes the key and entity only: cheap, and consistent with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(primaryKey)
+        hasher.combine(entityName)
+    }
+}
+
+extension PersistentIdentifier: Comparable {
+    /// Orders by entity name, then primary key: the order `strata dump` and fetches without sort use.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        if lhs.entityName != rhs.entityName { return lhs.entityName < rhs.entityName }
+        return lhs.primaryKey < rhs.primaryKey
+    }
+}
+
+extension PersistentIdentifier: CustomStringConvertible {
+    private static func escape(_ s: String) -> String {
+        s.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? s
+    }
+
+    /// The URI form, readable and parseable by `init?(uri:)`.
+    public var description: String {
+        isTemporary
+            ? "strata-temporary://\(Self.escape(entityName))/t\(primaryKey)"
+            : "strata://\(Self.escape(storeIdentifier))/\(Self.escape(entityName))/p\(primaryKey)"
+    }
+}
