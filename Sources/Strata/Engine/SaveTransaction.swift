@@ -43,7 +43,7 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
         try assignIdentifiers(request.inserted)
         try writeRecords(request)
         for w in written {
-            for i in w.entity.relationships.indices { try applyLink(w.entity, w.key, i, sent: w.sent[i]) }
+            for r in w.entity.relationships.indices { try applyLink(w, r) }
         }
         try applyDeletes(request.deleted)
         try validateRelationships()
@@ -188,37 +188,55 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
         markTouched(entity, key)
     }
 
-    /// Applies the written value of one relationship of one record and maintains the other sides.
-    private mutating func applyLink(_ entity: EntitySchema, _ key: Int64, _ r: Int, sent: Link) throws {
-        guard let current = link(entity.index, key, r), current != sent else { return }
-        let destination = entity.destinationIndices[r]
-        let inverse = entity.inverseIndices[r]
-        work.tables[entity.index].records.modify(key) { $0.links[r] = sent }
-        switch (current, sent) {
+    /// Applies what a written record changed in one relationship, compared with the stored record
+    /// (an insert starts empty), as edge additions and removals that keep both sides in agreement.
+    ///
+    /// Comparing with the stored record, not with what earlier writes of this save did, means a
+    /// record that merely repeats a value does not undo a change another record of the save made;
+    /// only real changes are applied, in request order.
+    private mutating func applyLink(_ w: Written, _ r: Int) throws {
+        let sent = w.sent[r]
+        let stored = w.isInsert ? Link.empty(w.entity.relationships[r]) : base.tables[w.entity.index].records[w.key]!.links[r]
+        guard stored != sent else { return }
+        let e = w.entity.index
+        let destination = w.entity.destinationIndices[r]
+        let inverse = w.entity.inverseIndices[r]
+        switch (stored, sent) {
         case (.one(let old), .one(let new)):
-            if let old { detach(destination, old, inverse, from: key) }
+            if let old { unlink(e, w.key, r, destination, old, inverse) }
             if let new {
-                try requireExists(destination, new, referencedBy: entity, key, r)
-                attach(destination, new, inverse, to: key, source: entity.index, sourceRelationship: r)
+                try requireExists(destination, new, referencedBy: w.entity, w.key, r)
+                attach(e, w.key, r, to: new, source: destination, sourceRelationship: inverse)
+                attach(destination, new, inverse, to: w.key, source: e, sourceRelationship: r)
             }
         case (.many(let old), .many(let new)):
-            if old.isEmpty {
-                for target in new {
-                    try requireExists(destination, target, referencedBy: entity, key, r)
-                    attach(destination, target, inverse, to: key, source: entity.index, sourceRelationship: r)
-                }
-            } else {
-                let oldSet = Set(old)
-                let newSet = Set(new)
-                for target in old where !newSet.contains(target) { detach(destination, target, inverse, from: key) }
-                for target in new where !oldSet.contains(target) {
-                    try requireExists(destination, target, referencedBy: entity, key, r)
-                    attach(destination, target, inverse, to: key, source: entity.index, sourceRelationship: r)
-                }
+            let oldSet = old.isEmpty ? [] : Set(old)
+            let newSet = old.isEmpty ? [] : Set(new)
+            for target in old where !newSet.contains(target) { unlink(e, w.key, r, destination, target, inverse) }
+            for target in new where !oldSet.contains(target) {
+                try requireExists(destination, target, referencedBy: w.entity, w.key, r)
+                attach(e, w.key, r, to: target, source: destination, sourceRelationship: inverse)
+                attach(destination, target, inverse, to: w.key, source: e, sourceRelationship: r)
             }
+            if w.entity.relationships[r].isOrdered { reorder(e, w.key, r, as: new) }
         default:
             break
         }
+    }
+
+    /// Removes the edge between `key` (relationship `r`) and `target` (relationship `inverse`) on both sides.
+    private mutating func unlink(_ entity: Int, _ key: Int64, _ r: Int, _ destination: Int, _ target: Int64, _ inverse: Int) {
+        detach(entity, key, r, from: target)
+        detach(destination, target, inverse, from: key)
+    }
+
+    /// Puts an ordered list in the written order; members other writes of this save added follow.
+    private mutating func reorder(_ entity: Int, _ key: Int64, _ r: Int, as written: [Int64]) {
+        guard case .many(let current)? = link(entity, key, r), current != written else { return }
+        let present = Set(current)
+        let listed = Set(written)
+        let ordered = written.filter { present.contains($0) } + current.filter { !listed.contains($0) }
+        setLink(entity, key, r, .many(ordered))
     }
 
     private func requireExists(_ entity: Int, _ key: Int64, referencedBy source: EntitySchema, _ sourceKey: Int64, _ r: Int) throws {
@@ -241,8 +259,8 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
         }
     }
 
-    /// Adds `source` to relationship `r` of record `key`; a to-one taken by another record is moved,
-    /// and that record loses `key` from its side.
+    /// Adds `source` to relationship `r` of record `key` (one side only); if `r` is a to-one that held
+    /// another record, that record loses `key` from its side (`sourceRelationship` of `sourceEntity`).
     private mutating func attach(_ entity: Int, _ key: Int64, _ r: Int, to source: Int64, source sourceEntity: Int, sourceRelationship: Int) {
         guard schema.entities[entity].relationships[r].isToMany else {
             guard case .one(let k)? = link(entity, key, r), k != source else { return }

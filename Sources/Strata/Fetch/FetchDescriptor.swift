@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// var d = FetchDescriptor(entity: "Item", predicate: .compare("category", .equal, 42))
-/// d.sortBy = [SortDescriptor("price", order: .descending)]
+/// d.sortBy = [SortKey("price", order: .descending)]
 /// d.fetchLimit = 10
 /// ```
 public struct FetchDescriptor: Sendable, Hashable {
@@ -14,14 +14,14 @@ public struct FetchDescriptor: Sendable, Hashable {
     /// Which records; `nil` for all.
     public var predicate: FetchPredicate?
     /// The sort keys, most significant first.
-    public var sortBy: [SortDescriptor]
+    public var sortBy: [SortKey]
     /// At most this many results; `nil` for no limit.
     public var fetchLimit: Int?
     /// Skip this many results first.
     public var fetchOffset: Int
 
     /// Describes a fetch.
-    public init(entity entityName: String, predicate: FetchPredicate? = nil, sortBy: [SortDescriptor] = [], fetchLimit: Int? = nil, fetchOffset: Int = 0) {
+    public init(entity entityName: String, predicate: FetchPredicate? = nil, sortBy: [SortKey] = [], fetchLimit: Int? = nil, fetchOffset: Int = 0) {
         self.entityName = entityName
         self.predicate = predicate
         self.sortBy = sortBy
@@ -33,7 +33,7 @@ public struct FetchDescriptor: Sendable, Hashable {
 /// One sort key: a property path and a direction.
 ///
 /// `nil` sorts before every value in ascending order and after every value in descending order.
-public struct SortDescriptor: Sendable, Hashable, Codable {
+public struct SortKey: Sendable, Hashable, Codable {
     /// The property to sort by (an attribute, possibly through to-one relationships).
     public var path: PropertyPath
     /// The direction.

@@ -1,0 +1,103 @@
+import Strata
+
+/// One check of the store contract, registered as data in `ConformanceSuite.cases`.
+///
+/// A case has a stable `id` (`"unique.collision-with-stored"`), a category, whether it is required
+/// (the contract's core, which can never be skipped), and the capabilities it needs. Its body runs
+/// against a fresh store through a type-erased harness, so one registry serves every backend.
+public struct ConformanceCase: Sendable, Identifiable, Hashable, CustomStringConvertible {
+    /// Stable identifier, `category.name`.
+    public let id: String
+    /// The group the case belongs to.
+    public let category: ConformanceCategory
+    /// One sentence: what the contract promises here.
+    public let summary: String
+    /// Capabilities the case needs. A missing one skips an optional case and fails a required one.
+    public let requires: StoreCapabilities
+    let body: @Sendable (CaseContext) throws -> Void
+
+    /// Whether the case belongs to the required contract (identifiers, relationships, delete rules,
+    /// unique constraints, atomicity, fetch); required cases cannot be skipped.
+    public var isRequired: Bool { category.isRequired }
+
+    init(_ id: String, _ category: ConformanceCategory, requires: StoreCapabilities = [], _ summary: String, body: @escaping @Sendable (CaseContext) throws -> Void) {
+        self.id = category.rawValue + "." + id
+        self.category = category
+        self.summary = summary
+        self.requires = requires
+        self.body = body
+    }
+
+    /// The id, which is how test runners show each case.
+    public var description: String { id }
+    /// Equal by id.
+    public static func == (a: Self, b: Self) -> Bool { a.id == b.id }
+    /// Hashes the id.
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+
+/// The groups of the suite, in report order.
+public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Identifier assignment, remapping, stability and rejection.
+    case identifiers
+    /// Every attribute type with edge values, before and after reopen.
+    case roundTrip
+    /// Data, counters and graphs survive reopen.
+    case persistence
+    /// Inverses agree, order is kept, required and bounded relationships are enforced.
+    case relationships
+    /// Cascade, nullify, deny and noAction, multi-level and cyclic.
+    case deleteRules
+    /// Single and composite unique constraints, never overwriting.
+    case unique
+    /// A failed save changes nothing.
+    case atomicity
+    /// Predicates, sort order, ties, windows, counts, identifiers.
+    case fetch
+    /// Clear errors for unknown names, wrong types, dangling and foreign references, schema changes.
+    case badInput
+    /// Concurrent saves and reads on one store.
+    case concurrency
+
+    /// Whether the category is part of the required contract (section 3 of the store contract).
+    public var isRequired: Bool {
+        switch self {
+        case .identifiers, .relationships, .deleteRules, .unique, .atomicity, .fetch: true
+        case .roundTrip, .persistence, .badInput, .concurrency: false
+        }
+    }
+}
+
+/// How one case ended.
+public enum ConformanceOutcome: Sendable, Hashable {
+    /// The backend kept the promise.
+    case passed
+    /// It did not; the message says what was expected and what happened.
+    case failed(String)
+    /// The case needs a capability the backend does not declare; the reason names it.
+    case skipped(String)
+
+    /// `passed`, `failed` or `skipped`.
+    public var label: String {
+        switch self {
+        case .passed: "passed"
+        case .failed: "failed"
+        case .skipped: "skipped"
+        }
+    }
+}
+
+/// The structured result of one case.
+public struct ConformanceResult: Sendable, Hashable {
+    /// The case id.
+    public let caseID: String
+    /// The case's category.
+    public let category: ConformanceCategory
+    /// Whether the case is required.
+    public let isRequired: Bool
+    /// How it ended.
+    public let outcome: ConformanceOutcome
+    /// How long it ran, in seconds.
+    public let duration: Double
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Strata
+
+/// What a case body works with: the store under test on a fresh location, and small helpers that
+/// keep each case a few readable lines.
+///
+/// Every helper that checks something throws `CaseFailure` with a message naming the expectation and
+/// what the store did, so a failing case explains itself in the report.
+final class CaseContext: @unchecked Sendable {
+    let schema = FixtureDomain.schema
+    let directory: URL
+    private let openAt: (URL, Schema) throws -> any SuiteStore
+    private var current: (any SuiteStore)?
+    private(set) var otherDirectories: [URL] = []
+
+    init(directory: URL, open: @escaping (URL, Schema) throws -> any SuiteStore) throws {
+        self.directory = directory
+        self.openAt = open
+        self.current = try open(directory, FixtureDomain.schema)
+    }
+
+    /// The store under test.
+    var store: any SuiteStore { current! }
+
+    /// Releases the store and opens it again at the same location.
+    func reopen() throws {
+        current = nil
+        current = try openAt(directory, schema)
+    }
+
+    /// Releases the store and opens the same location with another schema (for mismatch cases).
+    func reopen(with other: Schema) throws -> any SuiteStore {
+        current = nil
+        return try openAt(directory, other)
+    }
+
+    /// Opens a second, independent store of the same backend on its own fresh location.
+    func openOther() throws -> any SuiteStore {
+        let other = directory.deletingLastPathComponent().appendingPathComponent(directory.lastPathComponent + "-other-\(otherDirectories.count)")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        otherDirectories.append(other)
+        return try openAt(other, schema)
+    }
+
+    func close() { current = nil }
+
+    // MARK: Building and saving
+
+    func entity(_ name: String) -> EntitySchema { schema.entity(named: name)! }
+
+    /// A record to insert: temporary identifier, defaults, and the given values.
+    func new(_ entityName: String, _ values: [String: Value] = [:], _ links: [String: RelationshipValue] = [:]) -> SuiteRecord {
+        let entity = entity(entityName)
+        var record = SuiteRecord(
+            id: .temporary(entity: entityName), entity: entity,
+            attributes: entity.attributes.map { $0.defaultValue ?? .null },
+            relationships: entity.relationships.map(RelationshipValue.empty(for:)))
+        for (name, value) in values {
+            precondition(entity.attributeIndex(name) != nil, "fixture has no \(entityName).\(name)")
+            record[name] = value
+        }
+        for (name, link) in links {
+            record.relationships[entity.relationshipIndex(name)!] = link
+        }
+        return record
+    }
+
+    @discardableResult
+    func save(inserted: [SuiteRecord] = [], updated: [SuiteRecord] = [], deleted: [SuiteRecord] = []) throws -> SuiteSaveResult {
+        try store.save(inserted: inserted, updated: updated, deleted: deleted)
+    }
+
+    /// Inserts in one save and returns the permanent identifiers in the same order.
+    @discardableResult
+    func insert(_ records: SuiteRecord...) throws -> [PersistentIdentifier] { try insert(records) }
+
+    @discardableResult
+    func insert(_ records: [SuiteRecord]) throws -> [PersistentIdentifier] {
+        let result = try save(inserted: records)
+        return try records.map { record in
+            guard let id = result.remapped[record.id] else {
+                throw CaseFailure(message: "The save result has no permanent identifier for inserted \(record.id).")
+            }
+            return id
+        }
+    }
+
+    /// Deletes records by identifier.
+    @discardableResult
+    func delete(_ ids: PersistentIdentifier...) throws -> SuiteSaveResult {
+        try save(deleted: try ids.map { try get($0) })
+    }
+
+    // MARK: Reading
+
+    func fetch(_ entity: String, _ predicate: FetchPredicate? = nil, sort: [SortKey] = [], limit: Int? = nil, offset: Int = 0) throws -> [SuiteRecord] {
+        try store.fetch(FetchDescriptor(entity: entity, predicate: predicate, sortBy: sort, fetchLimit: limit, fetchOffset: offset))
+    }
+
+    func find(_ id: PersistentIdentifier) throws -> SuiteRecord? {
+        try store.fetch(FetchDescriptor(entity: id.entityName, predicate: .identifierIn([id]))).first
+    }
+
+    func get(_ id: PersistentIdentifier) throws -> SuiteRecord {
+        guard let record = try find(id) else { throw CaseFailure(message: "Expected \(id) to exist, but a fetch by identifier found nothing.") }
+        return record
+    }
+
+    func count(_ entity: String, _ predicate: FetchPredicate? = nil) throws -> Int {
+        try store.fetchCount(FetchDescriptor(entity: entity, predicate: predicate))
+    }
+
+    /// Every record of every entity, unordered relationships sorted: compare before and after.
+    func everything() throws -> [SuiteRecord] {
+        try schema.entities.flatMap { try fetch($0.name) }.map(\.normalized)
+    }
+
+    // MARK: Expectations
+
+    func check(_ condition: Bool, _ message: @autoclosure () -> String) throws {
+        if !condition { throw CaseFailure(message: message()) }
+    }
+
+    func checkEqual<T: Equatable>(_ actual: T, _ expected: T, _ what: String) throws {
+        if actual != expected { throw CaseFailure(message: "\(what): expected \(expected), got \(actual).") }
+    }
+
+    /// Runs `body` and requires it to fail with `code`; returns the error for further checks.
+    @discardableResult
+    func expectError(_ code: StrataError.Code, _ what: String, _ body: () throws -> Void) throws -> StrataError {
+        do {
+            try body()
+        } catch let error as StrataError {
+            guard error.code == code else {
+                throw CaseFailure(message: "\(what): expected a \(code.rawValue) error, got \(error.code.rawValue): \(error.message)")
+            }
+            return error
+        } catch let failure as CaseFailure {
+            throw failure
+        } catch {
+            throw CaseFailure(message: "\(what): expected a StrataError \(code.rawValue), got \(type(of: error)): \(error)")
+        }
+        throw CaseFailure(message: "\(what): expected a \(code.rawValue) error, but it succeeded.")
+    }
+
+    /// Requires a failed operation to have changed nothing, now and after reopen.
+    func expectUnchanged(_ before: [SuiteRecord], _ what: String) throws {
+        let now = try everything()
+        try check(now == before, "\(what): the store changed after a failed save (\(diff(before, now))).")
+        if store.capabilities.contains(.persistence) {
+            try reopen()
+            let reopened = try everything()
+            try check(reopened == before, "\(what): after reopen the store differs from before the failed save (\(diff(before, reopened))).")
+        }
+    }
+
+    private func diff(_ before: [SuiteRecord], _ after: [SuiteRecord]) -> String {
+        let gone = before.filter { !after.contains($0) }
+        let added = after.filter { !before.contains($0) }
+        return "missing or changed: \(gone.prefix(3).map(\.description)); new or changed: \(added.prefix(3).map(\.description))"
+    }
+}
