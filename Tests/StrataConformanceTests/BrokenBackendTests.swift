@@ -1,0 +1,65 @@
+import Foundation
+import Strata
+import StrataConformance
+import Testing
+
+/// The suite tests itself: each deliberately broken backend must fail the cases that guard against its flaw.
+struct BrokenBackendTests {
+    static func results<Flaw: StoreFlaw>(_ flaw: Flaw.Type) -> [ConformanceResult] {
+        let factory = StoreFactory<BrokenStore<Flaw>> { dir, schema in BrokenConfiguration(name: dir.path, schema: schema) }
+        return ConformanceSuite.run(on: factory)
+    }
+
+    /// The ids of the failed cases; also requires most cases to pass, so a flaw is caught by the
+    /// cases aimed at it rather than by a wrapper that breaks everything.
+    static func failed(_ results: [ConformanceResult]) -> Set<String> {
+        let failed = Set(results.filter { if case .failed = $0.outcome { true } else { false } }.map(\.caseID))
+        #expect(failed.count < results.count / 4, "too many failures for one flaw: \(failed.sorted())")
+        return failed
+    }
+
+    @Test func catchesMissingCascade() {
+        let failed = Self.failed(Self.results(NoCascade.self))
+        #expect(failed.isSuperset(of: ["deleteRules.cascade-deletes-targets", "deleteRules.cascade-multi-level", "deleteRules.cascade-cycle-ends"]), "caught: \(failed.sorted())")
+    }
+
+    @Test func catchesReusedIdentifiers() {
+        let failed = Self.failed(Self.results(ReusedIdentifiers.self))
+        #expect(failed.contains("identifiers.never-reused-after-delete"), "caught: \(failed.sorted())")
+    }
+
+    @Test func catchesOverwriteOnCollision() {
+        let failed = Self.failed(Self.results(OverwriteOnCollision.self))
+        #expect(failed.isSuperset(of: ["unique.collision-with-stored", "unique.no-silent-overwrite"]), "caught: \(failed.sorted())")
+    }
+
+    @Test func catchesPartialSave() {
+        let failed = Self.failed(Self.results(PartialSave.self))
+        #expect(failed.contains("atomicity.failure-in-large-insert"), "caught: \(failed.sorted())")
+    }
+
+    @Test func catchesUnstableTies() {
+        let failed = Self.failed(Self.results(UnstableTies.self))
+        #expect(failed.isSuperset(of: ["fetch.sort-ties-by-key", "fetch.sort-descending-ties"]), "caught: \(failed.sorted())")
+    }
+
+    @Test func skipsOnlyOptionalCasesAndSaysWhy() {
+        let results = Self.results(WithoutPersistence.self)
+        let skipped = results.filter { if case .skipped = $0.outcome { true } else { false } }
+        #expect(!skipped.isEmpty)
+        #expect(skipped.allSatisfy { !$0.isRequired }, "a required case was skipped")
+        #expect(skipped.allSatisfy { if case .skipped(let why) = $0.outcome { why.contains("persistence") || why.contains("concurrentAccess") } else { false } })
+        #expect(results.filter { $0.category == .persistence }.allSatisfy { $0.outcome.label == "skipped" })
+        let reopen = results.first { $0.caseID == "identifiers.stable-across-reopen" }
+        #expect(reopen?.outcome.label == "failed", "a required case needing a missing capability must fail")
+    }
+
+    @Test func registryIsWellFormed() {
+        let ids = ConformanceSuite.cases.map(\.id)
+        #expect(Set(ids).count == ids.count, "duplicate case ids")
+        #expect(ids.count >= 100)
+        for category in ConformanceCategory.allCases {
+            #expect(ConformanceSuite.cases.contains { $0.category == category }, "no case in \(category)")
+        }
+    }
+}
