@@ -1,0 +1,166 @@
+import Foundation
+import Strata
+
+/// Runs the standard workload of `shared/WORKLOAD.md` on any backend, so every backend is measured
+/// on the same work and figures compare. Each step is timed on its own; correctness is checked along
+/// the way (the unique violation must fail and change nothing, the cascade must delete 1,000 items),
+/// so a fast wrong backend cannot post a figure.
+public enum StandardWorkload {
+    /// Runs every step with `records` items in a fresh directory and returns the figures.
+    ///
+    /// - Throws: a store error, or `WorkloadError` when a step's result is wrong.
+    public static func run<Store: DataStore>(_ name: String, factory: StoreFactory<Store>, records: Int = 100_000) throws -> WorkloadReport {
+        precondition(records >= 1_000 && records % 100 == 0, "records must be a multiple of 100, at least 1,000")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { factory.destroy(directory) }
+        let schema = WorkloadSchema.schema
+        let owner = schema.entity(named: "Owner")!
+        let item = schema.entity(named: "Item")!
+        var steps: [String: WorkloadReport.Figure] = [:]
+        var order: [String] = []
+        func record(_ step: String, _ value: Double, _ unit: String) {
+            steps[step] = .init(value: value, unit: unit)
+            order.append(step)
+        }
+
+        var store: Store? = try Store(factory.configuration(directory, schema))
+
+        // 1. insert
+        let ownerCount = records / 100
+        let owners = (0..<ownerCount).map { i in
+            Store.Snapshot(entity: owner, persistentIdentifier: .temporary(entity: "Owner"), attributes: [.string("owner-\(i)")], relationships: [.toMany([])])
+        }
+        let items = (0..<records).map { i in
+            Store.Snapshot(entity: item, persistentIdentifier: .temporary(entity: "Item"), attributes: WorkloadSchema.itemValues(i), relationships: [.toOne(owners[i / 100].persistentIdentifier)])
+        }
+        var (inserted, seconds) = try time { try store!.save(SaveRequest(inserted: owners + items)) }
+        record("insert", Double(ownerCount + records) / seconds, "records/s")
+        let itemIDs = items.map { inserted.remappedIdentifiers[$0.persistentIdentifier]! }
+        let ownerIDs = owners.map { inserted.remappedIdentifiers[$0.persistentIdentifier]! }
+        inserted = SaveResult(storeIdentifier: "", remappedIdentifiers: [:], deletedIdentifiers: [], changedSnapshots: [:])
+
+        // 2. reopen
+        store = nil
+        (store, seconds) = try time {
+            let reopened = try Store(factory.configuration(directory, schema))
+            _ = try reopened.fetchCount(FetchDescriptor(entity: "Owner"))
+            return reopened
+        }
+        record("reopen", seconds * 1000, "ms")
+        let s = store!
+
+        // 3. fetch-by-id
+        var rng = SeededGenerator(state: 42)
+        let probes = (0..<10_000).map { _ in itemIDs[Int(rng.next() % UInt64(records))] }
+        (_, seconds) = try time {
+            for id in probes {
+                guard try s.fetch(FetchDescriptor(entity: "Item", predicate: .identifierIn([id]))).count == 1 else { throw WorkloadError("fetch-by-id found nothing for \(id)") }
+            }
+        }
+        record("fetch-by-id", Double(probes.count) / seconds, "lookups/s")
+
+        // 4. scan
+        var scanned: [Store.Snapshot] = []
+        (scanned, seconds) = try time { try s.fetch(FetchDescriptor(entity: "Item")) }
+        guard scanned.count == records else { throw WorkloadError("scan returned \(scanned.count) items, expected \(records)") }
+        record("scan", Double(records) / seconds, "records/s")
+
+        // 5. filter
+        var hits: [Store.Snapshot] = []
+        (hits, seconds) = try time { try s.fetch(FetchDescriptor(entity: "Item", predicate: .compare("category", .equal, 42), sortBy: [SortKey("price", order: .descending)])) }
+        guard hits.count == records / 100 else { throw WorkloadError("filter returned \(hits.count) items, expected \(records / 100)") }
+        record("filter", seconds * 1000, "ms")
+
+        // 6. update-one
+        let priceIndex = item.attributeIndex("price")!
+        var durations: [Double] = []
+        for round in 0..<100 {
+            let target = scanned[Int(rng.next() % UInt64(records))]
+            var values = target.attributeValues
+            values[priceIndex] = .double(Double(round) + 0.5)
+            let changed = Store.Snapshot(entity: item, persistentIdentifier: target.persistentIdentifier, attributes: values, relationships: target.relationshipValues)
+            durations.append(try time { try s.save(SaveRequest(updated: [changed])) }.1 * 1000)
+        }
+        record("update-one", median(durations), "ms (median)")
+
+        // 7. update-batch
+        let batch = stride(from: 0, to: records, by: 10).map { i -> Store.Snapshot in
+            var values = scanned[i].attributeValues
+            values[priceIndex] = .double(-Double(i))
+            return Store.Snapshot(entity: item, persistentIdentifier: scanned[i].persistentIdentifier, attributes: values, relationships: scanned[i].relationshipValues)
+        }
+        scanned = []
+        (_, seconds) = try time { try s.save(SaveRequest(updated: batch)) }
+        record("update-batch", Double(batch.count) / seconds, "records/s")
+
+        // 8. unique-violation
+        let duplicate = Store.Snapshot(entity: item, persistentIdentifier: .temporary(entity: "Item"), attributes: WorkloadSchema.itemValues(7), relationships: [.toOne(ownerIDs[0])])
+        let start = ContinuousClock.now
+        do {
+            _ = try s.save(SaveRequest(inserted: [duplicate]))
+            throw WorkloadError("inserting a duplicate name succeeded")
+        } catch let error as StrataError where error.code == .uniqueConstraintViolation {}
+        record("unique-violation", Self.seconds(since: start) * 1000, "ms")
+        guard try s.fetchCount(FetchDescriptor(entity: "Item")) == records else { throw WorkloadError("the failed insert changed the item count") }
+
+        // 9. cascade-delete
+        let doomed = try s.fetch(FetchDescriptor(entity: "Owner", predicate: .identifierIn(Array(ownerIDs.prefix(10)))))
+        (_, seconds) = try time { try s.save(SaveRequest(deleted: doomed)) }
+        record("cascade-delete", seconds * 1000, "ms")
+        let left = try s.fetchCount(FetchDescriptor(entity: "Item"))
+        guard left == records - 1_000 else { throw WorkloadError("after deleting 10 owners \(left) items remain, expected \(records - 1_000)") }
+
+        // 10. size, 11. peak-memory
+        record("size", Double(directorySize(directory)), "bytes")
+        record("peak-memory", Double(peakResidentBytes()) / 1_048_576, "MiB")
+
+        return WorkloadReport(
+            backend: name, records: records, steps: steps, order: order, version: StrataVersion.current,
+            machine: .init(cores: ProcessInfo.processInfo.activeProcessorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory),
+            baseline: nil)
+    }
+
+    private static func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+        let start = ContinuousClock.now
+        let value = try body()
+        return (value, seconds(since: start))
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// Bytes of every regular file under `url`.
+    static func directorySize(_ url: URL) -> UInt64 {
+        guard let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { return 0 }
+        var total: UInt64 = 0
+        for case let file as URL in walker {
+            let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
+            if values?.isRegularFile == true { total += UInt64(values?.fileSize ?? 0) }
+        }
+        return total
+    }
+
+    /// The process's peak resident set (VmHWM on Linux), in bytes; 0 where it cannot be read.
+    static func peakResidentBytes() -> UInt64 {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kib = UInt64(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kib * 1024
+    }
+}
+
+/// A workload step produced a wrong result; the figure would be meaningless.
+public struct WorkloadError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Strata
+import StrataConformance
+import StrataMemory
+
+/// A backend the `strata` tool knows by name, with everything the commands do to it erased to closures.
+///
+/// Later backends add one `BuiltinBackend.make` line to `all`.
+struct BuiltinBackend: Sendable {
+    let name: String
+    let summary: String
+    /// Whether its stores live in files (the memory backend's do not outlive the process).
+    let isPersistentOnDisk: Bool
+    let capabilities: @Sendable () throws -> StoreCapabilities
+    let conformance: @Sendable () -> [ConformanceResult]
+    let bench: @Sendable (_ records: Int) throws -> WorkloadReport
+    let sample: @Sendable (_ directory: URL) throws -> Int
+    let dump: @Sendable (_ directory: URL) throws -> String
+
+    static func make<Store: DataStore>(_ name: String, _ summary: String, onDisk: Bool, factory: StoreFactory<Store>) -> BuiltinBackend {
+        BuiltinBackend(
+            name: name, summary: summary, isPersistentOnDisk: onDisk,
+            capabilities: {
+                let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-caps-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                defer { factory.destroy(dir) }
+                return try Store(factory.configuration(dir, FixtureDomain.schema)).capabilities
+            },
+            conformance: { ConformanceSuite.run(on: factory) },
+            bench: { records in try StandardWorkload.run(name, factory: factory, records: records) },
+            sample: { dir in
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                return try FixtureDomain.writeSample(into: try Store(factory.configuration(dir, FixtureDomain.schema))).count
+            },
+            dump: { dir in try StoreDump.json(try Store(factory.configuration(dir, FixtureDomain.schema))) })
+    }
+
+    /// Every built-in backend, in the order `strata backends` lists them.
+    static let all: [BuiltinBackend] = [
+        make(
+            "memory", "In-memory reference backend on the shared engine; data lives as long as the process.", onDisk: false,
+            factory: StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }),
+    ]
+
+    /// The backend called `name`, or a validation error listing the known ones.
+    static func named(_ name: String) throws -> BuiltinBackend {
+        guard let backend = all.first(where: { $0.name == name }) else {
+            throw ValidationError("Unknown backend '\(name)'. Built-in backends: \(all.map(\.name).joined(separator: ", ")).")
+        }
+        return backend
+    }
+}

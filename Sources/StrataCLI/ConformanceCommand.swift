@@ -1,0 +1,23 @@
+import ArgumentParser
+import StrataConformance
+
+/// `strata conformance --backend <name>`: runs the whole suite; exits non-zero if a required case fails.
+struct ConformanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "conformance", abstract: "Run the conformance suite on a built-in backend.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
+
+    @Option(help: "The backend to check (see `strata backends`).") var backend: String
+    @Option(help: "Output format: text, json or markdown.") var format: Format = .text
+
+    func run() throws {
+        let chosen = try BuiltinBackend.named(backend)
+        let report = ConformanceReport(backend: chosen.name, results: chosen.conformance())
+        switch format {
+        case .text: print(report.text)
+        case .json: print(report.json)
+        case .markdown: print(report.markdown)
+        }
+        if report.requiredFailed { throw ExitCode(1) }
+    }
+}

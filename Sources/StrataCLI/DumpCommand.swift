@@ -1,0 +1,14 @@
+import ArgumentParser
+import Foundation
+
+/// `strata dump --backend <name> --path <dir>`: a store's whole content as canonical JSON, for `diff`.
+struct DumpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "dump", abstract: "Print a fixture-domain store's content as canonical JSON (the same layout for every backend).")
+
+    @Option(help: "The backend that wrote the store.") var backend: String
+    @Option(help: "The directory of the store.") var path: String
+
+    func run() throws {
+        print(try BuiltinBackend.named(backend).dump(URL(fileURLWithPath: path)))
+    }
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+import Foundation
+
+/// `strata sample --backend <name> --path <dir>`: writes the suite's fixture domain into a store.
+struct SampleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sample", abstract: "Write the conformance fixture domain into a store, to inspect with the backend's own tools.")
+
+    @Option(help: "The backend to write with.") var backend: String
+    @Option(help: "The directory of the store (created if missing).") var path: String
+
+    func run() throws {
+        let chosen = try BuiltinBackend.named(backend)
+        let directory = URL(fileURLWithPath: path)
+        let count = try chosen.sample(directory)
+        print("Wrote \(count) records of the fixture domain to \(directory.path) with the \(chosen.name) backend.")
+        if !chosen.isPersistentOnDisk {
+            print("The \(chosen.name) backend keeps data in the process only; here is what it holds:")
+            print(try chosen.dump(directory))
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `strata`: run the conformance suite, benchmarks, samples and dumps on the built-in backends.
+@main
+struct StrataCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strata",
+        abstract: "Strata: pluggable persistence for Swift. Validate, compare and inspect storage backends.",
+        subcommands: [BackendsCommand.self, ConformanceCommand.self, BenchCommand.self, SampleCommand.self, DumpCommand.self]
+    )
+}
