@@ -19,7 +19,7 @@ enum MemoryStoreRegistry {
                 }
                 return state
             }
-            let state = StoreState(schema: schema, storeIdentifier: UUID().uuidString)
+            let state = StoreState(schema: schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier())
             states[name] = state
             return state
         }

@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// let factory = StoreFactory<MyStore> { dir, schema in MyConfiguration(url: dir, schema: schema) }
 /// @Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
-///     if let skip = try ConformanceSuite.expect(c, passesOn: factory) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel(skip) }
+///     if let skip = try ConformanceSuite.expect(c, passesOn: factory) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
 /// }
 /// @Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: factory) }
 /// ```

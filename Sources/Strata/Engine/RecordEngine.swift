@@ -28,8 +28,29 @@ public final class RecordEngine: Sendable {
 
     /// The snapshots matching `descriptor`, in the contract's order.
     public func fetch<S: DataStoreSnapshot>(_ descriptor: FetchDescriptor, as: S.Type = S.self) throws -> [S] {
+        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {
+            // Fetch by identifier, the hottest read: one lookup, no copy of the state.
+            let entity = try schema.requireEntity(descriptor.entityName)
+            let id = ids[0]
+            guard !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == storeIdentifier else { return [] }
+            if S.self == DefaultSnapshot.self {
+                let found = committed.withLock { state in
+                    state.tables[entity.index].records[id.primaryKey].map { state.defaultSnapshot(entity, id.primaryKey, $0) }
+                }
+                return unsafeBitCast(found.map { [$0] } ?? [], to: [S].self)
+            }
+            let state = self.state
+            return state.tables[entity.index].records[id.primaryKey].map { [state.snapshot(entity, id.primaryKey, $0)] } ?? []
+        }
         let state = self.state
         let (entity, keys) = try state.matchingKeys(descriptor)
+        if S.self == DefaultSnapshot.self {
+            // The common case, built without generic witnesses.
+            var result: [DefaultSnapshot] = []
+            result.reserveCapacity(keys.count)
+            for key in keys { result.append(state.defaultSnapshot(entity, key, state.tables[entity.index].records[key]!)) }
+            return unsafeBitCast(result, to: [S].self)
+        }
         var result: [S] = []
         result.reserveCapacity(keys.count)
         for key in keys { result.append(state.snapshot(entity, key, state.tables[entity.index].records[key]!)) }
@@ -38,7 +59,7 @@ public final class RecordEngine: Sendable {
 
     /// How many records match `descriptor`, window applied.
     public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
-        try state.matchingKeys(descriptor).1.count
+        try state.matchingCount(descriptor)
     }
 
     /// The identifiers of the records matching `descriptor`, in the contract's order.
@@ -56,13 +77,15 @@ public final class RecordEngine: Sendable {
     public func save<S: DataStoreSnapshot>(_ request: SaveRequest<S>, persist: (CommitContext) throws -> Void = { _ in }) throws -> SaveResult<S> {
         try writer.withLock { generation in
             let previous = self.state
-            var transaction = SaveTransaction<S>(base: previous)
-            let (changes, result) = try transaction.run(request)
-            try persist(CommitContext(previous: previous, next: transaction.work, changes: changes))
+            var transaction = SaveTransaction(base: previous)
+            let outcome = try transaction.run(IncomingRequest(request))
+            try persist(CommitContext(previous: previous, next: transaction.work, changes: outcome.changes))
             let next = transaction.work
             committed.withLock { $0 = next }
             generation += 1
-            return result
+            var changed: [PersistentIdentifier: S] = [:]
+            for (entity, key, record) in outcome.changed { changed[next.identifier(entity, key)] = next.snapshot(entity, key, record) }
+            return SaveResult(storeIdentifier: storeIdentifier, remappedIdentifiers: outcome.remap, deletedIdentifiers: outcome.deleted, changedSnapshots: changed)
         }
     }
 }

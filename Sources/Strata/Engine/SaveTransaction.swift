@@ -6,12 +6,17 @@
 /// constraints over everything that changed. Relationship writes are applied in request order
 /// (inserts, then updates, each relationship in declaration order); when two writes disagree about
 /// one edge, the later one wins and both sides still agree.
-struct SaveTransaction<Snapshot: DataStoreSnapshot> {
+struct SaveTransaction {
     let base: StoreState
     var work: StoreState
-    var schema: Schema { base.schema }
+    let schema: Schema
+    /// The schema's entities, held once so hot loops do not copy the schema.
+    let entities: [EntitySchema]
     private var remap: [PersistentIdentifier: PersistentIdentifier] = [:]
-    private var temporaryIdentifiers: [RecordKey: PersistentIdentifier] = [:]
+    /// Per entity, the temporary identifiers of the records inserted, in key order from `base`'s next key.
+    private var temporaryIdentifiers: [[PersistentIdentifier]]
+    /// The key assigned to each inserted snapshot, in request order.
+    private var insertedKeys: [Int64] = []
     private var changes: ChangeSet
     private var deleted: [Set<Int64>]
     private var written: [Written] = []
@@ -34,12 +39,15 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
     init(base: StoreState) {
         self.base = base
         self.work = base
+        self.schema = base.schema
+        self.entities = base.schema.entities
         self.changes = ChangeSet(entityCount: base.schema.entities.count)
         self.deleted = Array(repeating: [], count: base.schema.entities.count)
+        self.temporaryIdentifiers = Array(repeating: [], count: base.schema.entities.count)
     }
 
     /// Runs the request; on success returns the next state's difference and the client's result.
-    mutating func run(_ request: SaveRequest<Snapshot>) throws -> (ChangeSet, SaveResult<Snapshot>) {
+    mutating func run(_ request: IncomingRequest) throws -> TransactionOutcome {
         try assignIdentifiers(request.inserted)
         try writeRecords(request)
         for w in written {
@@ -48,12 +56,16 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
         try applyDeletes(request.deleted)
         try validateRelationships()
         try maintainUniqueIndexes()
-        return (finalChanges(), result())
+        return outcome()
     }
 
     // MARK: Identifiers
 
-    private func entity(of snapshot: Snapshot) throws -> EntitySchema {
+    private func entity(of snapshot: DefaultSnapshot) throws -> EntitySchema {
+        let given = snapshot.entity
+        if given.index < entities.count, entities[given.index] === given, given.name == snapshot.persistentIdentifier.entityName {
+            return given
+        }
         let entity = try schema.requireEntity(snapshot.persistentIdentifier.entityName)
         guard snapshot.entity === entity || snapshot.entity.declaration == entity.declaration else {
             throw StrataError(.schemaMismatch, "A snapshot of '\(entity.name)' was built with another schema's entity; build it from this store's schema.", entity: entity.name, identifiers: [snapshot.persistentIdentifier])
@@ -61,7 +73,9 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
         return entity
     }
 
-    private mutating func assignIdentifiers(_ inserted: [Snapshot]) throws {
+    private mutating func assignIdentifiers(_ inserted: [DefaultSnapshot]) throws {
+        remap.reserveCapacity(inserted.count)
+        insertedKeys.reserveCapacity(inserted.count)
         for snapshot in inserted {
             let entity = try entity(of: snapshot)
             let id = snapshot.persistentIdentifier
@@ -74,16 +88,22 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
             guard remap.updateValue(permanent, forKey: id) == nil else {
                 throw StrataError(.invalidRequest, "\(id) is inserted twice in one save.", entity: entity.name, identifiers: [id])
             }
-            temporaryIdentifiers[RecordKey(entity: entity.index, key: key)] = id
+            temporaryIdentifiers[entity.index].append(id)
+            insertedKeys.append(key)
         }
     }
 
     /// The identifier the client knows a record by: temporary for a record inserted in this save.
     private func clientIdentifier(_ entity: Int, _ key: Int64) -> PersistentIdentifier {
-        temporaryIdentifiers[RecordKey(entity: entity, key: key)] ?? work.identifier(schema.entities[entity], key)
+        let first = base.tables[entity].nextPrimaryKey
+        if key >= first, key - first < Int64(temporaryIdentifiers[entity].count) { return temporaryIdentifiers[entity][Int(key - first)] }
+        return work.identifier(entities[entity], key)
     }
 
-    private func resolve(_ id: PersistentIdentifier, to destination: EntitySchema, from entity: EntitySchema, _ property: String) throws -> Int64 {
+    private func resolve(_ id: PersistentIdentifier, to destination: EntitySchema, from entity: EntitySchema, _ relationship: Int) throws -> Int64 {
+        if id.isTemporary, let permanent = remap[id], permanent.entityName == destination.name { return permanent.primaryKey }
+        if !id.isTemporary, id.storeIdentifier == base.storeIdentifier, id.entityName == destination.name { return id.primaryKey }
+        let property = entity.relationships[relationship].name
         if id.isTemporary {
             guard let permanent = remap[id] else {
                 throw StrataError(.unknownIdentifier, "'\(property)' refers to \(id), a temporary identifier that this save does not insert. Insert that record in the same save, or use its permanent identifier.", entity: entity.name, properties: [property], identifiers: [id])
@@ -117,43 +137,50 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
 
     // MARK: Writing
 
-    private func convert(_ snapshot: Snapshot, _ entity: EntitySchema) throws -> (attributes: [Value], links: [Link]) {
-        let attributes = snapshot.attributeValues
-        let relationships = snapshot.relationshipValues
+    private func convert(_ snapshot: DefaultSnapshot, _ entity: EntitySchema) throws -> (attributes: [Value], links: [Link]) {
+        let attributes = snapshot.attributes
+        let relationships = snapshot.relationships
         guard attributes.count == entity.attributes.count, relationships.count == entity.relationships.count else {
             throw StrataError(.typeMismatch, "A snapshot of '\(entity.name)' has \(attributes.count) attribute and \(relationships.count) relationship values; the entity declares \(entity.attributes.count) and \(entity.relationships.count).", entity: entity.name, identifiers: [snapshot.persistentIdentifier])
         }
-        for (i, a) in entity.attributes.enumerated() {
+        let types = entity.attributeTypes
+        let optional = entity.attributeIsOptional
+        for i in types.indices {
             let v = attributes[i]
             if v.isNull {
-                guard a.isOptional else {
+                guard optional[i] else {
+                    let a = entity.attributes[i]
                     throw StrataError(.missingRequiredValue, "'\(a.name)' is not optional; give it a value.", entity: entity.name, properties: [a.name], identifiers: [snapshot.persistentIdentifier])
                 }
-            } else if v.type != a.type {
+            } else if v.type != types[i] {
+                let a = entity.attributes[i]
                 throw StrataError(.typeMismatch, "'\(a.name)' is \(a.type.rawValue) but the snapshot holds \(v).", entity: entity.name, properties: [a.name], identifiers: [snapshot.persistentIdentifier])
             }
         }
         var links: [Link] = []
         links.reserveCapacity(relationships.count)
-        for (i, r) in entity.relationships.enumerated() {
-            let destination = schema.entities[entity.destinationIndices[i]]
-            switch (relationships[i], r.isToMany) {
-            case (.toOne(let id), false):
-                links.append(.one(try id.map { try resolve($0, to: destination, from: entity, r.name) }))
+        for (i, isToMany) in entity.relationshipIsToMany.enumerated() {
+            let destination = entities[entity.destinationIndices[i]]
+            switch (relationships[i], isToMany) {
+            case (.toOne(nil), false):
+                links.append(.one(nil))
+            case (.toOne(let id?), false):
+                links.append(.one(try resolve(id, to: destination, from: entity, i)))
             case (.toMany(let ids), true):
-                links.append(.many(deduplicated(try ids.map { try resolve($0, to: destination, from: entity, r.name) })))
+                links.append(.many(deduplicated(try ids.map { try resolve($0, to: destination, from: entity, i) })))
             default:
+                let r = entity.relationships[i]
                 throw StrataError(.typeMismatch, "'\(r.name)' is a \(r.isToMany ? "to-many" : "to-one") relationship; the snapshot holds the other shape.", entity: entity.name, properties: [r.name], identifiers: [snapshot.persistentIdentifier])
             }
         }
         return (attributes, links)
     }
 
-    private mutating func writeRecords(_ request: SaveRequest<Snapshot>) throws {
+    private mutating func writeRecords(_ request: IncomingRequest) throws {
         written.reserveCapacity(request.inserted.count + request.updated.count)
-        for snapshot in request.inserted {
+        for (n, snapshot) in request.inserted.enumerated() {
             let entity = try entity(of: snapshot)
-            let key = remap[snapshot.persistentIdentifier]!.primaryKey
+            let key = insertedKeys[n]
             let (attributes, links) = try convert(snapshot, entity)
             work.tables[entity.index].records[key] = StoredRecord(attributes: attributes, links: entity.relationships.map(Link.empty))
             changes.inserted[entity.index].append(key)
@@ -262,18 +289,18 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
     /// Adds `source` to relationship `r` of record `key` (one side only); if `r` is a to-one that held
     /// another record, that record loses `key` from its side (`sourceRelationship` of `sourceEntity`).
     private mutating func attach(_ entity: Int, _ key: Int64, _ r: Int, to source: Int64, source sourceEntity: Int, sourceRelationship: Int) {
-        guard schema.entities[entity].relationships[r].isToMany else {
+        guard entities[entity].relationshipIsToMany[r] else {
             guard case .one(let k)? = link(entity, key, r), k != source else { return }
             if let previous = k { detach(sourceEntity, previous, sourceRelationship, from: key) }
             setLink(entity, key, r, .one(source))
             return
         }
         let slot = LinkSlot(entity: entity, key: key, relationship: r)
-        var members = membership.removeValue(forKey: slot)
+        var members: Set<Int64>? = membership.isEmpty ? nil : membership.removeValue(forKey: slot)
         var added = false
         work.tables[entity].records.modify(key) { record in
             guard case .many(var ks) = record.links[r] else { return }
-            if members == nil && ks.count >= 32 { members = Set(ks) }
+            if members == nil && ks.count >= 256 { members = Set(ks) }
             if let m = members { if m.contains(source) { return } } else if ks.contains(source) { return }
             record.links[r] = .one(nil)  // drop the record's reference so the append does not copy
             ks.append(source)
@@ -287,7 +314,7 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
 
     // MARK: Deletes
 
-    private mutating func applyDeletes(_ requested: [Snapshot]) throws {
+    private mutating func applyDeletes(_ requested: [DefaultSnapshot]) throws {
         var queue: [RecordKey] = []
         for snapshot in requested {
             let entity = try entity(of: snapshot)
@@ -298,7 +325,7 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
         while next < queue.count {
             let victim = queue[next]
             next += 1
-            let entity = schema.entities[victim.entity]
+            let entity = entities[victim.entity]
             guard let record = work.tables[victim.entity].records[victim.key] else { continue }
             for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .cascade {
                 let destination = entity.destinationIndices[r]
@@ -309,7 +336,7 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
             }
         }
         for victim in queue {
-            let entity = schema.entities[victim.entity]
+            let entity = entities[victim.entity]
             guard let record = work.tables[victim.entity].records[victim.key] else { continue }
             for (r, relationship) in entity.relationships.enumerated() {
                 let destination = entity.destinationIndices[r]
@@ -363,12 +390,17 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
     private mutating func maintainUniqueIndexes() throws {
         for entity in schema.entities where !entity.uniqueConstraints.isEmpty {
             let e = entity.index
-            var candidates = changes.inserted[e]
-            candidates.append(contentsOf: changes.updated[e])
-            candidates.append(contentsOf: deleted[e].filter { $0 < base.tables[e].nextPrimaryKey && !changes.updated[e].contains($0) })
+            let inserted = changes.inserted[e]
+            var existing = Array(changes.updated[e])
+            existing.append(contentsOf: deleted[e].filter { $0 < base.tables[e].nextPrimaryKey && !changes.updated[e].contains($0) })
             for c in entity.uniqueConstraints.indices {
+                work.tables[e].uniqueIndexes[c].reserveCapacity(forAdding: inserted.count)
                 var moves: [(key: Int64, new: UniqueKey)] = []
-                for key in candidates {
+                moves.reserveCapacity(inserted.count)
+                for key in inserted {
+                    if let record = work.tables[e].records[key], let new = work.uniqueKey(entity, c, record) { moves.append((key, new)) }
+                }
+                for key in existing {
                     let old = base.tables[e].records[key].flatMap { base.uniqueKey(entity, c, $0) }
                     let new = work.tables[e].records[key].flatMap { work.uniqueKey(entity, c, $0) }
                     guard old != new else { continue }
@@ -376,11 +408,10 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
                     if let new { moves.append((key, new)) }
                 }
                 for (key, new) in moves {
-                    if let holder = work.tables[e].uniqueIndexes[c][new], holder != key {
+                    if let holder = work.tables[e].uniqueIndexes[c].updateValue(key, forKey: new), holder != key {
                         let names = entity.uniqueConstraints[c].map(entity.name(of:))
                         throw StrataError(.uniqueConstraintViolation, "\(clientIdentifier(e, key)) would share \(names.joined(separator: ", ")) with \(clientIdentifier(e, holder)), which already holds those values. Change the values or update that record instead.", entity: entity.name, properties: names, identifiers: [clientIdentifier(e, holder), clientIdentifier(e, key)])
                     }
-                    work.tables[e].uniqueIndexes[c][new] = key
                 }
             }
         }
@@ -398,28 +429,57 @@ struct SaveTransaction<Snapshot: DataStoreSnapshot> {
         return result
     }
 
-    private func result() -> SaveResult<Snapshot> {
-        var changed: [PersistentIdentifier: Snapshot] = [:]
+    private func outcome() -> TransactionOutcome {
+        var changed: [(EntitySchema, Int64, StoredRecord)] = []
         var writtenExisting = Set<RecordKey>()
         for w in written {
             if !w.isInsert { writtenExisting.insert(RecordKey(entity: w.entity.index, key: w.key)) }
             if let record = work.tables[w.entity.index].records[w.key], record.links != w.sent {
-                changed[work.identifier(w.entity, w.key)] = work.snapshot(w.entity, w.key, record)
+                changed.append((w.entity, w.key, record))
             }
         }
         for entity in schema.entities {
             for key in changes.updated[entity.index] where !writtenExisting.contains(RecordKey(entity: entity.index, key: key)) {
-                if let record = work.tables[entity.index].records[key] {
-                    changed[work.identifier(entity, key)] = work.snapshot(entity, key, record)
-                }
+                if let record = work.tables[entity.index].records[key] { changed.append((entity, key, record)) }
             }
         }
         var deletedIdentifiers = Set<PersistentIdentifier>()
         for entity in schema.entities {
             for key in deleted[entity.index] { deletedIdentifiers.insert(work.identifier(entity, key)) }
         }
-        return SaveResult(storeIdentifier: base.storeIdentifier, remappedIdentifiers: remap, deletedIdentifiers: deletedIdentifiers, changedSnapshots: changed)
+        return TransactionOutcome(changes: finalChanges(), remap: remap, deleted: deletedIdentifiers, changed: changed)
     }
+}
+
+/// A save request as `DefaultSnapshot`s, so the transaction is not generic: a request of
+/// `DefaultSnapshot`s passes through untouched, any other snapshot type is read out once.
+struct IncomingRequest {
+    var inserted: [DefaultSnapshot]
+    var updated: [DefaultSnapshot]
+    var deleted: [DefaultSnapshot]
+
+    init<S: DataStoreSnapshot>(_ request: SaveRequest<S>) {
+        if S.self == DefaultSnapshot.self {
+            inserted = unsafeBitCast(request.inserted, to: [DefaultSnapshot].self)
+            updated = unsafeBitCast(request.updated, to: [DefaultSnapshot].self)
+            deleted = unsafeBitCast(request.deleted, to: [DefaultSnapshot].self)
+        } else {
+            func read(_ s: S) -> DefaultSnapshot {
+                DefaultSnapshot(entity: s.entity, persistentIdentifier: s.persistentIdentifier, attributes: s.attributeValues, relationships: s.relationshipValues)
+            }
+            inserted = request.inserted.map(read)
+            updated = request.updated.map(read)
+            deleted = request.deleted.map { DefaultSnapshot(entity: $0.entity, persistentIdentifier: $0.persistentIdentifier, attributes: [], relationships: []) }
+        }
+    }
+}
+
+/// What a successful transaction produced, before snapshots are made of the backend's type.
+struct TransactionOutcome {
+    let changes: ChangeSet
+    let remap: [PersistentIdentifier: PersistentIdentifier]
+    let deleted: Set<PersistentIdentifier>
+    let changed: [(EntitySchema, Int64, StoredRecord)]
 }
 
 /// The keys in order, each once.

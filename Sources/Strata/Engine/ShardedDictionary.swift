@@ -14,6 +14,19 @@ struct ShardedDictionary<Key: Hashable & Sendable, Element: Sendable>: Sendable 
         set { shards[Self.shard(key)][key] = newValue }
     }
 
+    /// Stores `element` under `key` and returns what was there before.
+    mutating func updateValue(_ element: Element, forKey key: Key) -> Element? {
+        shards[Self.shard(key)].updateValue(element, forKey: key)
+    }
+
+    /// Makes room for about `count` more keys spread over the shards, so a bulk insert does not
+    /// rehash each shard many times as it grows.
+    mutating func reserveCapacity(forAdding count: Int) {
+        guard count >= Self.shardCount * 8 else { return }
+        let perShard = count / Self.shardCount + count / (Self.shardCount * 4)
+        for i in shards.indices { shards[i].reserveCapacity(shards[i].count + perShard) }
+    }
+
     /// The number of keys.
     var count: Int { shards.reduce(0) { $0 + $1.count } }
 }

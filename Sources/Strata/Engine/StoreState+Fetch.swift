@@ -37,6 +37,7 @@ extension StoreState {
         guard descriptor.fetchOffset >= 0, (descriptor.fetchLimit ?? 0) >= 0 else {
             throw StrataError(.typeMismatch, "fetchOffset and fetchLimit cannot be negative.", entity: entity.name)
         }
+        try validateSort(descriptor.sortBy, entity)
         let evaluator = PredicateEvaluator(schema: schema, reader: StateReader(state: self))
         let (candidates, rest) = candidateKeys(descriptor.predicate, entity)
         let test = try rest.map { try evaluator.compile($0, for: entity) }
@@ -87,10 +88,26 @@ extension StoreState {
         return (entity, window.map(\.key))
     }
 
+    /// How many records match `descriptor`, window applied; a count without predicate is O(1).
+    public func matchingCount(_ descriptor: FetchDescriptor) throws -> Int {
+        let entity = try schema.requireEntity(descriptor.entityName)
+        guard descriptor.predicate == nil, descriptor.fetchOffset >= 0, (descriptor.fetchLimit ?? 0) >= 0 else {
+            return try matchingKeys(descriptor).1.count
+        }
+        try validateSort(descriptor.sortBy, entity)
+        return min(max(0, count(entity) - descriptor.fetchOffset), descriptor.fetchLimit ?? .max)
+    }
+
+    private func validateSort(_ keys: [SortKey], _ entity: EntitySchema) throws {
+        let evaluator = PredicateEvaluator(schema: schema, reader: StateReader(state: self))
+        for key in keys { _ = try evaluator.attributeGetter(key.path, entity) }
+    }
+
     /// Splits off an identifier filter at the top of the predicate, so fetch-by-identifier is a lookup.
     private func candidateKeys(_ predicate: FetchPredicate?, _ entity: EntitySchema) -> ([Int64]?, FetchPredicate?) {
         func keys(_ ids: [PersistentIdentifier]) -> [Int64] {
             let reader = StateReader(state: self)
+            if ids.count == 1 { return reader.key(for: ids[0], in: entity).map { [$0] } ?? [] }
             return Array(Set(ids.compactMap { reader.key(for: $0, in: entity) })).sorted()
         }
         switch predicate {

@@ -45,16 +45,27 @@ public struct StoreState: Sendable {
 
     /// Builds the snapshot a client sees for a stored record.
     public func snapshot<S: DataStoreSnapshot>(_ entity: EntitySchema, _ key: Int64, _ record: StoredRecord, as: S.Type = S.self) -> S {
+        S(entity: entity, persistentIdentifier: identifier(entity, key), attributes: record.attributes, relationships: relationshipValues(entity, record))
+    }
+
+    /// `snapshot(_:_:_:)` for `DefaultSnapshot`, without generic dispatch.
+    func defaultSnapshot(_ entity: EntitySchema, _ key: Int64, _ record: StoredRecord) -> DefaultSnapshot {
+        DefaultSnapshot(entity: entity, persistentIdentifier: identifier(entity, key), attributes: record.attributes, relationships: relationshipValues(entity, record))
+    }
+
+    private func relationshipValues(_ entity: EntitySchema, _ record: StoredRecord) -> [RelationshipValue] {
         var relationships: [RelationshipValue] = []
         relationships.reserveCapacity(record.links.count)
         for (i, link) in record.links.enumerated() {
-            let destination = schema.entities[entity.destinationIndices[i]]
+            let destination = schema.entities[entity.destinationIndices[i]].name
             switch link {
-            case .one(let k): relationships.append(.toOne(k.map { identifier(destination, $0) }))
-            case .many(let ks): relationships.append(.toMany(ks.map { identifier(destination, $0) }))
+            case .one(let k):
+                relationships.append(.toOne(k.map { PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: destination, primaryKey: $0) }))
+            case .many(let ks):
+                relationships.append(.toMany(ks.map { PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: destination, primaryKey: $0) }))
             }
         }
-        return S(entity: entity, persistentIdentifier: identifier(entity, key), attributes: record.attributes, relationships: relationships)
+        return relationships
     }
 
     /// The unique-constraint key of `record` for constraint `c` of `entity`, or `nil` if any part is nil.

@@ -8,11 +8,17 @@ public final class EntitySchema: Sendable {
     /// The entity's position in `Schema.entities`.
     public let index: Int
     /// The entity name.
-    public var name: String { declaration.name }
+    public let name: String
     /// Attributes in snapshot order.
-    public var attributes: [Attribute] { declaration.attributes }
+    public let attributes: [Attribute]
     /// Relationships in snapshot order.
-    public var relationships: [Relationship] { declaration.relationships }
+    public let relationships: [Relationship]
+    /// For each attribute, its type (a flat copy for hot loops).
+    public let attributeTypes: [AttributeType]
+    /// For each attribute, whether it may be nil.
+    public let attributeIsOptional: [Bool]
+    /// For each relationship, whether it is to-many.
+    public let relationshipIsToMany: [Bool]
     /// For each relationship, the index of its destination entity in the schema.
     public let destinationIndices: [Int]
     /// For each relationship, the index of its inverse among the destination's relationships.
@@ -27,6 +33,12 @@ public final class EntitySchema: Sendable {
     init(declaration: Entity, index: Int, entityIndices: [String: Int], all: [Entity]) throws {
         self.declaration = declaration
         self.index = index
+        self.name = declaration.name
+        self.attributes = declaration.attributes
+        self.relationships = declaration.relationships
+        self.attributeTypes = declaration.attributes.map(\.type)
+        self.attributeIsOptional = declaration.attributes.map(\.isOptional)
+        self.relationshipIsToMany = declaration.relationships.map(\.isToMany)
         var byName: [String: PropertyReference] = [:]
         for (i, a) in declaration.attributes.enumerated() {
             guard byName.updateValue(.attribute(i), forKey: a.name) == nil else {

@@ -47,7 +47,12 @@ public struct Schema: Sendable, Hashable, Codable {
 
     /// The entity with this name, or `nil`.
     public func entity(named name: String) -> EntitySchema? {
-        entityIndices[name].map { entities[$0] }
+        if entities.count <= 8 {
+            // Comparing a few short names beats hashing one.
+            for e in entities where e.name == name { return e }
+            return nil
+        }
+        return entityIndices[name].map { entities[$0] }
     }
 
     /// The entity with this name, or an `unknownEntity` error that says which names exist.

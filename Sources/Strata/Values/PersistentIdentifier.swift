@@ -35,6 +35,17 @@ public struct PersistentIdentifier: Sendable, Codable {
 
     private static let counter = Atomic<Int64>(0)
 
+    /// A new random store identifier: 15 lowercase base-36 characters (about 77 bits).
+    ///
+    /// Fifteen ASCII characters is the most a Swift `String` stores inline, so copying an identifier
+    /// (which every fetched snapshot does) costs no reference counting. Backends should use this when
+    /// they create a store.
+    public static func makeStoreIdentifier() -> String {
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<15).map { _ in alphabet[Int(generator.next() % 36)] })
+    }
+
     /// A new temporary identifier, unique in this process, for a record about to be inserted.
     public static func temporary(entity entityName: String) -> PersistentIdentifier {
         let number = counter.add(1, ordering: .relaxed).newValue
@@ -69,10 +80,11 @@ extension PersistentIdentifier: Hashable {
             && lhs.entityName == rhs.entityName && lhs.storeIdentifier == rhs.storeIdentifier
     }
 
-    /// Hashes the key and entity only: cheap, and consistent with `==`.
+    /// Hashes the key only: cheap (no string hashing on the hot path) and consistent with `==`.
+    /// Temporary keys are unique across entities; permanent keys of different entities may share a
+    /// hash, which costs a comparison, never a wrong answer.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(primaryKey)
-        hasher.combine(entityName)
     }
 }
 

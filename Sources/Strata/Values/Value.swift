@@ -73,7 +73,7 @@ extension Value: Hashable {
         case let (.bool(a), .bool(b)): a == b
         case let (.int(a), .int(b)): a == b
         case let (.double(a), .double(b)): a.bitPattern == b.bitPattern
-        case let (.string(a), .string(b)): a.utf8.elementsEqual(b.utf8)
+        case let (.string(a), .string(b)): sameBytes(a, b)
         case let (.date(a), .date(b)): a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
         case let (.data(a), .data(b)): a == b
         case let (.uuid(a), .uuid(b)): a == b
@@ -96,6 +96,15 @@ extension Value: Hashable {
         case .url(let v): hasher.combine(v.absoluteString)
         }
     }
+}
+
+/// Whether two strings have the same UTF-8 bytes (not merely canonical equivalence, as `==` checks).
+@inline(__always)
+func sameBytes(_ a: String, _ b: String) -> Bool {
+    let count = a.utf8.count
+    guard count == b.utf8.count else { return false }
+    var a = a, b = b
+    return a.withUTF8 { x in b.withUTF8 { y in count == 0 || memcmp(x.baseAddress!, y.baseAddress!, count) == 0 } }
 }
 
 extension Value: CustomStringConvertible {
