@@ -28,8 +28,9 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
         switch predicate {
         case .constant(let b):
             return { _ in b }
-        case .compare(let path, let op, let constant):
+        case .compare(let path, let op, let given):
             let (get, type) = try attributeGetter(path, entity)
+            let constant = coerced(given, to: type)
             try check(constant, fits: type, path: path, entity: entity)
             return { Value.satisfies(get($0), op, constant) }
         case .compareProperties(let lhs, let op, let rhs):
@@ -47,8 +48,9 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
             case .toMany:
                 throw StrataError(.typeMismatch, "'\(path)' is a to-many relationship; it is never nil. Test its contents with contains.", entity: entity.name, properties: [path.description])
             }
-        case .isIn(let path, let values):
+        case .isIn(let path, let given):
             let (get, type) = try attributeGetter(path, entity)
+            let values = given.map { coerced($0, to: type) }
             for v in values { try check(v, fits: type, path: path, entity: entity) }
             return { record in
                 let v = get(record)
@@ -101,6 +103,12 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
         }
         let reader = self.reader
         return ({ walk($0).map { reader.attribute($0, i) } ?? .null }, type)
+    }
+
+    /// An integer constant compared with a double property means that number (`price < 2`).
+    private func coerced(_ value: Value, to type: AttributeType) -> Value {
+        if type == .double, case .int(let n) = value { return .double(Double(n)) }
+        return value
     }
 
     private func check(_ value: Value, fits type: AttributeType, path: PropertyPath, entity: EntitySchema) throws {

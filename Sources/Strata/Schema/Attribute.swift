@@ -27,7 +27,12 @@ public struct Attribute: Sendable, Hashable, Codable {
         self.name = name
         self.type = type
         self.isOptional = optional
-        self.defaultValue = defaultValue
+        // An integer literal default for a double attribute (`default: 0`) means that number.
+        if type == .double, case .int(let n)? = defaultValue {
+            self.defaultValue = .double(Double(n))
+        } else {
+            self.defaultValue = defaultValue
+        }
         self.isUnique = unique
         self.isIndexed = indexed
     }

@@ -1,0 +1,50 @@
+# Strata — the two commands a newcomer runs are `make report` and `make test`.
+# Both install what they need first (Debian packages via apt-get, as root or with sudo).
+
+SWIFT ?= swift
+DEB_PACKAGES := libsqlite3-dev liblmdb-dev libxml2-dev libxml2-utils lmdb-utils sqlite3 pkg-config
+REPORT_DIR := reports
+RECORDS ?= 100000
+
+.PHONY: deps build release test report clean
+
+## deps: install the Debian packages the build needs, if any is missing.
+deps:
+	@missing=""; \
+	for p in $(DEB_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi; \
+		echo "Installing Debian packages:$$missing"; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "Swift is not on PATH (expected /opt/swift/usr/bin)."; exit 1; }
+
+## build: debug build of everything.
+build: deps
+	$(SWIFT) build
+
+## release: optimized build of the strata tool (benchmarks need it).
+release: deps
+	$(SWIFT) build -c release --product strata
+
+## test: build and run every test (core, memory backend conformance, the suite's self-tests).
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## report: conformance and the standard workload on every built-in backend, printed and saved in reports/.
+report: release
+	@mkdir -p $(REPORT_DIR)
+	@for b in $$(.build/release/strata backends --names); do \
+		echo "== $$b: conformance"; \
+		.build/release/strata conformance --backend $$b --format markdown > $(REPORT_DIR)/conformance-$$b.md || true; \
+		.build/release/strata conformance --backend $$b | tail -n 1; \
+		echo "== $$b: standard workload (N = $(RECORDS))"; \
+		.build/release/strata bench --backend $$b --records $(RECORDS) --format json > $(REPORT_DIR)/bench-$$b.json; \
+		.build/release/strata bench --backend $$b --records $(RECORDS); \
+		echo; \
+	done
+	@echo "Reports written to $(REPORT_DIR)/."
+
+clean:
+	rm -rf .build $(REPORT_DIR)
