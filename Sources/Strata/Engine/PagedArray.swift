@@ -3,10 +3,10 @@
 /// Primary keys grow from 1 and are never reused, so records sit densely in key order: lookup is two
 /// array indexes, a scan visits keys in ascending order with no sort, and — what matters for saves —
 /// a copy of the whole structure shares its pages, so changing one record in a copied state copies
-/// one page (1,024 slots) and the page list, not the store.
+/// one page (256 slots) and the page list, not the store.
 struct PagedArray<Element: Sendable>: Sendable {
-    static var pageShift: Int64 { 10 }
-    static var pageSize: Int { 1 << 10 }
+    static var pageShift: Int64 { 8 }
+    static var pageSize: Int { 1 << 8 }
 
     private var pages: [[Element?]] = []
     /// How many keys hold an element.

@@ -12,6 +12,8 @@ struct SaveTransaction {
     let schema: Schema
     /// The schema's entities, held once so hot loops do not copy the schema.
     let entities: [EntitySchema]
+    /// Per entity, the links of a record with no targets (shared by every new record until changed).
+    private let emptyLinks: [[Link]]
     private var remap: [PersistentIdentifier: PersistentIdentifier] = [:]
     /// Per entity, the temporary identifiers of the records inserted, in key order from `base`'s next key.
     private var temporaryIdentifiers: [[PersistentIdentifier]]
@@ -41,6 +43,7 @@ struct SaveTransaction {
         self.work = base
         self.schema = base.schema
         self.entities = base.schema.entities
+        self.emptyLinks = base.schema.entities.map { $0.relationships.map(Link.empty) }
         self.changes = ChangeSet(entityCount: base.schema.entities.count)
         self.deleted = Array(repeating: [], count: base.schema.entities.count)
         self.temporaryIdentifiers = Array(repeating: [], count: base.schema.entities.count)
@@ -76,9 +79,13 @@ struct SaveTransaction {
     private mutating func assignIdentifiers(_ inserted: [DefaultSnapshot]) throws {
         remap.reserveCapacity(inserted.count)
         insertedKeys.reserveCapacity(inserted.count)
-        for snapshot in inserted {
-            let entity = try entity(of: snapshot)
-            let id = snapshot.persistentIdentifier
+        try inserted.withUnsafeBufferPointer { inserted in try assign(inserted) }
+    }
+
+    private mutating func assign(_ inserted: UnsafeBufferPointer<DefaultSnapshot>) throws {
+        for n in inserted.indices {
+            let entity = try entity(of: inserted[n])
+            let id = inserted[n].persistentIdentifier
             guard id.isTemporary else {
                 throw StrataError(.invalidRequest, "Inserted records must carry a temporary identifier; \(id) is permanent. Update it instead.", entity: entity.name, identifiers: [id])
             }
@@ -146,15 +153,15 @@ struct SaveTransaction {
         let types = entity.attributeTypes
         let optional = entity.attributeIsOptional
         for i in types.indices {
-            let v = attributes[i]
-            if v.isNull {
+            let type = attributes[i].type
+            if type == nil {
                 guard optional[i] else {
                     let a = entity.attributes[i]
                     throw StrataError(.missingRequiredValue, "'\(a.name)' is not optional; give it a value.", entity: entity.name, properties: [a.name], identifiers: [snapshot.persistentIdentifier])
                 }
-            } else if v.type != types[i] {
+            } else if type != types[i] {
                 let a = entity.attributes[i]
-                throw StrataError(.typeMismatch, "'\(a.name)' is \(a.type.rawValue) but the snapshot holds \(v).", entity: entity.name, properties: [a.name], identifiers: [snapshot.persistentIdentifier])
+                throw StrataError(.typeMismatch, "'\(a.name)' is \(a.type.rawValue) but the snapshot holds \(attributes[i]).", entity: entity.name, properties: [a.name], identifiers: [snapshot.persistentIdentifier])
             }
         }
         var links: [Link] = []
@@ -178,16 +185,24 @@ struct SaveTransaction {
 
     private mutating func writeRecords(_ request: IncomingRequest) throws {
         written.reserveCapacity(request.inserted.count + request.updated.count)
-        for (n, snapshot) in request.inserted.enumerated() {
-            let entity = try entity(of: snapshot)
+        try request.inserted.withUnsafeBufferPointer { try writeInserts($0) }
+        try writeUpdates(request.updated)
+    }
+
+    private mutating func writeInserts(_ inserted: UnsafeBufferPointer<DefaultSnapshot>) throws {
+        for n in inserted.indices {
+            let entity = try entity(of: inserted[n])
             let key = insertedKeys[n]
-            let (attributes, links) = try convert(snapshot, entity)
-            work.tables[entity.index].records[key] = StoredRecord(attributes: attributes, links: entity.relationships.map(Link.empty))
+            let (attributes, links) = try convert(inserted[n], entity)
+            work.tables[entity.index].records[key] = StoredRecord(attributes: attributes, links: emptyLinks[entity.index])
             changes.inserted[entity.index].append(key)
             written.append(Written(entity: entity, key: key, sent: links, isInsert: true))
         }
+    }
+
+    private mutating func writeUpdates(_ updated: [DefaultSnapshot]) throws {
         var seen = Set<RecordKey>()
-        for snapshot in request.updated {
+        for snapshot in updated {
             let entity = try entity(of: snapshot)
             let key = try existingKey(snapshot.persistentIdentifier, entity, verb: "update")
             guard seen.insert(RecordKey(entity: entity.index, key: key)).inserted else {
