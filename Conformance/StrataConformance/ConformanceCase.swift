@@ -101,3 +101,18 @@ public struct ConformanceResult: Sendable, Hashable {
     /// How long it ran, in seconds.
     public let duration: Double
 }
+
+/// Makes the cases of one category, so each case file declares its cases as `c("id", "summary") { … }`.
+struct CaseMaker {
+    let category: ConformanceCategory
+    let baseline: StoreCapabilities
+
+    func callAsFunction(_ id: String, requires: StoreCapabilities = [], _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
+        ConformanceCase(id, category, requires: baseline.union(requires), summary, body: body)
+    }
+}
+
+extension ConformanceCategory {
+    /// A maker of this category's cases, each needing at least `capabilities`.
+    func cases(requiring capabilities: StoreCapabilities) -> CaseMaker { CaseMaker(category: self, baseline: capabilities) }
+}

@@ -2,9 +2,7 @@ import Strata
 
 extension ConformanceSuite {
     static let atomicityCases: [ConformanceCase] = {
-        func c(_ id: String, requires: StoreCapabilities = [], _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
-            ConformanceCase(id, .atomicity, requires: requires, summary, body: body)
-        }
+        let c = ConformanceCategory.atomicity.cases(requiring: [])
         @Sendable func seed(_ ctx: CaseContext) throws -> [PersistentIdentifier] {
             let lib = ctx.new("Library", ["name": "Seed"])
             let books = (0..<20).map { ctx.new("Book", ["title": .string("seed\($0)")], ["library": .toOne(lib.id)]) }

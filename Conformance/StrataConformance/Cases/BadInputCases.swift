@@ -3,9 +3,7 @@ import Strata
 
 extension ConformanceSuite {
     static let badInputCases: [ConformanceCase] = {
-        func c(_ id: String, requires: StoreCapabilities = [], _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
-            ConformanceCase(id, .badInput, requires: requires, summary, body: body)
-        }
+        let c = ConformanceCategory.badInput.cases(requiring: [])
         return [
             c("unknown-entity-fetch", "Fetching an entity the schema lacks fails with unknownEntity.") { ctx in
                 try ctx.expectError(.unknownEntity, "fetch of Nope") { _ = try ctx.fetch("Nope") }

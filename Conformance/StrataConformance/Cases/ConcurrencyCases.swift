@@ -4,9 +4,7 @@ import Synchronization
 
 extension ConformanceSuite {
     static let concurrencyCases: [ConformanceCase] = {
-        func c(_ id: String, _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
-            ConformanceCase(id, .concurrency, requires: .concurrentAccess, summary, body: body)
-        }
+        let c = ConformanceCategory.concurrency.cases(requiring: .concurrentAccess)
         return [
             c("unique-race-one-winner", "Threads inserting the same unique value at once: exactly one save wins, the rest fail with uniqueConstraintViolation.") { ctx in
                 for round in 0..<20 {

@@ -2,9 +2,7 @@ import Strata
 
 extension ConformanceSuite {
     static let deleteRuleCases: [ConformanceCase] = {
-        func c(_ id: String, requires: StoreCapabilities = [], _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
-            ConformanceCase(id, .deleteRules, requires: requires, summary, body: body)
-        }
+        let c = ConformanceCategory.deleteRules.cases(requiring: [])
         /// A library with `books` books of `chapters` chapters each; returns (library, books, chapters).
         @Sendable func library(_ ctx: CaseContext, _ name: String = "L", books: Int, chapters: Int) throws -> (PersistentIdentifier, [PersistentIdentifier], [PersistentIdentifier]) {
             let lib = ctx.new("Library", ["name": .string(name)])

@@ -22,9 +22,7 @@ extension ConformanceSuite {
     }
 
     static let fetchCases: [ConformanceCase] = {
-        func c(_ id: String, requires: StoreCapabilities = [], _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
-            ConformanceCase(id, .fetch, requires: requires, summary, body: body)
-        }
+        let c = ConformanceCategory.fetch.cases(requiring: [])
         /// A case that seeds the samples, fetches with a predicate and sort, and expects these labels in order.
         func labels(_ id: String, _ summary: String, _ predicate: FetchPredicate?, sort: [SortKey] = [], limit: Int? = nil, offset: Int = 0, _ expected: [String]) -> ConformanceCase {
             c(id, summary) { ctx in

@@ -2,9 +2,7 @@ import Strata
 
 extension ConformanceSuite {
     static let identifierCases: [ConformanceCase] = {
-        func c(_ id: String, requires: StoreCapabilities = [], _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
-            ConformanceCase(id, .identifiers, requires: requires, summary, body: body)
-        }
+        let c = ConformanceCategory.identifiers.cases(requiring: [])
         return [
             c("insert-gets-permanent", "Every insert gets a permanent identifier of this store in the remapping.") { ctx in
                 let records = (0..<5).map { ctx.new("Sample", ["label": .string("s\($0)")]) }

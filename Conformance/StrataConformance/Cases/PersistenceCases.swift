@@ -2,9 +2,7 @@ import Strata
 
 extension ConformanceSuite {
     static let persistenceCases: [ConformanceCase] = {
-        func c(_ id: String, _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
-            ConformanceCase(id, .persistence, requires: .persistence, summary, body: body)
-        }
+        let c = ConformanceCategory.persistence.cases(requiring: .persistence)
         return [
             c("inserts-survive", "Inserted records are all there after reopen.") { ctx in
                 try ctx.insert((0..<50).map { ctx.new("Sample", ["label": .string("p\($0)"), "int": .int(Int64($0))]) })

@@ -2,9 +2,7 @@ import Strata
 
 extension ConformanceSuite {
     static let relationshipCases: [ConformanceCase] = {
-        func c(_ id: String, requires: StoreCapabilities = [], _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
-            ConformanceCase(id, .relationships, requires: requires, summary, body: body)
-        }
+        let c = ConformanceCategory.relationships.cases(requiring: [])
         return [
             c("to-one-sets-inverse", "Setting a to-one adds the record to the inverse to-many.") { ctx in
                 let ids = try ctx.insert(ctx.new("Library", ["name": "L"]))

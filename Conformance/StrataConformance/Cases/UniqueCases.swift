@@ -2,9 +2,7 @@ import Strata
 
 extension ConformanceSuite {
     static let uniqueCases: [ConformanceCase] = {
-        func c(_ id: String, requires: StoreCapabilities = [], _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
-            ConformanceCase(id, .unique, requires: requires, summary, body: body)
-        }
+        let c = ConformanceCategory.unique.cases(requiring: [])
         return [
             c("collision-with-stored", "Inserting a value a stored record holds fails, naming entity, property and that record.") { ctx in
                 let first = try ctx.insert(ctx.new("Library", ["name": "Central", "city": "A"]))[0]

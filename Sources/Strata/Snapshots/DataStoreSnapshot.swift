@@ -54,14 +54,7 @@ extension DataStoreSnapshot {
     public static func inserting(_ entity: EntitySchema, values: [String: Value] = [:], relationships: [String: RelationshipValue] = [:]) throws -> Self {
         var attributes = entity.attributes.map { $0.defaultValue ?? .null }
         var links = entity.relationships.map(RelationshipValue.empty(for:))
-        for (name, value) in values {
-            guard let i = entity.attributeIndex(name) else { throw unknownProperty(name, in: entity) }
-            attributes[i] = value
-        }
-        for (name, value) in relationships {
-            guard let i = entity.relationshipIndex(name) else { throw unknownProperty(name, in: entity) }
-            links[i] = value
-        }
+        try assign(values, relationships, of: entity, to: &attributes, &links)
         return Self(entity: entity, persistentIdentifier: .temporary(entity: entity.name), attributes: attributes, relationships: links)
     }
 
@@ -81,15 +74,20 @@ extension DataStoreSnapshot {
     public func updating(_ values: [String: Value] = [:], relationships: [String: RelationshipValue] = [:]) throws -> Self {
         var attributes = attributeValues
         var links = relationshipValues
-        for (name, value) in values {
-            guard let i = entity.attributeIndex(name) else { throw unknownProperty(name, in: entity) }
-            attributes[i] = value
-        }
-        for (name, value) in relationships {
-            guard let i = entity.relationshipIndex(name) else { throw unknownProperty(name, in: entity) }
-            links[i] = value
-        }
+        try assign(values, relationships, of: entity, to: &attributes, &links)
         return Self(entity: entity, persistentIdentifier: persistentIdentifier, attributes: attributes, relationships: links)
+    }
+}
+
+/// Writes values given by name into positional arrays; throws `unknownProperty` for a name the entity lacks.
+private func assign(_ values: [String: Value], _ relationships: [String: RelationshipValue], of entity: EntitySchema, to attributes: inout [Value], _ links: inout [RelationshipValue]) throws {
+    for (name, value) in values {
+        guard let i = entity.attributeIndex(name) else { throw unknownProperty(name, in: entity) }
+        attributes[i] = value
+    }
+    for (name, value) in relationships {
+        guard let i = entity.relationshipIndex(name) else { throw unknownProperty(name, in: entity) }
+        links[i] = value
     }
 }
 
