@@ -2,8 +2,9 @@ import Strata
 
 /// The reference backend: records in memory, on the shared engine, passing the whole conformance suite.
 ///
-/// What tests and previews use. It has no file, but a store reopened under the same name in the same
-/// process sees what was saved. Saves are atomic and serialized; fetches see the last committed state.
+/// What tests and previews use. It has no file; stores opened under the same name in one process
+/// share their data, so a reopened store sees what was saved. Saves are atomic and serialized;
+/// fetches see the last committed state.
 ///
 /// ```swift
 /// let store = try MemoryStore(MemoryStoreConfiguration(name: "preview", schema: schema))
@@ -21,7 +22,7 @@ public final class MemoryStore: DataStore {
     /// - Throws: `schemaMismatch` if the name holds data of another schema.
     public init(_ configuration: MemoryStoreConfiguration) throws {
         self.configuration = configuration
-        self.engine = RecordEngine(state: try MemoryStoreRegistry.open(configuration.name, schema: configuration.schema))
+        self.engine = try MemoryStoreRegistry.open(configuration.name, schema: configuration.schema)
     }
 
     /// The identifier in every permanent identifier this store makes.
@@ -41,10 +42,9 @@ public final class MemoryStore: DataStore {
         try engine.fetchIdentifiers(descriptor)
     }
 
-    /// Saves through the shared engine and publishes the new state under the store's name.
+    /// Saves through the shared engine (which every store of this name uses).
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
-        let name = configuration.name
-        return try engine.save(request) { commit in MemoryStoreRegistry.publish(commit.next, as: name) }
+        try engine.save(request)
     }
 
     /// Deletes the named store's data from the process.

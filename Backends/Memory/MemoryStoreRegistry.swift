@@ -2,36 +2,32 @@ import Foundation
 import Strata
 import Synchronization
 
-/// The committed states of the process's named memory stores, which outlive the store objects.
+/// The process's named memory stores: one shared engine per name, which outlives the store objects.
 ///
-/// This is the memory backend's "disk": a store publishes each committed state here inside its
-/// save, and a store opened later under the same name starts from it.
+/// This is the memory backend's "disk". Every `MemoryStore` opened under a name uses that name's
+/// engine, so two open stores of one name see each other's saves at once, and a store opened after
+/// the others were released sees what they saved.
 enum MemoryStoreRegistry {
-    private static let states = Mutex<[String: StoreState]>([:])
+    private static let engines = Mutex<[String: RecordEngine]>([:])
 
-    /// The saved state under `name`, or a new empty one recorded there; throws `schemaMismatch` when
-    /// the name holds data of another schema.
-    static func open(_ name: String, schema: Schema) throws -> StoreState {
-        try states.withLock { states in
-            if let state = states[name] {
-                guard state.schema.fingerprint == schema.fingerprint else {
-                    throw StrataError(.schemaMismatch, "The memory store '\(name)' holds data of schema \(state.schema.fingerprint), not \(schema.fingerprint). Open it with its schema, or use another name.", file: name)
+    /// The engine of `name`, created empty if new; throws `schemaMismatch` when the name holds data
+    /// of another schema.
+    static func open(_ name: String, schema: Schema) throws -> RecordEngine {
+        try engines.withLock { engines in
+            if let engine = engines[name] {
+                guard engine.schema.fingerprint == schema.fingerprint else {
+                    throw StrataError(.schemaMismatch, "The memory store '\(name)' holds data of schema \(engine.schema.fingerprint), not \(schema.fingerprint). Open it with its schema, or use another name.", file: name)
                 }
-                return state
+                return engine
             }
-            let state = StoreState(schema: schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier())
-            states[name] = state
-            return state
+            let engine = RecordEngine(state: StoreState(schema: schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier()))
+            engines[name] = engine
+            return engine
         }
     }
 
-    /// Records the committed state of `name`.
-    static func publish(_ state: StoreState, as name: String) {
-        states.withLock { $0[name] = state }
-    }
-
-    /// Forgets the store `name` (its data is gone).
+    /// Forgets the store `name` (its data is gone once no open store uses it).
     static func remove(_ name: String) {
-        _ = states.withLock { $0.removeValue(forKey: name) }
+        _ = engines.withLock { $0.removeValue(forKey: name) }
     }
 }
