@@ -12,6 +12,11 @@ struct SaveTransaction {
     let schema: Schema
     /// The schema's entities, held once so hot loops do not copy the schema.
     let entities: [EntitySchema]
+    /// Per entity, the constraints made of attributes only: their keys are final when an insert is
+    /// written, so they are computed then, while the values are at hand.
+    private let attributeOnlyConstraints: [[Int]]
+    /// Per entity and constraint, the keys of inserted records computed while writing.
+    private var insertedUniqueKeys: [[[(key: Int64, new: UniqueKey)]]]
     /// Per entity, the links of a record with no targets (shared by every new record until changed).
     private let emptyLinks: [[Link]]
     private var remap: [PersistentIdentifier: PersistentIdentifier] = [:]
@@ -44,6 +49,10 @@ struct SaveTransaction {
         self.schema = base.schema
         self.entities = base.schema.entities
         self.emptyLinks = base.schema.entities.map { $0.relationships.map(Link.empty) }
+        self.attributeOnlyConstraints = base.schema.entities.map { e in
+            e.uniqueConstraints.indices.filter { c in e.uniqueConstraints[c].allSatisfy { if case .attribute = $0 { true } else { false } } }
+        }
+        self.insertedUniqueKeys = base.schema.entities.map { Array(repeating: [], count: $0.uniqueConstraints.count) }
         self.changes = ChangeSet(entityCount: base.schema.entities.count)
         self.deleted = Array(repeating: [], count: base.schema.entities.count)
         self.temporaryIdentifiers = Array(repeating: [], count: base.schema.entities.count)
@@ -107,8 +116,21 @@ struct SaveTransaction {
         return work.identifier(entities[entity], key)
     }
 
+    /// The last temporary identifier resolved and its key: children inserted together usually point
+    /// at the same parent, so most lookups skip the dictionary.
+    private final class LastResolved {
+        var id: PersistentIdentifier?
+        var key: Int64 = 0
+    }
+    private let lastResolved = LastResolved()
+
     private func resolve(_ id: PersistentIdentifier, to destination: EntitySchema, from entity: EntitySchema, _ relationship: Int) throws -> Int64 {
-        if id.isTemporary, let permanent = remap[id], permanent.entityName == destination.name { return permanent.primaryKey }
+        if id.isTemporary, let last = lastResolved.id, last == id, id.entityName == destination.name { return lastResolved.key }
+        if id.isTemporary, let permanent = remap[id], permanent.entityName == destination.name {
+            lastResolved.id = id
+            lastResolved.key = permanent.primaryKey
+            return permanent.primaryKey
+        }
         if !id.isTemporary, id.storeIdentifier == base.storeIdentifier, id.entityName == destination.name { return id.primaryKey }
         let property = entity.relationships[relationship].name
         if id.isTemporary {
@@ -194,6 +216,9 @@ struct SaveTransaction {
             let entity = try entity(of: inserted[n])
             let key = insertedKeys[n]
             let (attributes, links) = try convert(inserted[n], entity)
+            for c in attributeOnlyConstraints[entity.index] {
+                if let u = StoreState.uniqueKey(entity, c, attributes: attributes, links: []) { insertedUniqueKeys[entity.index][c].append((key, u)) }
+            }
             work.tables[entity.index].records[key] = StoredRecord(attributes: attributes, links: emptyLinks[entity.index])
             changes.inserted[entity.index].append(key)
             written.append(Written(entity: entity, key: key, sent: links, isInsert: true))
@@ -410,10 +435,17 @@ struct SaveTransaction {
             existing.append(contentsOf: deleted[e].filter { $0 < base.tables[e].nextPrimaryKey && !changes.updated[e].contains($0) })
             for c in entity.uniqueConstraints.indices {
                 work.tables[e].uniqueIndexes[c].reserveCapacity(forAdding: inserted.count)
-                var moves: [(key: Int64, new: UniqueKey)] = []
-                moves.reserveCapacity(inserted.count)
-                for key in inserted {
-                    if let record = work.tables[e].records[key], let new = work.uniqueKey(entity, c, record) { moves.append((key, new)) }
+                var moves: [(key: Int64, new: UniqueKey)]
+                if attributeOnlyConstraints[e].contains(c) {
+                    moves = insertedUniqueKeys[e][c]
+                    insertedUniqueKeys[e][c] = []
+                    if !deleted[e].isEmpty { moves.removeAll { deleted[e].contains($0.key) } }
+                } else {
+                    moves = []
+                    moves.reserveCapacity(inserted.count)
+                    for key in inserted {
+                        if let record = work.tables[e].records[key], let new = work.uniqueKey(entity, c, record) { moves.append((key, new)) }
+                    }
                 }
                 for key in existing {
                     let old = base.tables[e].records[key].flatMap { base.uniqueKey(entity, c, $0) }

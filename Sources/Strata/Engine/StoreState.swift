@@ -70,18 +70,23 @@ public struct StoreState: Sendable {
 
     /// The unique-constraint key of `record` for constraint `c` of `entity`, or `nil` if any part is nil.
     func uniqueKey(_ entity: EntitySchema, _ c: Int, _ record: StoredRecord) -> UniqueKey? {
+        Self.uniqueKey(entity, c, attributes: record.attributes, links: record.links)
+    }
+
+    /// The unique-constraint key of a record's values, or `nil` if any part is nil.
+    static func uniqueKey(_ entity: EntitySchema, _ c: Int, attributes: [Value], links: [Link]) -> UniqueKey? {
         let refs = entity.uniqueConstraints[c]
         func part(_ ref: PropertyReference) -> Value {
             switch ref {
-            case .attribute(let i): return record.attributes[i].uniqueKey
+            case .attribute(let i): return attributes[i].uniqueKey
             case .relationship(let i):
-                if case .one(let k?) = record.links[i] { return .int(k) }
+                if case .one(let k?) = links[i] { return .int(k) }
                 return .null
             }
         }
         if refs.count == 1 {
             let v = part(refs[0])
-            return v.isNull ? nil : .single(v)
+            return v.isNull ? nil : UniqueKey(.single(v))
         }
         var parts: [Value] = []
         parts.reserveCapacity(refs.count)
@@ -90,7 +95,7 @@ public struct StoreState: Sendable {
             if v.isNull { return nil }
             parts.append(v)
         }
-        return .composite(parts)
+        return UniqueKey(.composite(parts))
     }
 
     /// The record holding `key` in unique constraint `c` of `entity`, if any.

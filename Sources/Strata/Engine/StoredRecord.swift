@@ -42,8 +42,26 @@ struct RecordKey: Hashable, Sendable {
     var key: Int64
 }
 
-/// The key of a unique constraint's values (normalized, see `Value.uniqueKey`).
-enum UniqueKey: Hashable, Sendable {
-    case single(Value)
-    case composite([Value])
+/// The key of a unique constraint's values (normalized, see `Value.uniqueKey`), hashed once.
+///
+/// The hash of the values is computed when the key is made; the index's dictionary and its shard
+/// choice then hash only that integer, so a string is hashed once per insert, not three times.
+struct UniqueKey: Hashable, Sendable {
+    enum Parts: Hashable, Sendable {
+        case single(Value)
+        case composite([Value])
+    }
+
+    let parts: Parts
+    private let digest: Int
+
+    init(_ parts: Parts) {
+        self.parts = parts
+        var hasher = Hasher()
+        hasher.combine(parts)
+        self.digest = hasher.finalize()
+    }
+
+    static func == (a: UniqueKey, b: UniqueKey) -> Bool { a.digest == b.digest && a.parts == b.parts }
+    func hash(into hasher: inout Hasher) { hasher.combine(digest) }
 }
