@@ -25,7 +25,7 @@ struct BenchCommand: ParsableCommand {
         case .text: print(report.table)
         case .json:
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         }
     }
