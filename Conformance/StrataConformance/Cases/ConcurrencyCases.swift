@@ -70,7 +70,7 @@ extension ConformanceSuite {
                         let record = ctx.new("Sample", ["label": .string("w\(worker)-\(i)")])
                         do {
                             let result = try store.save(inserted: [record], updated: [], deleted: [])
-                            ids.withLock { $0.append(contentsOf: result.remapped.values) }
+                            ids.withLock { $0.append(contentsOf: result.remapped.permanentIdentifiers) }
                         } catch { failures.withLock { $0.append("\(error)") } }
                     }
                 }

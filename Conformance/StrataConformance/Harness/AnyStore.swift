@@ -2,7 +2,7 @@ import Strata
 
 /// What one save returned, with snapshots converted to suite records.
 struct SuiteSaveResult {
-    var remapped: [PersistentIdentifier: PersistentIdentifier]
+    var remapped: IdentifierRemapping
     var deleted: Set<PersistentIdentifier>
     var changed: [PersistentIdentifier: SuiteRecord]
 }

@@ -19,7 +19,7 @@ struct SaveTransaction {
     private var insertedUniqueKeys: [[[(key: Int64, new: UniqueKey)]]]
     /// Per entity, the links of a record with no targets (shared by every new record until changed).
     private let emptyLinks: [[Link]]
-    private var remap: [PersistentIdentifier: PersistentIdentifier] = [:]
+    private var remap = IdentifierRemapping()
     /// Per entity, the temporary identifiers of the records inserted, in key order from `base`'s next key.
     private var temporaryIdentifiers: [[PersistentIdentifier]]
     /// The key assigned to each inserted snapshot, in request order.
@@ -101,7 +101,7 @@ struct SaveTransaction {
             let key = work.tables[entity.index].nextPrimaryKey
             work.tables[entity.index].nextPrimaryKey = key + 1
             let permanent = work.identifier(entity, key)
-            guard remap.updateValue(permanent, forKey: id) == nil else {
+            guard remap.insert(permanent, for: id) else {
                 throw StrataError(.invalidRequest, "\(id) is inserted twice in one save.", entity: entity.name, identifiers: [id])
             }
             temporaryIdentifiers[entity.index].append(id)
@@ -524,7 +524,7 @@ struct IncomingRequest {
 /// What a successful transaction produced, before snapshots are made of the backend's type.
 struct TransactionOutcome {
     let changes: ChangeSet
-    let remap: [PersistentIdentifier: PersistentIdentifier]
+    let remap: IdentifierRemapping
     let deleted: Set<PersistentIdentifier>
     let changed: [(EntitySchema, Int64, StoredRecord)]
 }

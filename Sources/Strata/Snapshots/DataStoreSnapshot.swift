@@ -32,7 +32,7 @@ public protocol DataStoreSnapshot: Sendable {
     /// A copy with a new identifier and every held identifier found in `remappedIdentifiers` rewritten.
     ///
     /// Stores and clients call this after a save to turn temporary identifiers into permanent ones.
-    func copy(persistentIdentifier: PersistentIdentifier, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]) -> Self
+    func copy(persistentIdentifier: PersistentIdentifier, remappedIdentifiers: IdentifierRemapping) -> Self
 }
 
 extension DataStoreSnapshot {
@@ -42,10 +42,15 @@ extension DataStoreSnapshot {
     public var relationshipValues: [RelationshipValue] { entity.relationships.indices.map(relationshipValue(at:)) }
 
     /// The default `copy` for any snapshot: rebuilds through the initializer.
-    public func copy(persistentIdentifier: PersistentIdentifier, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]) -> Self {
+    public func copy(persistentIdentifier: PersistentIdentifier, remappedIdentifiers: IdentifierRemapping) -> Self {
         Self(
             entity: entity, persistentIdentifier: persistentIdentifier, attributes: attributeValues,
             relationships: relationshipValues.map { $0.remapped(remappedIdentifiers) })
+    }
+
+    /// `copy(persistentIdentifier:remappedIdentifiers:)` with a plain dictionary.
+    public func copy(persistentIdentifier: PersistentIdentifier, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]) -> Self {
+        copy(persistentIdentifier: persistentIdentifier, remappedIdentifiers: IdentifierRemapping(remappedIdentifiers))
     }
 
     /// A new snapshot for a record about to be inserted: a temporary identifier, attribute defaults,

@@ -20,7 +20,7 @@ public enum RelationshipValue: Sendable, Hashable, Codable {
     }
 
     /// Rewrites every identifier found in `map`, leaving the others.
-    public func remapped(_ map: [PersistentIdentifier: PersistentIdentifier]) -> RelationshipValue {
+    public func remapped(_ map: IdentifierRemapping) -> RelationshipValue {
         guard !map.isEmpty else { return self }
         switch self {
         case .toOne(let id): return .toOne(id.map { map[$0] ?? $0 })

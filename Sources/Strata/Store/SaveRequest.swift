@@ -28,7 +28,7 @@ public struct SaveResult<Snapshot: DataStoreSnapshot>: Sendable {
     /// The store identifier.
     public var storeIdentifier: String
     /// Temporary identifier → permanent identifier, for every inserted record.
-    public var remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier]
+    public var remappedIdentifiers: IdentifierRemapping
     /// Every record deleted, the ones deleted by cascade included.
     public var deletedIdentifiers: Set<PersistentIdentifier>
     /// The new state of every surviving record the store changed on its own (inverse maintenance,
@@ -37,7 +37,7 @@ public struct SaveResult<Snapshot: DataStoreSnapshot>: Sendable {
     public var changedSnapshots: [PersistentIdentifier: Snapshot]
 
     /// Describes a save's outcome.
-    public init(storeIdentifier: String, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier], deletedIdentifiers: Set<PersistentIdentifier>, changedSnapshots: [PersistentIdentifier: Snapshot]) {
+    public init(storeIdentifier: String, remappedIdentifiers: IdentifierRemapping, deletedIdentifiers: Set<PersistentIdentifier>, changedSnapshots: [PersistentIdentifier: Snapshot]) {
         self.storeIdentifier = storeIdentifier
         self.remappedIdentifiers = remappedIdentifiers
         self.deletedIdentifiers = deletedIdentifiers

@@ -19,18 +19,18 @@ struct NoCascade: StoreFlaw {
 struct OverwriteOnCollision: StoreFlaw {
     func save(_ request: SaveRequest<DefaultSnapshot>, inner: MemoryStore) throws -> SaveResult<DefaultSnapshot> {
         var request = request
-        var redirected: [PersistentIdentifier: PersistentIdentifier] = [:]
+        var redirected = IdentifierRemapping()
         for _ in 0..<100 {
             do {
                 var result = try inner.save(request)
-                result.remappedIdentifiers.merge(redirected) { a, _ in a }
+                result.remappedIdentifiers.merge(redirected)
                 return result
             } catch let error as StrataError where error.code == .uniqueConstraintViolation && error.identifiers.count == 2 {
                 let holder = error.identifiers[0], intruder = error.identifiers[1]
                 guard intruder.isTemporary, let i = request.inserted.firstIndex(where: { $0.persistentIdentifier == intruder }) else { throw error }
                 let values = request.inserted.remove(at: i)
                 request.updated.append(DefaultSnapshot(entity: values.entity, persistentIdentifier: holder, attributes: values.attributes, relationships: values.relationships))
-                redirected[intruder] = holder
+                redirected.insert(holder, for: intruder)
             }
         }
         return try inner.save(request)
@@ -40,13 +40,13 @@ struct OverwriteOnCollision: StoreFlaw {
 /// Leaves a partial change when a save fails: inserts are committed in chunks of 100, then the rest.
 struct PartialSave: StoreFlaw {
     func save(_ request: SaveRequest<DefaultSnapshot>, inner: MemoryStore) throws -> SaveResult<DefaultSnapshot> {
-        var remap: [PersistentIdentifier: PersistentIdentifier] = [:]
+        var remap = IdentifierRemapping()
         var deleted = Set<PersistentIdentifier>()
         var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
         func run(_ r: SaveRequest<DefaultSnapshot>) throws {
             let fix = { (s: DefaultSnapshot) in s.copy(persistentIdentifier: s.persistentIdentifier, remappedIdentifiers: remap) }
             let result = try inner.save(SaveRequest(inserted: r.inserted.map(fix), updated: r.updated.map(fix), deleted: r.deleted))
-            remap.merge(result.remappedIdentifiers) { a, _ in a }
+            remap.merge(result.remappedIdentifiers)
             deleted.formUnion(result.deletedIdentifiers)
             changed.merge(result.changedSnapshots) { _, b in b }
         }
@@ -108,14 +108,14 @@ final class ReusedIdentifiers: StoreFlaw, @unchecked Sendable {
             deleted.insert(outer)
             free[outer.entityName, default: []].append(outer)
         }
-        var remap: [PersistentIdentifier: PersistentIdentifier] = [:]
+        var remap = IdentifierRemapping()
         for snapshot in request.inserted {
             guard let innerID = result.remappedIdentifiers[snapshot.persistentIdentifier] else { continue }
             var outer = innerID
             if let reused = free[innerID.entityName]?.popLast() { outer = reused }
             outerToInner[outer] = innerID
             innerToOuter[innerID] = outer
-            remap[snapshot.persistentIdentifier] = outer
+            remap.insert(outer, for: snapshot.persistentIdentifier)
         }
         return SaveResult(storeIdentifier: result.storeIdentifier, remappedIdentifiers: remap, deletedIdentifiers: deleted, changedSnapshots: [:])
     }
