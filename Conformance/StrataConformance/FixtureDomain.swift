@@ -11,7 +11,8 @@ import Strata
 /// - `Author.mentor` ↔ `Author.students`: **self-reference**.
 /// - `Book.sequel` ↔ `Book.prequel`: one-to-one self-reference.
 /// - `Part.next` ↔ `Part.previous`: cascade both ways, so a ring of parts is a **cascade cycle**.
-/// - `Tag.notes` → `Note.tag`: **noAction** (a deleted tag leaves its notes' references dangling).
+/// - `Tag.notes` ↔ `Note.tag`: **noAction** both ways (a deleted tag leaves its notes' references
+///   dangling; a deleted note disappears from its tag's list, since a to-many never lists a deleted record).
 /// - `Team.members` → `Player.team`: `minCount` 1, `maxCount` 3.
 /// - Unique: `Library.name` and `Book.isbn` (single; isbn optional), `Book(library, title)`
 ///   (composite with a to-one), `Author(name, country)` (composite, country optional).
@@ -65,7 +66,7 @@ public enum FixtureDomain {
         },
         Entity("Note") {
             Attribute("text", .string)
-            Relationship.toOne("tag", "Tag", inverse: "notes")
+            Relationship.toOne("tag", "Tag", inverse: "notes", deleteRule: .noAction)
         },
         Entity("Team") {
             Attribute("name", .string)

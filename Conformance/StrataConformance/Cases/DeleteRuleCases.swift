@@ -143,6 +143,14 @@ extension ConformanceSuite {
                 try ctx.save(updated: [note])
                 try ctx.checkEqual(try ctx.get(ids[1]).target("tag"), ids[0], "note.tag after an unrelated update")
             },
+            c("no-action-to-many-drops-deleted", "noAction towards a to-many: the deleted record leaves the list (a list never shows deleted records).") { ctx in
+                let tag = ctx.new("Tag", ["name": "t"])
+                let notes = (0..<3).map { ctx.new("Note", ["text": .string("n\($0)")], ["tag": .toOne(tag.id)]) }
+                let ids = try ctx.insert([tag] + notes)
+                let result = try ctx.delete(ids[2])
+                try ctx.checkEqual(try ctx.get(ids[0]).targets("notes").sorted(), [ids[1], ids[3]], "tag.notes")
+                try ctx.checkEqual(result.deleted, [ids[2]], "deleted identifiers")
+            },
             c("delete-with-update-same-save", "Deletes apply after the inserts and updates of the same save.") { ctx in
                 let (lib, books, _) = try library(ctx, books: 2, chapters: 0)
                 let (other, _, _) = try library(ctx, "O", books: 0, chapters: 0)

@@ -390,7 +390,12 @@ struct SaveTransaction {
                 case .nullify, .cascade:
                     for target in survivors { detach(destination, target, entity.inverseIndices[r], from: victim.key) }
                 case .noAction:
-                    break
+                    // A to-one that pointed at the deleted record keeps pointing at it (dangling, by
+                    // request); a to-many never lists a deleted record, so it loses it as with nullify.
+                    let inverse = entity.inverseIndices[r]
+                    if entities[destination].relationshipIsToMany[inverse] {
+                        for target in survivors { detach(destination, target, inverse, from: victim.key) }
+                    }
                 }
             }
         }

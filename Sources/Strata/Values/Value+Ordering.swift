@@ -49,13 +49,15 @@ extension Value {
         }
     }
 
-    /// The key a unique constraint compares: numerically equal doubles (−0, +0) and all NaNs are
-    /// one key, every other value is itself.
+    /// The key a unique constraint compares: numerically equal doubles (−0, +0) are one key; NaN,
+    /// which equals nothing, never collides, like `nil` (`.null` is returned for it); every other
+    /// value is itself.
     public var uniqueKey: Value {
         switch self {
         case .double(let d) where d == 0: .double(0)
-        case .double(let d) where d.isNaN: .double(.nan)
+        case .double(let d) where d.isNaN: .null
         case .date(let d) where d.timeIntervalSinceReferenceDate == 0: .date(Date(timeIntervalSinceReferenceDate: 0))
+        case .date(let d) where d.timeIntervalSinceReferenceDate.isNaN: .null
         default: self
         }
     }
