@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataMemory", targets: ["StrataMemory"]),
         .library(name: "StrataConformance", targets: ["StrataConformance"]),
+        .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
     ],
     dependencies: [
@@ -20,10 +21,12 @@ let package = Package(
         .target(name: "Strata", path: "Sources/Strata"),
         .target(name: "StrataMemory", dependencies: ["Strata"], path: "Backends/Memory"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
+        .systemLibrary(name: "CSQLite", path: "Backends/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Backends/SQLite"),
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI"
@@ -33,6 +36,11 @@ let package = Package(
             name: "StrataMemoryTests",
             dependencies: ["Strata", "StrataMemory", "StrataConformance"],
             path: "Tests/StrataMemoryTests"
+        ),
+        .testTarget(
+            name: "StrataSQLiteTests",
+            dependencies: ["Strata", "StrataSQLite", "StrataConformance"],
+            path: "Tests/StrataSQLiteTests"
         ),
         .testTarget(
             name: "StrataConformanceTests",

@@ -74,15 +74,7 @@ struct SaveTransaction {
     // MARK: Identifiers
 
     private func entity(of snapshot: DefaultSnapshot) throws -> EntitySchema {
-        let given = snapshot.entity
-        if given.index < entities.count, entities[given.index] === given, given.name == snapshot.persistentIdentifier.entityName {
-            return given
-        }
-        let entity = try schema.requireEntity(snapshot.persistentIdentifier.entityName)
-        guard snapshot.entity === entity || snapshot.entity.declaration == entity.declaration else {
-            throw StrataError(.schemaMismatch, "A snapshot of '\(entity.name)' was built with another schema's entity; build it from this store's schema.", entity: entity.name, identifiers: [snapshot.persistentIdentifier])
-        }
-        return entity
+        try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: schema)
     }
 
     private mutating func assignIdentifiers(_ inserted: [DefaultSnapshot]) throws {
@@ -95,15 +87,11 @@ struct SaveTransaction {
         for n in inserted.indices {
             let entity = try entity(of: inserted[n])
             let id = inserted[n].persistentIdentifier
-            guard id.isTemporary else {
-                throw StrataError(.invalidRequest, "Inserted records must carry a temporary identifier; \(id) is permanent. Update it instead.", entity: entity.name, identifiers: [id])
-            }
+            guard id.isTemporary else { throw SaveValidation.permanentOnInsert(id, entity) }
             let key = work.tables[entity.index].nextPrimaryKey
             work.tables[entity.index].nextPrimaryKey = key + 1
             let permanent = work.identifier(entity, key)
-            guard remap.insert(permanent, for: id) else {
-                throw StrataError(.invalidRequest, "\(id) is inserted twice in one save.", entity: entity.name, identifiers: [id])
-            }
+            guard remap.insert(permanent, for: id) else { throw SaveValidation.twice(id, entity, "inserted") }
             temporaryIdentifiers[entity.index].append(id)
             insertedKeys.append(key)
         }
@@ -132,36 +120,13 @@ struct SaveTransaction {
             return permanent.primaryKey
         }
         if !id.isTemporary, id.storeIdentifier == base.storeIdentifier, id.entityName == destination.name { return id.primaryKey }
-        let property = entity.relationships[relationship].name
-        if id.isTemporary {
-            guard let permanent = remap[id] else {
-                throw StrataError(.unknownIdentifier, "'\(property)' refers to \(id), a temporary identifier that this save does not insert. Insert that record in the same save, or use its permanent identifier.", entity: entity.name, properties: [property], identifiers: [id])
-            }
-            guard permanent.entityName == destination.name else {
-                throw StrataError(.typeMismatch, "'\(property)' must point at '\(destination.name)', not at \(id).", entity: entity.name, properties: [property], identifiers: [id])
-            }
-            return permanent.primaryKey
-        }
-        guard id.storeIdentifier == base.storeIdentifier else {
-            throw StrataError(.unknownIdentifier, "'\(property)' refers to \(id), which belongs to another store.", entity: entity.name, properties: [property], identifiers: [id])
-        }
-        guard id.entityName == destination.name else {
-            throw StrataError(.typeMismatch, "'\(property)' must point at '\(destination.name)', not at \(id).", entity: entity.name, properties: [property], identifiers: [id])
-        }
-        return id.primaryKey
+        return try SaveValidation.referenceKey(id, to: destination, from: entity, relationship: relationship, storeIdentifier: base.storeIdentifier, remapping: remap)
     }
 
     private func existingKey(_ id: PersistentIdentifier, _ entity: EntitySchema, verb: String) throws -> Int64 {
-        guard !id.isTemporary else {
-            throw StrataError(.unknownIdentifier, "Cannot \(verb) \(id): it is temporary, so it was never saved.", entity: entity.name, identifiers: [id])
+        try SaveValidation.existingKey(id, of: entity, verb: verb, storeIdentifier: base.storeIdentifier) { key in
+            work.tables[entity.index].records[key] != nil && key < base.tables[entity.index].nextPrimaryKey
         }
-        guard id.storeIdentifier == base.storeIdentifier else {
-            throw StrataError(.unknownIdentifier, "Cannot \(verb) \(id): it belongs to another store.", entity: entity.name, identifiers: [id])
-        }
-        guard work.tables[entity.index].records[id.primaryKey] != nil, id.primaryKey < base.tables[entity.index].nextPrimaryKey else {
-            throw StrataError(.unknownIdentifier, "Cannot \(verb) \(id): the store holds no such record (never saved, or deleted).", entity: entity.name, identifiers: [id])
-        }
-        return id.primaryKey
     }
 
     // MARK: Writing
@@ -169,23 +134,7 @@ struct SaveTransaction {
     private func convert(_ snapshot: DefaultSnapshot, _ entity: EntitySchema) throws -> (attributes: [Value], links: [Link]) {
         let attributes = snapshot.attributes
         let relationships = snapshot.relationships
-        guard attributes.count == entity.attributes.count, relationships.count == entity.relationships.count else {
-            throw StrataError(.typeMismatch, "A snapshot of '\(entity.name)' has \(attributes.count) attribute and \(relationships.count) relationship values; the entity declares \(entity.attributes.count) and \(entity.relationships.count).", entity: entity.name, identifiers: [snapshot.persistentIdentifier])
-        }
-        let types = entity.attributeTypes
-        let optional = entity.attributeIsOptional
-        for i in types.indices {
-            let type = attributes[i].type
-            if type == nil {
-                guard optional[i] else {
-                    let a = entity.attributes[i]
-                    throw StrataError(.missingRequiredValue, "'\(a.name)' is not optional; give it a value.", entity: entity.name, properties: [a.name], identifiers: [snapshot.persistentIdentifier])
-                }
-            } else if type != types[i] {
-                let a = entity.attributes[i]
-                throw StrataError(.typeMismatch, "'\(a.name)' is \(a.type.rawValue) but the snapshot holds \(attributes[i]).", entity: entity.name, properties: [a.name], identifiers: [snapshot.persistentIdentifier])
-            }
-        }
+        try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: snapshot.persistentIdentifier)
         var links: [Link] = []
         links.reserveCapacity(relationships.count)
         for (i, isToMany) in entity.relationshipIsToMany.enumerated() {
@@ -198,8 +147,7 @@ struct SaveTransaction {
             case (.toMany(let ids), true):
                 links.append(.many(deduplicated(try ids.map { try resolve($0, to: destination, from: entity, i) })))
             default:
-                let r = entity.relationships[i]
-                throw StrataError(.typeMismatch, "'\(r.name)' is a \(r.isToMany ? "to-many" : "to-one") relationship; the snapshot holds the other shape.", entity: entity.name, properties: [r.name], identifiers: [snapshot.persistentIdentifier])
+                throw SaveValidation.shapeMismatch(entity, i, identifier: snapshot.persistentIdentifier)
             }
         }
         return (attributes, links)
@@ -231,7 +179,7 @@ struct SaveTransaction {
             let entity = try entity(of: snapshot)
             let key = try existingKey(snapshot.persistentIdentifier, entity, verb: "update")
             guard seen.insert(RecordKey(entity: entity.index, key: key)).inserted else {
-                throw StrataError(.invalidRequest, "\(snapshot.persistentIdentifier) is updated twice in one save.", entity: entity.name, identifiers: [snapshot.persistentIdentifier])
+                throw SaveValidation.twice(snapshot.persistentIdentifier, entity, "updated")
             }
             let (attributes, links) = try convert(snapshot, entity)
             work.tables[entity.index].records.modify(key) { $0.attributes = attributes }
@@ -308,8 +256,7 @@ struct SaveTransaction {
 
     private func requireExists(_ entity: Int, _ key: Int64, referencedBy source: EntitySchema, _ sourceKey: Int64, _ r: Int) throws {
         guard work.tables[entity].records[key] == nil else { return }
-        let name = source.relationships[r].name
-        throw StrataError(.unknownIdentifier, "'\(name)' refers to \(clientIdentifier(entity, key)), which the store does not hold (never saved, or deleted).", entity: source.name, properties: [name], identifiers: [clientIdentifier(entity, key), clientIdentifier(source.index, sourceKey)])
+        throw SaveValidation.danglingReference(clientIdentifier(entity, key), from: source, relationship: r, source: clientIdentifier(source.index, sourceKey))
     }
 
     /// Removes `source` from relationship `r` of record `key` (one side only).

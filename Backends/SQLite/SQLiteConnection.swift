@@ -1,0 +1,107 @@
+import CSQLite
+import Foundation
+import Strata
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// Not thread-safe by itself: the store hands each connection to one thread at a time (the writer
+/// lock or the reader pool), which is what SQLite's multi-thread mode requires.
+final class SQLiteConnection: @unchecked Sendable {
+    let handle: OpaquePointer
+    let path: String
+    private var cache: [String: SQLiteStatement] = [:]
+
+    /// Opens `path`; `create` decides whether a missing file is created.
+    init(path: String, create: Bool, readOnly: Bool = false, busyTimeout: Duration) throws {
+        var db: OpaquePointer?
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw StrataError(rc == SQLITE_CANTOPEN ? .ioFailure : .corruptStore, "Cannot open the SQLite database: \(message).", file: path)
+        }
+        self.handle = db
+        self.path = path
+        let ms = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(db, Int32(clamping: ms))
+        sqlite3_extended_result_codes(db, 1)
+        try registerFunctions()
+    }
+
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL without results (several statements allowed).
+    func execute(_ sql: String) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &error)
+        if rc != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(error)
+            throw SQLiteError(code: rc, message: message, sql: sql)
+        }
+    }
+
+    /// A prepared statement for `sql`, reused across calls; reset and cleared before it is returned.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        if let statement = cache[sql] {
+            statement.reset()
+            return statement
+        }
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql) }
+        let statement = SQLiteStatement(stmt, connection: self, sql: sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// The rowid of the last insert.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// `strata_lower(text)`: Unicode lowercasing as Swift does it, so case-insensitive search matches
+    /// the core's evaluator byte for byte.
+    private func registerFunctions() throws {
+        let rc = sqlite3_create_function_v2(handle, "strata_lower", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, count, values in
+            guard count == 1, let value = values?[0], sqlite3_value_type(value) != SQLITE_NULL else {
+                sqlite3_result_null(context)
+                return
+            }
+            let length = Int(sqlite3_value_bytes(value))
+            let text = sqlite3_value_text(value).map { String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
+            let lowered = Array(text.lowercased().utf8)
+            lowered.withUnsafeBufferPointer { buffer in
+                sqlite3_result_blob(context, buffer.baseAddress, Int32(buffer.count), strata_sqlite_transient())
+            }
+        }, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: "cannot register strata_lower", sql: nil) }
+    }
+}
+
+/// A failure reported by SQLite, before it is mapped onto a `StrataError`.
+struct SQLiteError: Error, CustomStringConvertible {
+    let code: Int32
+    let message: String
+    let sql: String?
+
+    var primary: Int32 { code & 0xff }
+    var description: String { "SQLite error \(code): \(message)" + (sql.map { " in \($0)" } ?? "") }
+
+    /// The core's error for this failure (constraint failures are mapped with context by the caller).
+    func strataError(file: String) -> StrataError {
+        switch primary {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return StrataError(.storeLocked, "The database is locked by another writer and stayed locked past the busy timeout; retry later.", file: file)
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            return StrataError(.corruptStore, "The file is not a readable SQLite database (\(message)).", file: file)
+        case SQLITE_FULL, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM:
+            return StrataError(.ioFailure, "SQLite could not read or write the file (\(message)).", file: file)
+        default:
+            return StrataError(.ioFailure, "SQLite failed: \(message).", file: file)
+        }
+    }
+}
