@@ -70,6 +70,17 @@ final class SQLiteStatement {
         return result
     }
 
+    /// The column as SQLite holds it.
+    func value(_ column: Int32) -> SQLValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(int64(column))
+        case SQLITE_FLOAT: return .real(double(column))
+        case SQLITE_TEXT: return .text(text(column))
+        case SQLITE_BLOB: return .blob(blob(column))
+        default: return .null
+        }
+    }
+
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }

@@ -3,6 +3,7 @@ import Foundation
 import Strata
 import StrataConformance
 import StrataMemory
+import StrataSQLite
 
 /// A backend the `strata` tool knows by name, with everything the commands do to it erased to closures.
 ///
@@ -38,6 +39,9 @@ struct BuiltinBackend: Sendable {
 
     /// Every built-in backend, in the order `strata backends` lists them.
     static let all: [BuiltinBackend] = [
+        make(
+            "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).", onDisk: true,
+            factory: StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }),
         make(
             "memory", "In-memory reference backend on the shared engine; data lives as long as the process.", onDisk: false,
             factory: StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }),

@@ -1,0 +1,66 @@
+import Foundation
+import Strata
+
+/// The markers that make a SQLite file a Strata store, and the checks made before touching one.
+enum SQLiteFormat {
+    /// `PRAGMA application_id`: "STRA".
+    static let applicationID: Int64 = 0x5354_5241
+    /// `PRAGMA user_version`: the layout version this code writes and reads.
+    static let version: Int64 = 1
+    static let metadataTable = "strata_metadata"
+
+    /// Creates the tables of a new store in `db`, inside a transaction.
+    static func create(_ db: SQLiteConnection, mapping: SQLiteMapping, storeIdentifier: String) throws {
+        try db.execute("PRAGMA journal_mode = WAL")
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            try db.execute("PRAGMA application_id = \(applicationID)")
+            try db.execute("PRAGMA user_version = \(version)")
+            try db.execute("CREATE TABLE \(SQLiteMapping.quote(metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
+            for statement in mapping.ddl() { try db.execute(statement) }
+            let schemaJSON = String(decoding: try JSONEncoder().encode(mapping.schema), as: UTF8.self)
+            let insert = try db.prepare("INSERT INTO \(SQLiteMapping.quote(metadataTable)) (\"key\", \"value\") VALUES (?, ?)")
+            for (k, v) in [("format", String(version)), ("fingerprint", mapping.schema.fingerprint), ("store_identifier", storeIdentifier), ("schema", schemaJSON)] {
+                try insert.run([.text(k), .text(v)])
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Checks an existing file without writing to it; returns the store identifier, or `nil` if the
+    /// file is an empty SQLite database that can be made a store.
+    static func inspect(_ db: SQLiteConnection, schema: Schema) throws -> String? {
+        let file = db.path
+        func scalar(_ sql: String) throws -> Int64 {
+            do {
+                return try db.prepare(sql).rows { $0.int64(0) }.first ?? 0
+            } catch let error as SQLiteError {
+                throw error.primary == 26 /* SQLITE_NOTADB */ || error.primary == 11 /* SQLITE_CORRUPT */
+                    ? StrataError(.corruptStore, "The file is not a SQLite database, or is damaged (\(error.message)); it was left untouched.", file: file)
+                    : error.strataError(file: file)
+            }
+        }
+        let application = try scalar("PRAGMA application_id")
+        let version = try scalar("PRAGMA user_version")
+        let tables = try scalar("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        if application == 0 && version == 0 && tables == 0 { return nil }
+        guard application == applicationID else {
+            throw StrataError(.corruptStore, "The SQLite database holds someone else's tables (application_id \(application)), not a Strata store; it was left untouched. Open another file.", file: file)
+        }
+        guard version <= Self.version else {
+            throw StrataError(.unsupported, "The store was written by a newer Strata (format \(version), this one reads up to \(Self.version)); it was left untouched. Upgrade Strata.", file: file)
+        }
+        let rows = try db.prepare("SELECT \"key\", \"value\" FROM \(SQLiteMapping.quote(metadataTable))").rows { ($0.text(0), $0.text(1)) }
+        let metadata = Dictionary(rows, uniquingKeysWith: { a, _ in a })
+        guard let fingerprint = metadata["fingerprint"], let identifier = metadata["store_identifier"] else {
+            throw StrataError(.corruptStore, "The store's metadata table is incomplete.", file: file)
+        }
+        guard fingerprint == schema.fingerprint else {
+            throw StrataError(.schemaMismatch, "The store holds data of schema \(fingerprint), not \(schema.fingerprint). Open it with the schema it was written with; it was left untouched.", file: file)
+        }
+        return identifier
+    }
+}

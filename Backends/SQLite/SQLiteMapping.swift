@@ -1,0 +1,176 @@
+import Strata
+
+/// How a schema maps onto SQLite tables; `docs/formats/sqlite.md` describes the result.
+///
+/// One table per entity named after it: `_pk INTEGER PRIMARY KEY AUTOINCREMENT`, one typed column per
+/// attribute (doubles and dates get a `<name>__bits` companion for NaN and −0, which a REAL column
+/// cannot keep), one column per to-one relationship (a foreign key), and `<name>__order` beside a
+/// to-one whose inverse is an ordered to-many. A to-many is never stored on its own side: it is the
+/// rows of the destination whose to-one points back, or, for a many-to-many, the rows of a join table.
+struct SQLiteMapping {
+    let schema: Schema
+    let tables: [Table]
+    let joins: [JoinTable]
+
+    struct Table {
+        let entity: EntitySchema
+        let name: String
+        /// Per attribute: its column, and the `__bits` companion for doubles and dates.
+        let attributeColumns: [String]
+        let bitsColumns: [String?]
+        /// Per relationship: how it is stored.
+        let relationships: [RelationshipStorage]
+    }
+
+    enum RelationshipStorage {
+        /// A column of this table; `order` is set when the inverse is an ordered to-many.
+        case column(String, order: String?)
+        /// Rows of `table` whose `column` holds this record's key, in `order` when ordered.
+        case inverseColumn(table: Int, column: String, order: String?)
+        /// Rows of a join table: `mine` holds this record's key, `other` the target's.
+        case join(Int, mine: String, other: String, order: String?)
+    }
+
+    struct JoinTable {
+        let name: String
+        let left: String
+        let right: String
+        let leftOrder: String?
+        let rightOrder: String?
+        let leftTable: String
+        let rightTable: String
+    }
+
+    init(schema: Schema) throws {
+        self.schema = schema
+        var joins: [JoinTable] = []
+        var joinIndex: [String: Int] = [:]
+        var tables: [Table] = []
+        for entity in schema.entities {
+            var attributeColumns: [String] = []
+            var bits: [String?] = []
+            var names = Set(["_pk"])
+            for a in entity.attributes {
+                guard !a.name.hasPrefix("_"), !a.name.contains("__") else {
+                    throw StrataError(.unsupported, "The SQLite backend reserves property names that start with '_' or contain '__'; rename '\(a.name)'.", entity: entity.name, properties: [a.name])
+                }
+                attributeColumns.append(a.name)
+                bits.append(a.type == .double || a.type == .date ? a.name + "__bits" : nil)
+                names.insert(a.name)
+            }
+            var storage: [RelationshipStorage] = []
+            for (i, r) in entity.relationships.enumerated() {
+                guard !r.name.hasPrefix("_"), !r.name.contains("__") else {
+                    throw StrataError(.unsupported, "The SQLite backend reserves property names that start with '_' or contain '__'; rename '\(r.name)'.", entity: entity.name, properties: [r.name])
+                }
+                let destination = schema.entities[entity.destinationIndices[i]]
+                let inverse = destination.relationships[entity.inverseIndices[i]]
+                switch (r.isToMany, inverse.isToMany) {
+                case (false, _):
+                    storage.append(.column(r.name, order: inverse.isOrdered ? r.name + "__order" : nil))
+                case (true, false):
+                    storage.append(.inverseColumn(table: destination.index, column: inverse.name, order: r.isOrdered ? inverse.name + "__order" : nil))
+                case (true, true):
+                    let mine = "\(entity.name)_\(r.name)"
+                    let other = "\(destination.name)_\(inverse.name)"
+                    let (left, right) = mine <= other ? (mine, other) : (other, mine)
+                    let name = "\(left)__\(right)"
+                    let index: Int
+                    if let existing = joinIndex[name] {
+                        index = existing
+                    } else {
+                        let leftIsMine = left == mine
+                        let leftOrdered = leftIsMine ? r.isOrdered : inverse.isOrdered
+                        let rightOrdered = leftIsMine ? inverse.isOrdered : r.isOrdered
+                        joins.append(JoinTable(
+                            name: name, left: left, right: right,
+                            leftOrder: leftOrdered ? left + "__order" : nil, rightOrder: rightOrdered ? right + "__order" : nil,
+                            leftTable: leftIsMine ? entity.name : destination.name, rightTable: leftIsMine ? destination.name : entity.name))
+                        index = joins.count - 1
+                        joinIndex[name] = index
+                    }
+                    let join = joins[index]
+                    let mineIsLeft = join.left == mine
+                    storage.append(.join(index, mine: mine, other: other, order: mineIsLeft ? join.leftOrder : join.rightOrder))
+                }
+            }
+            tables.append(Table(entity: entity, name: entity.name, attributeColumns: attributeColumns, bitsColumns: bits, relationships: storage))
+        }
+        self.tables = tables
+        self.joins = joins
+    }
+
+    /// `"name"` with embedded quotes doubled: how every identifier appears in SQL.
+    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    /// The statements that create every table and index.
+    func ddl() -> [String] {
+        var statements: [String] = []
+        let q = Self.quote
+        for table in tables {
+            let entity = table.entity
+            var columns = ["\(q("_pk")) INTEGER PRIMARY KEY AUTOINCREMENT"]
+            for (i, a) in entity.attributes.enumerated() {
+                columns.append("\(q(table.attributeColumns[i])) \(Self.sqlType(a.type))")
+                if let bits = table.bitsColumns[i] { columns.append("\(q(bits)) INTEGER") }
+            }
+            for (i, storage) in table.relationships.enumerated() {
+                guard case .column(let column, let order) = storage else { continue }
+                let destination = schema.entities[entity.destinationIndices[i]]
+                let rule = destination.relationships[entity.inverseIndices[i]].deleteRule
+                var definition = "\(q(column)) INTEGER"
+                switch rule {
+                case .cascade: definition += " REFERENCES \(q(destination.name))(\(q("_pk"))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"
+                case .nullify: definition += " REFERENCES \(q(destination.name))(\(q("_pk"))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
+                case .deny: definition += " REFERENCES \(q(destination.name))(\(q("_pk"))) DEFERRABLE INITIALLY DEFERRED"
+                case .noAction: break  // the reference may dangle by contract: no foreign key
+                }
+                columns.append(definition)
+                if let order { columns.append("\(q(order)) INTEGER") }
+            }
+            statements.append("CREATE TABLE \(q(table.name)) (\(columns.joined(separator: ", ")))")
+            for (i, storage) in table.relationships.enumerated() {
+                if case .column(let column, _) = storage {
+                    statements.append("CREATE INDEX \(q("\(table.name)__\(entity.relationships[i].name)")) ON \(q(table.name))(\(q(column)))")
+                }
+            }
+            for (c, refs) in entity.uniqueConstraints.enumerated() {
+                statements.append("CREATE UNIQUE INDEX \(q("\(table.name)__unique_\(c)")) ON \(q(table.name))(\(refs.map { q(column(of: $0, in: table)) }.joined(separator: ", ")))")
+            }
+            for (c, refs) in entity.indexes.enumerated() {
+                statements.append("CREATE INDEX \(q("\(table.name)__index_\(c)")) ON \(q(table.name))(\(refs.map { q(column(of: $0, in: table)) }.joined(separator: ", ")))")
+            }
+        }
+        for join in joins {
+            var columns = [
+                "\(q(join.left)) INTEGER NOT NULL REFERENCES \(q(join.leftTable))(\(q("_pk"))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
+                "\(q(join.right)) INTEGER NOT NULL REFERENCES \(q(join.rightTable))(\(q("_pk"))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
+            ]
+            if let o = join.leftOrder { columns.append("\(q(o)) INTEGER") }
+            if let o = join.rightOrder { columns.append("\(q(o)) INTEGER") }
+            columns.append("PRIMARY KEY (\(q(join.left)), \(q(join.right)))")
+            statements.append("CREATE TABLE \(q(join.name)) (\(columns.joined(separator: ", "))) WITHOUT ROWID")
+            statements.append("CREATE INDEX \(q(join.name + "__" + join.right)) ON \(q(join.name))(\(q(join.right)))")
+        }
+        return statements
+    }
+
+    /// The column of an attribute or to-one relationship (unique constraints and indexes use these).
+    func column(of property: PropertyReference, in table: Table) -> String {
+        switch property {
+        case .attribute(let i): return table.attributeColumns[i]
+        case .relationship(let i):
+            if case .column(let c, _) = table.relationships[i] { return c }
+            return table.entity.relationships[i].name
+        }
+    }
+
+    static func sqlType(_ type: AttributeType) -> String {
+        switch type {
+        case .bool, .int: "INTEGER"
+        case .double, .date: "REAL"
+        case .string, .url: "TEXT"
+        case .data, .uuid: "BLOB"
+        }
+    }
+}

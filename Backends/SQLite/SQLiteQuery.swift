@@ -1,0 +1,231 @@
+import Foundation
+import Strata
+
+/// Translates a `FetchDescriptor` into one SQL statement with bound parameters.
+///
+/// Every predicate the core can express is translated, with the contract's semantics: Swift optional
+/// rules for `nil` (every leaf is made two-valued with `IFNULL(…, 0)`, so `NOT` never meets SQL's
+/// unknown), NaN equal to nothing, byte-wise text search on `CAST(… AS BLOB)`, case-insensitive
+/// search through `strata_lower`, nil first ascending, NaN after +infinity, ties by `_pk`.
+struct SQLiteQuery {
+    let mapping: SQLiteMapping
+    let storeIdentifier: String
+    private(set) var parameters: [SQLValue] = []
+    private var joins: [String] = []
+    private var aliases: [[String]: String] = [:]
+    private let q = SQLiteMapping.quote
+
+    init(mapping: SQLiteMapping, storeIdentifier: String) {
+        self.mapping = mapping
+        self.storeIdentifier = storeIdentifier
+    }
+
+    /// What a path ends on, with the alias of the table that holds it.
+    private enum Terminal {
+        case attribute(alias: String, column: String, bits: String?, type: AttributeType)
+        case toOne(alias: String, column: String, destination: EntitySchema)
+        case toMany(alias: String, storage: SQLiteMapping.RelationshipStorage, destination: EntitySchema)
+    }
+
+    /// `SELECT <columns> FROM … WHERE … ORDER BY … LIMIT … OFFSET …` for `descriptor`; the first
+    /// column is `_pk`, then `columns` of the root table.
+    mutating func select(_ descriptor: FetchDescriptor, entity: EntitySchema, columns: [String]) throws -> String {
+        let body = try self.body(descriptor, entity: entity)
+        let list = (["t0.\(q("_pk"))"] + columns.map { "t0.\(q($0))" }).joined(separator: ", ")
+        return "SELECT \(list) FROM \(body.from) WHERE \(body.where) ORDER BY \(body.order) LIMIT \(descriptor.fetchLimit ?? -1) OFFSET \(descriptor.fetchOffset)"
+    }
+
+    /// `SELECT COUNT(*)` of the windowed result.
+    mutating func count(_ descriptor: FetchDescriptor, entity: EntitySchema) throws -> String {
+        let body = try self.body(descriptor, entity: entity)
+        if descriptor.fetchLimit == nil && descriptor.fetchOffset == 0 {
+            return "SELECT COUNT(*) FROM \(body.from) WHERE \(body.where)"
+        }
+        return "SELECT COUNT(*) FROM (SELECT t0.\(q("_pk")) FROM \(body.from) WHERE \(body.where) LIMIT \(descriptor.fetchLimit ?? -1) OFFSET \(descriptor.fetchOffset))"
+    }
+
+    private mutating func body(_ descriptor: FetchDescriptor, entity: EntitySchema) throws -> (from: String, where: String, order: String) {
+        let condition = try descriptor.predicate.map { try expression($0, entity) } ?? "1"
+        var order: [String] = []
+        for key in descriptor.sortBy {
+            guard case .attribute(let alias, let column, let bits, _) = try resolve(key.path, entity) else {
+                throw StrataError(.typeMismatch, "'\(key.path)' is a relationship; sort by one of its attributes.", entity: entity.name, properties: [key.path.description])
+            }
+            let direction = key.order == .ascending ? "ASC" : "DESC"
+            if let bits {
+                order.append("CASE WHEN \(alias).\(q(column)) IS NOT NULL THEN 1 WHEN \(alias).\(q(bits)) IS NOT NULL THEN 2 ELSE 0 END \(direction)")
+            }
+            order.append("\(alias).\(q(column)) \(direction)")
+        }
+        order.append("t0.\(q("_pk")) ASC")
+        let from = ([q(mapping.tables[entity.index].name) + " AS t0"] + joins).joined(separator: " ")
+        return (from, condition, order.joined(separator: ", "))
+    }
+
+    private mutating func parameter(_ value: SQLValue) -> String {
+        parameters.append(value)
+        return "?"
+    }
+
+    /// The key of `id` in `entity` if it can name one of this store's records there.
+    private func key(_ id: PersistentIdentifier, in entity: EntitySchema) -> Int64? {
+        guard !id.isTemporary, id.storeIdentifier == storeIdentifier, id.entityName == entity.name else { return nil }
+        return id.primaryKey
+    }
+
+    private mutating func resolve(_ path: PropertyPath, _ entity: EntitySchema) throws -> Terminal {
+        var current = entity
+        var alias = "t0"
+        for (n, name) in path.components.enumerated() {
+            guard let property = current.property(named: name) else {
+                throw StrataError(.unknownProperty, "Entity '\(current.name)' has no property '\(name)' (in path '\(path)').", entity: current.name, properties: [name])
+            }
+            let table = mapping.tables[current.index]
+            let last = n == path.components.count - 1
+            switch property {
+            case .attribute(let i):
+                guard last else { throw StrataError(.typeMismatch, "'\(name)' in '\(path)' is an attribute; only to-one relationships can be followed.", entity: current.name, properties: [name]) }
+                return .attribute(alias: alias, column: table.attributeColumns[i], bits: table.bitsColumns[i], type: current.attributes[i].type)
+            case .relationship(let i):
+                let destination = mapping.schema.entities[current.destinationIndices[i]]
+                let storage = table.relationships[i]
+                if last {
+                    if case .column(let column, _) = storage { return .toOne(alias: alias, column: column, destination: destination) }
+                    return .toMany(alias: alias, storage: storage, destination: destination)
+                }
+                guard case .column(let column, _) = storage else {
+                    throw StrataError(.unsupported, "'\(name)' in '\(path)' is to-many; paths can only follow to-one relationships.", entity: current.name, properties: [name])
+                }
+                let prefix = Array(path.components[...n])
+                if let existing = aliases[prefix] {
+                    alias = existing
+                } else {
+                    let next = "t\(aliases.count + 1)"
+                    joins.append("LEFT JOIN \(q(destination.name)) AS \(next) ON \(next).\(q("_pk")) = \(alias).\(q(column))")
+                    aliases[prefix] = next
+                    alias = next
+                }
+                current = destination
+            }
+        }
+        throw StrataError(.unknownProperty, "An empty property path.", entity: entity.name)
+    }
+
+    private mutating func attribute(_ path: PropertyPath, _ entity: EntitySchema) throws -> (String, String?, AttributeType) {
+        guard case .attribute(let alias, let column, let bits, let type) = try resolve(path, entity) else {
+            throw StrataError(.typeMismatch, "'\(path)' is a relationship; compare it with targetIs or contains.", entity: entity.name, properties: [path.description])
+        }
+        return ("\(alias).\(q(column))", bits.map { "\(alias).\(q($0))" }, type)
+    }
+
+    private func isNull(_ column: String, _ bits: String?) -> String {
+        bits.map { "(\(column) IS NULL AND \($0) IS NULL)" } ?? "(\(column) IS NULL)"
+    }
+
+    private static func coerced(_ value: Value, to type: AttributeType) -> Value {
+        if type == .double, case .int(let n) = value { return .double(Double(n)) }
+        return value
+    }
+
+    private mutating func compare(_ column: String, _ bits: String?, _ type: AttributeType, _ op: ComparisonOperator, _ given: Value) -> String {
+        let value = Self.coerced(given, to: type)
+        if value.isNull {
+            switch op {
+            case .equal: return isNull(column, bits)
+            case .notEqual: return "NOT \(isNull(column, bits))"
+            default: return "0"
+            }
+        }
+        if case .double(let d) = value, d.isNaN { return op == .notEqual ? "1" : "0" }
+        if case .date(let d) = value, d.timeIntervalSinceReferenceDate.isNaN { return op == .notEqual ? "1" : "0" }
+        let p = parameter(SQLiteValueCodec.comparable(value))
+        switch op {
+        case .equal: return "IFNULL(\(column) = \(p), 0)"
+        case .notEqual: return "(\(column) IS NOT \(p))"
+        case .less: return "IFNULL(\(column) < \(p), 0)"
+        case .lessOrEqual: return "IFNULL(\(column) <= \(p), 0)"
+        case .greater: return "IFNULL(\(column) > \(p), 0)"
+        case .greaterOrEqual: return "IFNULL(\(column) >= \(p), 0)"
+        }
+    }
+
+    private mutating func expression(_ predicate: FetchPredicate, _ entity: EntitySchema) throws -> String {
+        switch predicate {
+        case .constant(let b):
+            return b ? "1" : "0"
+        case .compare(let path, let op, let value):
+            let (column, bits, type) = try attribute(path, entity)
+            return compare(column, bits, type, op, value)
+        case .compareProperties(let lhs, let op, let rhs):
+            let (l, lb, _) = try attribute(lhs, entity)
+            let (r, rb, _) = try attribute(rhs, entity)
+            let equal = "((\(isNull(l, lb)) AND \(isNull(r, rb))) OR IFNULL(\(l) = \(r), 0))"
+            switch op {
+            case .equal: return equal
+            case .notEqual: return "NOT \(equal)"
+            case .less: return "IFNULL(\(l) < \(r), 0)"
+            case .lessOrEqual: return "IFNULL(\(l) <= \(r), 0)"
+            case .greater: return "IFNULL(\(l) > \(r), 0)"
+            case .greaterOrEqual: return "IFNULL(\(l) >= \(r), 0)"
+            }
+        case .isNil(let path):
+            switch try resolve(path, entity) {
+            case .attribute(let alias, let column, let bits, _): return isNull("\(alias).\(q(column))", bits.map { "\(alias).\(q($0))" })
+            case .toOne(let alias, let column, _): return "(\(alias).\(q(column)) IS NULL)"
+            case .toMany: throw StrataError(.typeMismatch, "'\(path)' is a to-many relationship; it is never nil.", entity: entity.name, properties: [path.description])
+            }
+        case .isIn(let path, let values):
+            let (column, bits, type) = try attribute(path, entity)
+            guard !values.isEmpty else { return "0" }
+            return "(" + values.map { compare(column, bits, type, .equal, $0) }.joined(separator: " OR ") + ")"
+        case .text(let path, let op, let pattern, let caseInsensitive):
+            let (column, _, _) = try attribute(path, entity)
+            let subject = caseInsensitive ? "strata_lower(\(column))" : "CAST(\(column) AS BLOB)"
+            let bytes = Data((caseInsensitive ? pattern.lowercased() : pattern).utf8)
+            if bytes.isEmpty { return "(\(column) IS NOT NULL)" }
+            let p = parameter(.blob(bytes))
+            switch op {
+            case .contains: return "IFNULL(instr(\(subject), \(p)) > 0, 0)"
+            case .hasPrefix: return "IFNULL(substr(\(subject), 1, \(bytes.count)) = \(p), 0)"
+            case .hasSuffix: return "IFNULL(length(\(subject)) >= \(bytes.count) AND substr(\(subject), -\(bytes.count)) = \(p), 0)"
+            }
+        case .targetIs(let path, let id):
+            guard case .toOne(let alias, let column, let destination) = try resolve(path, entity) else {
+                throw StrataError(.typeMismatch, "'\(path)' is not a to-one relationship.", entity: entity.name, properties: [path.description])
+            }
+            guard let id else { return "(\(alias).\(q(column)) IS NULL)" }
+            guard let k = key(id, in: destination) else { return "0" }
+            return "IFNULL(\(alias).\(q(column)) = \(parameter(.integer(k))), 0)"
+        case .contains(let path, let id):
+            guard case .toMany(let alias, let storage, let destination) = try resolve(path, entity) else {
+                throw StrataError(.typeMismatch, "'\(path)' is not a to-many relationship.", entity: entity.name, properties: [path.description])
+            }
+            guard let k = key(id, in: destination) else { return "0" }
+            let p = parameter(.integer(k))
+            switch storage {
+            case .inverseColumn(let table, let column, _):
+                let t = q(mapping.tables[table].name)
+                return "EXISTS (SELECT 1 FROM \(t) WHERE \(t).\(q("_pk")) = \(p) AND \(t).\(q(column)) = \(alias).\(q("_pk")))"
+            case .join(let index, let mine, let other, _):
+                let j = q(mapping.joins[index].name)
+                return "EXISTS (SELECT 1 FROM \(j) WHERE \(j).\(q(mine)) = \(alias).\(q("_pk")) AND \(j).\(q(other)) = \(p))"
+            case .column:
+                return "0"
+            }
+        case .identifierIn(let ids):
+            let keys = ids.compactMap { key($0, in: entity) }
+            guard !keys.isEmpty else { return "0" }
+            if keys.count == 1 { return "(t0.\(q("_pk")) = \(parameter(.integer(keys[0]))))" }
+            let list = "[" + keys.map(String.init).joined(separator: ",") + "]"
+            return "(t0.\(q("_pk")) IN (SELECT value FROM json_each(\(parameter(.text(list))))))"
+        case .and(let parts):
+            guard !parts.isEmpty else { return "1" }
+            return "(" + (try parts.map { try expression($0, entity) }).joined(separator: " AND ") + ")"
+        case .or(let parts):
+            guard !parts.isEmpty else { return "0" }
+            return "(" + (try parts.map { try expression($0, entity) }).joined(separator: " OR ") + ")"
+        case .not(let inner):
+            return "(NOT \(try expression(inner, entity)))"
+        }
+    }
+}

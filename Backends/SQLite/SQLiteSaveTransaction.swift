@@ -1,0 +1,491 @@
+import CSQLite
+import Foundation
+import Strata
+
+/// Applies one save inside `BEGIN IMMEDIATE … COMMIT`, with the contract's semantics.
+///
+/// The order is the shared engine's: permanent keys for every insert first; inserts and updates;
+/// relationship changes, each compared with the record as stored before the save and applied as edge
+/// additions and removals in request order; deletes with their rules over everything stored; then
+/// deferred unique values and validation. A UNIQUE failure in the middle of a save is not final —
+/// two records may swap values, a deleted record frees its value — so the row is written without
+/// its unique values, which are set again at the end; only a failure then is a violation.
+final class SQLiteSaveTransaction {
+    struct Key: Hashable {
+        let entity: Int
+        let key: Int64
+    }
+
+    private struct Write {
+        let entity: EntitySchema
+        let key: Int64
+        let isInsert: Bool
+        let attributes: [Value]
+        let links: [Link]
+        var stored: [[Int64]]
+    }
+
+    let db: SQLiteConnection
+    let mapping: SQLiteMapping
+    let records: SQLiteRecords
+    let storeIdentifier: String
+    private var schema: Schema { mapping.schema }
+    private let q = SQLiteMapping.quote
+
+    private(set) var remap = IdentifierRemapping()
+    private var temporary: [Key: PersistentIdentifier] = [:]
+    private var nextKeys: [Int: Int64] = [:]
+    private var writes: [Write] = []
+    private var inserted = Set<Key>()
+    private(set) var touched = Set<Key>()
+    private(set) var deleted: [Key] = []
+    private var deletedSet = Set<Key>()
+    /// Rows whose unique values were held back, with the properties to set again.
+    private var pending: [Key: Set<PropertyReference>] = [:]
+
+    init(db: SQLiteConnection, mapping: SQLiteMapping, records: SQLiteRecords, storeIdentifier: String) {
+        self.db = db
+        self.mapping = mapping
+        self.records = records
+        self.storeIdentifier = storeIdentifier
+    }
+
+    private func table(_ e: EntitySchema) -> String { q(mapping.tables[e.index].name) }
+
+    private func client(_ k: Key) -> PersistentIdentifier {
+        temporary[k] ?? records.id(schema.entities[k.entity].name, k.key)
+    }
+
+    // MARK: Run
+
+    func run<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
+        try assignKeys(request.inserted)
+        try resolveWrites(request)
+        for w in writes where !w.isInsert { try writeAttributes(w) }
+        for w in writes where w.isInsert { try writeAttributes(w) }
+        for n in writes.indices {
+            for r in writes[n].entity.relationships.indices { try applyLink(writes[n], r) }
+        }
+        try applyDeletes(request.deleted)
+        try restorePending()
+        try validate()
+    }
+
+    private func assignKeys<S: DataStoreSnapshot>(_ inserted: [S]) throws {
+        remap.reserveCapacity(inserted.count)
+        for snapshot in inserted {
+            let id = snapshot.persistentIdentifier
+            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
+            guard id.isTemporary else { throw SaveValidation.permanentOnInsert(id, entity) }
+            let next = try nextKeys[entity.index] ?? (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").rows([.text(mapping.tables[entity.index].name)]) { $0.int64(0) }.first ?? 0) + 1
+            nextKeys[entity.index] = next + 1
+            guard remap.insert(records.id(entity.name, next), for: id) else { throw SaveValidation.twice(id, entity, "inserted") }
+            temporary[Key(entity: entity.index, key: next)] = id
+            self.inserted.insert(Key(entity: entity.index, key: next))
+        }
+    }
+
+    private func links(_ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier) throws -> [Link] {
+        try relationships.enumerated().map { i, value in
+            let destination = schema.entities[entity.destinationIndices[i]]
+            func key(_ target: PersistentIdentifier) throws -> Int64 {
+                try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: i, storeIdentifier: storeIdentifier, remapping: remap)
+            }
+            switch (value, entity.relationshipIsToMany[i]) {
+            case (.toOne(let t), false): return .one(try t.map(key))
+            case (.toMany(let ts), true):
+                var seen = Set<Int64>()
+                return .many(try ts.map(key).filter { seen.insert($0).inserted })
+            default: throw SaveValidation.shapeMismatch(entity, i, identifier: id)
+            }
+        }
+    }
+
+    private func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
+        for snapshot in request.inserted {
+            let id = snapshot.persistentIdentifier
+            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
+            try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
+            let key = remap[id]!.primaryKey
+            writes.append(Write(entity: entity, key: key, isInsert: true, attributes: snapshot.attributeValues, links: try links(snapshot.relationshipValues, entity, id), stored: entity.relationships.map { _ in [] }))
+        }
+        var seen = Set<Key>()
+        for snapshot in request.updated {
+            let id = snapshot.persistentIdentifier
+            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
+            let key = try SaveValidation.existingKey(id, of: entity, verb: "update", storeIdentifier: storeIdentifier) { try records.exists(entity, $0) }
+            guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") }
+            try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
+            let stored = try entity.relationships.indices.map { try records.targets(entity, key, $0) }
+            writes.append(Write(entity: entity, key: key, isInsert: false, attributes: snapshot.attributeValues, links: try links(snapshot.relationshipValues, entity, id), stored: stored))
+        }
+    }
+
+    // MARK: Attributes
+
+    private func writeAttributes(_ w: Write) throws {
+        let t = mapping.tables[w.entity.index]
+        var columns: [String] = []
+        var values: [SQLValue] = []
+        for (i, value) in w.attributes.enumerated() {
+            let (main, bits) = SQLiteValueCodec.encode(value)
+            columns.append(t.attributeColumns[i])
+            values.append(main)
+            if let b = t.bitsColumns[i] {
+                columns.append(b)
+                values.append(bits)
+            }
+        }
+        let key = Key(entity: w.entity.index, key: w.key)
+        func statement(_ values: [SQLValue]) throws {
+            if w.isInsert {
+                let names = ([q("_pk")] + columns.map(q)).joined(separator: ", ")
+                let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+                try db.prepare("INSERT INTO \(q(t.name)) (\(names)) VALUES (\(marks))").run([.integer(w.key)] + values)
+            } else if !columns.isEmpty {
+                let sets = columns.map { "\(q($0)) = ?" }.joined(separator: ", ")
+                try db.prepare("UPDATE \(q(t.name)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(w.key)])
+            }
+        }
+        do {
+            try statement(values)
+        } catch let error as SQLiteError where isUniqueFailure(error) {
+            // Hold the unique attributes back until the end of the save.
+            var held = values
+            var uniqueAttributes = Set<PropertyReference>()
+            for refs in w.entity.uniqueConstraints { for case .attribute(let i) in refs { uniqueAttributes.insert(.attribute(i)) } }
+            var position = 0
+            for i in w.attributes.indices {
+                if uniqueAttributes.contains(.attribute(i)) { held[position] = .null }
+                position += t.bitsColumns[i] == nil ? 1 : 2
+            }
+            try statement(held)
+            pending[key, default: []].formUnion(uniqueAttributes)
+        }
+    }
+
+    private func isUniqueFailure(_ error: SQLiteError) -> Bool {
+        error.code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ || error.code == 1555 /* SQLITE_CONSTRAINT_PRIMARYKEY */
+    }
+
+    // MARK: Relationships
+
+    private func touch(_ entity: Int, _ key: Int64) { touched.insert(Key(entity: entity, key: key)) }
+
+    private func requireExists(_ destination: EntitySchema, _ target: Int64, from w: Write, _ r: Int) throws {
+        guard try !records.exists(destination, target) else { return }
+        throw SaveValidation.danglingReference(client(Key(entity: destination.index, key: target)), from: w.entity, relationship: r, source: client(Key(entity: w.entity.index, key: w.key)))
+    }
+
+    /// Sets a to-one column; a UNIQUE failure holds the value back until the end of the save.
+    private func setColumn(_ entity: EntitySchema, _ key: Int64, relationship r: Int, to value: Int64?, order: (String, Int64)? = nil) throws {
+        guard case .column(let column, _) = mapping.tables[entity.index].relationships[r] else { return }
+        var sets = "\(q(column)) = ?"
+        var values: [SQLValue] = [value.map { .integer($0) } ?? .null]
+        if let (orderColumn, position) = order {
+            sets += ", \(q(orderColumn)) = ?"
+            values.append(.integer(position))
+        }
+        do {
+            try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(key)])
+        } catch let error as SQLiteError where isUniqueFailure(error) {
+            values[0] = .null
+            try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(key)])
+            pending[Key(entity: entity.index, key: key), default: []].insert(.relationship(r))
+            intended[Key(entity: entity.index, key: key), default: [:]][r] = value
+        }
+        touch(entity.index, key)
+    }
+
+    /// The to-one values a held-back row should get at the end of the save.
+    private var intended: [Key: [Int: Int64?]] = [:]
+
+    private func column(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> Int64? {
+        if let value = intended[Key(entity: entity.index, key: key)]?[r] { return value }
+        return try records.targets(entity, key, r).first
+    }
+
+    private func nextPosition(_ table: String, _ listColumn: String, _ orderColumn: String, _ owner: Int64) throws -> Int64 {
+        try db.prepare("SELECT COALESCE(MAX(\(q(orderColumn))), -1) + 1 FROM \(q(table)) WHERE \(q(listColumn)) = ?").rows([.integer(owner)]) { $0.int64(0) }.first ?? 0
+    }
+
+    /// Adds `target` to relationship `r` of (`entity`, `key`), one side only, moving it away from a
+    /// to-one's previous holder.
+    private func attach(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64) throws {
+        let destination = schema.entities[entity.destinationIndices[r]]
+        let inverse = entity.inverseIndices[r]
+        switch mapping.tables[entity.index].relationships[r] {
+        case .column(_, let order):
+            let previous = try column(entity, key, r)
+            guard previous != target else { return }
+            if let previous { try detachColumnSide(destination, previous, inverse, from: key) }
+            var position: (String, Int64)?
+            if let order, case .inverseColumn(_, let listColumn, _) = mapping.tables[destination.index].relationships[inverse] {
+                position = (order, try nextPosition(mapping.tables[entity.index].name, listColumn, order, target))
+            }
+            try setColumn(entity, key, relationship: r, to: target, order: position)
+            touch(destination.index, target)
+        case .inverseColumn:
+            // Derived from the destination's column: attaching is setting that column.
+            try attach(destination, target, inverse, key)
+        case .join(let index, let mine, let other, let order):
+            let join = mapping.joins[index]
+            let otherOrder = join.left == mine ? join.rightOrder : join.leftOrder
+            var columns = [mine, other]
+            var values: [SQLValue] = [.integer(key), .integer(target)]
+            if let order { columns.append(order); values.append(.integer(try nextPosition(join.name, mine, order, key))) }
+            if let otherOrder { columns.append(otherOrder); values.append(.integer(try nextPosition(join.name, other, otherOrder, target))) }
+            try db.prepare("INSERT OR IGNORE INTO \(q(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))").run(values)
+            touch(entity.index, key)
+            touch(destination.index, target)
+        }
+    }
+
+    /// When (`entity`, `key`) stops pointing at `target` through a to-one, `target`'s inverse loses it.
+    private func detachColumnSide(_ destination: EntitySchema, _ target: Int64, _ inverse: Int, from key: Int64) throws {
+        touch(destination.index, target)
+        if case .column = mapping.tables[destination.index].relationships[inverse], try column(destination, target, inverse) == key {
+            try setColumn(destination, target, relationship: inverse, to: nil)
+        }
+    }
+
+    /// Removes the edge between (`entity`, `key`) and `target` on both sides.
+    private func unlink(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64) throws {
+        let destination = schema.entities[entity.destinationIndices[r]]
+        let inverse = entity.inverseIndices[r]
+        switch mapping.tables[entity.index].relationships[r] {
+        case .column:
+            if try column(entity, key, r) == target { try setColumn(entity, key, relationship: r, to: nil) }
+            try detachColumnSide(destination, target, inverse, from: key)
+        case .inverseColumn:
+            try unlink(destination, target, inverse, key)
+        case .join(let index, let mine, let other, _):
+            try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = ? AND \(q(other)) = ?").run([.integer(key), .integer(target)])
+            touch(entity.index, key)
+            touch(destination.index, target)
+        }
+    }
+
+    private func applyLink(_ w: Write, _ r: Int) throws {
+        let stored = w.stored[r]
+        let sent = w.links[r].keys
+        guard stored != sent else { return }
+        let destination = schema.entities[w.entity.destinationIndices[r]]
+        let storedSet = Set(stored), sentSet = Set(sent)
+        for target in stored where !sentSet.contains(target) { try unlink(w.entity, w.key, r, target) }
+        for target in sent where !storedSet.contains(target) {
+            try requireExists(destination, target, from: w, r)
+            try attach(w.entity, w.key, r, target)
+            if case .column = mapping.tables[w.entity.index].relationships[r] {
+                // The target's to-one (one-to-one) points back, taking it from its previous holder.
+                let inverse = w.entity.inverseIndices[r]
+                if case .column = mapping.tables[destination.index].relationships[inverse] { try attach(destination, target, inverse, w.key) }
+            }
+        }
+        if w.entity.relationships[r].isOrdered { try reorder(w.entity, w.key, r, as: sent) }
+    }
+
+    /// Puts an ordered list in the written order; members other writes of this save added follow.
+    private func reorder(_ entity: EntitySchema, _ key: Int64, _ r: Int, as written: [Int64]) throws {
+        let current = try records.targets(entity, key, r)
+        let present = Set(current), listed = Set(written)
+        let ordered = written.filter { present.contains($0) } + current.filter { !listed.contains($0) }
+        guard ordered != current else { return }
+        switch mapping.tables[entity.index].relationships[r] {
+        case .inverseColumn(let table, let column, let order?):
+            let sql = "UPDATE \(q(mapping.tables[table].name)) SET \(q(order)) = ? WHERE \(q("_pk")) = ? AND \(q(column)) = ?"
+            for (position, target) in ordered.enumerated() { try db.prepare(sql).run([.integer(Int64(position)), .integer(target), .integer(key)]) }
+        case .join(let index, let mine, let other, let order?):
+            let sql = "UPDATE \(q(mapping.joins[index].name)) SET \(q(order)) = ? WHERE \(q(mine)) = ? AND \(q(other)) = ?"
+            for (position, target) in ordered.enumerated() { try db.prepare(sql).run([.integer(Int64(position)), .integer(key), .integer(target)]) }
+        default:
+            break
+        }
+        touch(entity.index, key)
+    }
+
+    // MARK: Deletes
+
+    private func applyDeletes<S: DataStoreSnapshot>(_ requested: [S]) throws {
+        var queue: [Key] = []
+        for snapshot in requested {
+            let id = snapshot.persistentIdentifier
+            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
+            let key = try SaveValidation.existingKey(id, of: entity, verb: "delete", storeIdentifier: storeIdentifier) { k in
+                try !inserted.contains(Key(entity: entity.index, key: k)) && records.exists(entity, k)
+            }
+            if deletedSet.insert(Key(entity: entity.index, key: key)).inserted { queue.append(Key(entity: entity.index, key: key)) }
+        }
+        var next = 0
+        while next < queue.count {
+            let victim = queue[next]
+            next += 1
+            let entity = schema.entities[victim.entity]
+            for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .cascade {
+                let destination = schema.entities[entity.destinationIndices[r]]
+                for target in try records.targets(entity, victim.key, r) where try records.exists(destination, target) {
+                    if deletedSet.insert(Key(entity: destination.index, key: target)).inserted { queue.append(Key(entity: destination.index, key: target)) }
+                }
+            }
+        }
+        for victim in queue {
+            let entity = schema.entities[victim.entity]
+            for (r, relationship) in entity.relationships.enumerated() {
+                let destination = schema.entities[entity.destinationIndices[r]]
+                let inverse = entity.inverseIndices[r]
+                let survivors = try records.targets(entity, victim.key, r).filter {
+                    try !deletedSet.contains(Key(entity: destination.index, key: $0)) && records.exists(destination, $0)
+                }
+                guard !survivors.isEmpty else { continue }
+                switch relationship.deleteRule {
+                case .deny:
+                    throw StrataError(.deleteDenied, "Cannot delete \(client(victim)): its '\(relationship.name)' still holds \(survivors.count) record(s) and the delete rule is deny. Delete or detach them first.", entity: entity.name, properties: [relationship.name], identifiers: [client(victim)] + survivors.map { client(Key(entity: destination.index, key: $0)) })
+                case .nullify, .cascade:
+                    for target in survivors { try detachForDelete(destination, target, inverse, victim.key) }
+                case .noAction:
+                    // To-one references dangle by request; lists never show a deleted record.
+                    for target in survivors where destination.relationshipIsToMany[inverse] {
+                        try detachForDelete(destination, target, inverse, victim.key)
+                    }
+                }
+            }
+        }
+        for victim in queue {
+            let entity = schema.entities[victim.entity]
+            for (r, storage) in mapping.tables[entity.index].relationships.enumerated() {
+                if case .join(let index, let mine, _, _) = storage {
+                    _ = r
+                    try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = ?").run([.integer(victim.key)])
+                }
+            }
+            try db.prepare("DELETE FROM \(table(entity)) WHERE \(q("_pk")) = ?").run([.integer(victim.key)])
+        }
+        deleted = queue
+    }
+
+    /// The target's inverse side forgets the deleted record.
+    private func detachForDelete(_ destination: EntitySchema, _ target: Int64, _ inverse: Int, _ victim: Int64) throws {
+        touch(destination.index, target)
+        switch mapping.tables[destination.index].relationships[inverse] {
+        case .column:
+            if try column(destination, target, inverse) == victim { try setColumn(destination, target, relationship: inverse, to: nil) }
+        case .inverseColumn:
+            break  // derived from the victim's own column, which goes with its row
+        case .join(let index, let mine, let other, _):
+            try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = ? AND \(q(other)) = ?").run([.integer(target), .integer(victim)])
+        }
+    }
+
+    // MARK: Unique values and validation
+
+    private func restorePending() throws {
+        let values = Dictionary(writes.map { (Key(entity: $0.entity.index, key: $0.key), $0.attributes) }, uniquingKeysWith: { a, _ in a })
+        for (key, properties) in pending.sorted(by: { ($0.key.entity, $0.key.key) < ($1.key.entity, $1.key.key) }) where !deletedSet.contains(key) {
+            let entity = schema.entities[key.entity]
+            let t = mapping.tables[key.entity]
+            var sets: [String] = []
+            var params: [SQLValue] = []
+            for property in properties {
+                switch property {
+                case .attribute(let i):
+                    guard let attributes = values[key] else { continue }
+                    sets.append("\(q(t.attributeColumns[i])) = ?")
+                    params.append(SQLiteValueCodec.encode(attributes[i]).0)
+                case .relationship(let r):
+                    guard case .column(let c, _) = t.relationships[r], let value = intended[key]?[r] else { continue }
+                    sets.append("\(q(c)) = ?")
+                    params.append(value.map { .integer($0) } ?? .null)
+                }
+            }
+            guard !sets.isEmpty else { continue }
+            do {
+                try db.prepare("UPDATE \(q(t.name)) SET \(sets.joined(separator: ", ")) WHERE \(q("_pk")) = ?").run(params + [.integer(key.key)])
+            } catch let error as SQLiteError where isUniqueFailure(error) {
+                throw try uniqueViolation(entity, key.key)
+            }
+            intended[key] = nil
+        }
+    }
+
+    /// The violation a row's values cause, naming the record that already holds them.
+    func uniqueViolation(_ entity: EntitySchema, _ key: Int64) throws -> StrataError {
+        let t = mapping.tables[entity.index]
+        let values = Dictionary(writes.map { (Key(entity: $0.entity.index, key: $0.key), $0) }, uniquingKeysWith: { a, _ in a })
+        for refs in entity.uniqueConstraints {
+            var conditions: [String] = []
+            var params: [SQLValue] = []
+            var complete = true
+            for ref in refs {
+                let column = mapping.column(of: ref, in: t)
+                var value: SQLValue = .null
+                switch ref {
+                case .attribute(let i):
+                    if let w = values[Key(entity: entity.index, key: key)] {
+                        value = SQLiteValueCodec.encode(w.attributes[i]).0
+                    } else {
+                        value = try db.prepare("SELECT \(q(column)) FROM \(q(t.name)) WHERE \(q("_pk")) = ?").rows([.integer(key)]) { $0.value(0) }.first ?? .null
+                    }
+                case .relationship(let r):
+                    let target: Int64?
+                    if let held = intended[Key(entity: entity.index, key: key)]?[r] { target = held } else { target = try records.targets(entity, key, r).first }
+                    value = target.map { .integer($0) } ?? .null
+                }
+                if value == .null { complete = false }
+                conditions.append("\(q(column)) = ?")
+                params.append(value)
+            }
+            guard complete else { continue }
+            let holders = try db.prepare("SELECT \(q("_pk")) FROM \(q(t.name)) WHERE \(conditions.joined(separator: " AND ")) AND \(q("_pk")) != ?").rows(params + [.integer(key)]) { $0.int64(0) }
+            if let holder = holders.first {
+                let names = refs.map(entity.name(of:))
+                let h = client(Key(entity: entity.index, key: holder)), me = client(Key(entity: entity.index, key: key))
+                return StrataError(.uniqueConstraintViolation, "\(me) would share \(names.joined(separator: ", ")) with \(h), which already holds those values. Change the values or update that record instead.", entity: entity.name, properties: names, identifiers: [h, me])
+            }
+        }
+        return StrataError(.uniqueConstraintViolation, "\(client(Key(entity: entity.index, key: key))) violates a unique constraint of '\(entity.name)'.", entity: entity.name, identifiers: [client(Key(entity: entity.index, key: key))])
+    }
+
+    private func validate() throws {
+        var checked = Set<Key>()
+        for key in Array(inserted) + writes.map({ Key(entity: $0.entity.index, key: $0.key) }) + Array(touched) where !deletedSet.contains(key) {
+            guard checked.insert(key).inserted else { continue }
+            let entity = schema.entities[key.entity]
+            for (r, relationship) in entity.relationships.enumerated() {
+                let bounded = relationship.minCount != nil || relationship.maxCount != nil
+                guard (!relationship.isToMany && !relationship.isOptional) || bounded else { continue }
+                guard try records.exists(entity, key.key) else { continue }
+                let count = try records.targets(entity, key.key, r).count
+                if !relationship.isToMany && count == 0 {
+                    throw StrataError(.missingRequiredRelationship, "'\(relationship.name)' is required; give \(client(key)) a target.", entity: entity.name, properties: [relationship.name], identifiers: [client(key)])
+                }
+                if let lo = relationship.minCount, count < lo {
+                    throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(client(key)) would hold \(count) record(s); at least \(lo) are required.", entity: entity.name, properties: [relationship.name], identifiers: [client(key)])
+                }
+                if let hi = relationship.maxCount, count > hi {
+                    throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(client(key)) would hold \(count) record(s); at most \(hi) are allowed.", entity: entity.name, properties: [relationship.name], identifiers: [client(key)])
+                }
+            }
+        }
+    }
+
+    /// The records the save changed beyond what the request sent, to report in the result.
+    func changedRecords() throws -> [DefaultSnapshot] {
+        var result: [DefaultSnapshot] = []
+        var written = [Key: Write]()
+        for w in writes { written[Key(entity: w.entity.index, key: w.key)] = w }
+        for key in touched.union(written.keys) where !deletedSet.contains(key) {
+            let entity = schema.entities[key.entity]
+            guard let snapshot = try records.snapshot(entity, key.key) else { continue }
+            if let w = written[key] {
+                let sent = w.links.map { $0.keys }
+                let now = snapshot.relationships.map { $0.targets.map(\.primaryKey) }
+                let same = zip(entity.relationships, zip(sent, now)).allSatisfy { r, pair in
+                    r.isToMany && !r.isOrdered ? Set(pair.0) == Set(pair.1) : pair.0 == pair.1
+                }
+                if same { continue }
+            }
+            result.append(snapshot)
+        }
+        return result
+    }
+}

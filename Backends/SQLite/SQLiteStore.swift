@@ -1,0 +1,136 @@
+import CSQLite
+import Foundation
+import Strata
+import Synchronization
+
+/// The SQLite backend, the embedded default: real tables, native constraints, queries in SQL.
+///
+/// The schema becomes tables a person can read in the `sqlite3` shell (`docs/formats/sqlite.md`).
+/// A save is one `BEGIN IMMEDIATE … COMMIT` transaction on the writer connection; fetches run on a
+/// pool of reader connections, each inside a read transaction, so with WAL they see the last
+/// committed state while a save runs, in this process or another. Statements are prepared once per
+/// connection and reused; values are always bound, never pasted into SQL.
+public final class SQLiteStore: DataStore {
+    /// Snapshots are the core's default.
+    public typealias Snapshot = DefaultSnapshot
+
+    /// The configuration the store was opened with.
+    public let configuration: SQLiteStoreConfiguration
+    /// The identifier in every permanent identifier, kept in the file's metadata.
+    public let identifier: String
+    let mapping: SQLiteMapping
+    private let writer: Mutex<SQLiteConnection>
+    private let readers = Mutex<[SQLiteConnection]>([])
+
+    /// Opens the database file, creating its tables if the file is missing or empty.
+    ///
+    /// - Throws: `corruptStore` for a file that is not SQLite or holds someone else's tables,
+    ///   `unsupported` for a newer format, `schemaMismatch` for another schema — each without
+    ///   modifying the file.
+    public init(_ configuration: SQLiteStoreConfiguration) throws {
+        self.configuration = configuration
+        let mapping = try SQLiteMapping(schema: configuration.schema)
+        self.mapping = mapping
+        let path = configuration.url.path
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let db = try SQLiteConnection(path: path, create: size == nil, busyTimeout: configuration.busyTimeout)
+        var identifier = size.flatMap { $0 > 0 ? $0 : nil } == nil ? nil : try SQLiteFormat.inspect(db, schema: configuration.schema)
+        if identifier == nil {
+            let fresh = PersistentIdentifier.makeStoreIdentifier()
+            do {
+                try SQLiteFormat.create(db, mapping: mapping, storeIdentifier: fresh)
+            } catch let error as SQLiteError {
+                throw error.strataError(file: path)
+            }
+            identifier = fresh
+        }
+        try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+        self.identifier = identifier!
+        self.writer = Mutex(db)
+    }
+
+    /// Everything the contract has, plus pushdown and indexes.
+    public var capabilities: StoreCapabilities {
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes]
+    }
+
+    private func withReader<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let db = try readers.withLock { $0.popLast() } ?? SQLiteConnection(path: configuration.url.path, create: false, busyTimeout: configuration.busyTimeout)
+        defer { readers.withLock { if $0.count < 8 { $0.append(db) } } }
+        do {
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
+            return try body(db)
+        } catch let error as SQLiteError {
+            throw error.strataError(file: configuration.url.path)
+        }
+    }
+
+    private func validate(_ descriptor: FetchDescriptor) throws -> EntitySchema {
+        let entity = try schema.requireEntity(descriptor.entityName)
+        guard descriptor.fetchOffset >= 0, (descriptor.fetchLimit ?? 0) >= 0 else {
+            throw StrataError(.typeMismatch, "fetchOffset and fetchLimit cannot be negative.", entity: entity.name)
+        }
+        // The core's evaluator checks names and types, so errors match every other backend.
+        let evaluator = PredicateEvaluator(schema: schema, reader: SnapshotReader<DefaultSnapshot> { _ in nil })
+        if let predicate = descriptor.predicate { _ = try evaluator.compile(predicate, for: entity) }
+        for key in descriptor.sortBy { _ = try evaluator.attributeGetter(key.path, entity) }
+        return entity
+    }
+
+    /// The matching records, filtered, sorted and windowed in SQL.
+    public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
+        let entity = try validate(descriptor)
+        return try withReader { db in
+            let records = SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier)
+            var query = SQLiteQuery(mapping: mapping, storeIdentifier: identifier)
+            let sql = try query.select(descriptor, entity: entity, columns: records.columns(entity))
+            return try records.snapshots(try db.prepare(sql), entity, parameters: query.parameters)
+        }
+    }
+
+    /// How many records match, counted in SQL.
+    public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
+        let entity = try validate(descriptor)
+        return try withReader { db in
+            var query = SQLiteQuery(mapping: mapping, storeIdentifier: identifier)
+            let sql = try query.count(descriptor, entity: entity)
+            return Int(try db.prepare(sql).rows(query.parameters) { $0.int64(0) }.first ?? 0)
+        }
+    }
+
+    /// The identifiers of the matching records, from one SQL query.
+    public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [PersistentIdentifier] {
+        let entity = try validate(descriptor)
+        return try withReader { db in
+            var query = SQLiteQuery(mapping: mapping, storeIdentifier: identifier)
+            let sql = try query.select(descriptor, entity: entity, columns: [])
+            return try db.prepare(sql).rows(query.parameters) { PersistentIdentifier(storeIdentifier: identifier, entityName: entity.name, primaryKey: $0.int64(0)) }
+        }
+    }
+
+    /// Applies the save in one transaction; on any error it is rolled back and nothing changes.
+    public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
+        try writer.withLock { db in
+            do {
+                try db.execute("BEGIN IMMEDIATE")
+            } catch let error as SQLiteError {
+                throw error.strataError(file: configuration.url.path)
+            }
+            do {
+                let records = SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier)
+                let transaction = SQLiteSaveTransaction(db: db, mapping: mapping, records: records, storeIdentifier: identifier)
+                try transaction.run(request)
+                var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
+                for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
+                let deleted = Set(transaction.deleted.map { records.id(schema.entities[$0.entity].name, $0.key) })
+                try db.execute("COMMIT")
+                return SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
+            } catch {
+                try? db.execute("ROLLBACK")
+                if let error = error as? SQLiteError { throw error.strataError(file: configuration.url.path) }
+                throw error
+            }
+        }
+    }
+}

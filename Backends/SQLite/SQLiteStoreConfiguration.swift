@@ -1,0 +1,28 @@
+import Foundation
+import Strata
+
+/// Opens a `SQLiteStore`: a database file and a schema.
+///
+/// ```swift
+/// let store = try SQLiteStore(SQLiteStoreConfiguration(url: dir.appendingPathComponent("app.sqlite"), schema: schema))
+/// ```
+public struct SQLiteStoreConfiguration: DataStoreConfiguration {
+    /// The store type this opens.
+    public typealias Store = SQLiteStore
+    /// The database file (created with its tables if missing or empty).
+    public var url: URL
+    /// The schema of the data.
+    public var schema: Schema
+    /// How long a save waits for another writer (another process) before failing with `storeLocked`.
+    public var busyTimeout: Duration
+
+    /// Describes a SQLite store.
+    public init(url: URL, schema: Schema, busyTimeout: Duration = .seconds(5)) {
+        self.url = url
+        self.schema = schema
+        self.busyTimeout = busyTimeout
+    }
+
+    /// The file path.
+    public var name: String { url.path }
+}

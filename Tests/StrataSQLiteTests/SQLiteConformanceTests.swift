@@ -1,0 +1,10 @@
+import StrataConformance
+import StrataSQLite
+import Testing
+
+let sqlite = StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }
+
+@Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
+    if let skip = try ConformanceSuite.expect(c, passesOn: sqlite) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+}
+@Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: sqlite) }
