@@ -101,7 +101,10 @@ struct SQLiteMapping {
     }
 
     /// `"name"` with embedded quotes doubled: how every identifier appears in SQL.
-    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    static func quote(_ name: String) -> String {
+        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
 
     /// The statements that create every table and index.
     func ddl() -> [String] {

@@ -61,11 +61,17 @@ final class SQLiteSaveTransaction {
     func run<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
         try assignKeys(request.inserted)
         try resolveWrites(request)
-        for w in writes where !w.isInsert { try writeAttributes(w) }
-        for w in writes where w.isInsert { try writeAttributes(w) }
+        for n in writes.indices where !writes[n].isInsert { _ = try writeAttributes(writes[n]) }
+        for n in writes.indices where writes[n].isInsert {
+            currentWriter = Key(entity: writes[n].entity.index, key: writes[n].key)
+            // Relationships written by the INSERT itself need no further work.
+            for r in try writeAttributes(writes[n]) { writes[n].stored[r] = writes[n].links[r].keys }
+        }
         for n in writes.indices {
+            currentWriter = Key(entity: writes[n].entity.index, key: writes[n].key)
             for r in writes[n].entity.relationships.indices { try applyLink(writes[n], r) }
         }
+        currentWriter = nil
         try applyDeletes(request.deleted)
         try restorePending()
         try validate()
@@ -82,6 +88,7 @@ final class SQLiteSaveTransaction {
             guard remap.insert(records.id(entity.name, next), for: id) else { throw SaveValidation.twice(id, entity, "inserted") }
             temporary[Key(entity: entity.index, key: next)] = id
             self.inserted.insert(Key(entity: entity.index, key: next))
+            known.insert(Key(entity: entity.index, key: next))
         }
     }
 
@@ -123,7 +130,38 @@ final class SQLiteSaveTransaction {
 
     // MARK: Attributes
 
-    private func writeAttributes(_ w: Write) throws {
+    /// For an insert, the to-one relationships written in the INSERT itself: those whose inverse is
+    /// a to-many derived from this column, so setting the column is the whole edge.
+    private func directToOnes(_ entity: EntitySchema) -> [Int] {
+        if let cached = directCache[entity.index] { return cached }
+        let direct = entity.relationships.indices.filter { r in
+            guard case .column = mapping.tables[entity.index].relationships[r] else { return false }
+            let destination = schema.entities[entity.destinationIndices[r]]
+            if case .inverseColumn = mapping.tables[destination.index].relationships[entity.inverseIndices[r]] { return true }
+            return false
+        }
+        directCache[entity.index] = direct
+        return direct
+    }
+    private var directCache: [Int: [Int]] = [:]
+    /// The INSERT or UPDATE text for a row shape, built once per save.
+    private struct Shape: Hashable {
+        let entity: Int
+        let insert: Bool
+        let direct: [Int]
+    }
+    private var statements: [Shape: String] = [:]
+    /// Next position at the end of an ordered list, per (child table, parent), counted during the save.
+    private var positions: [String: Int64] = [:]
+
+    private func appendPosition(_ table: String, _ listColumn: String, _ orderColumn: String, _ owner: Int64) throws -> Int64 {
+        let slot = "\(table)|\(listColumn)|\(owner)"
+        let position = try positions[slot] ?? nextPosition(table, listColumn, orderColumn, owner)
+        positions[slot] = position + 1
+        return position
+    }
+
+    private func writeAttributes(_ w: Write) throws -> [Int] {
         let t = mapping.tables[w.entity.index]
         var columns: [String] = []
         var values: [SQLValue] = []
@@ -136,32 +174,66 @@ final class SQLiteSaveTransaction {
                 values.append(bits)
             }
         }
+        var direct: [Int] = []
+        if w.isInsert {
+            for r in directToOnes(w.entity) {
+                guard case .one(let target?) = w.links[r], case .column(let column, let order) = t.relationships[r] else { continue }
+                let destination = schema.entities[w.entity.destinationIndices[r]]
+                try requireExists(destination, target, from: w, r)
+                columns.append(column)
+                values.append(.integer(target))
+                if let order {
+                    columns.append(order)
+                    values.append(.integer(try appendPosition(t.name, column, order, target)))
+                }
+                touch(destination.index, target)
+                direct.append(r)
+            }
+        }
         let key = Key(entity: w.entity.index, key: w.key)
+        let shape = Shape(entity: w.entity.index, insert: w.isInsert, direct: direct)
+        let sql: String
+        if let cached = statements[shape] {
+            sql = cached
+        } else if w.isInsert {
+            let names = ([q("_pk")] + columns.map(q)).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+            sql = "INSERT INTO \(q(t.name)) (\(names)) VALUES (\(marks))"
+            statements[shape] = sql
+        } else {
+            sql = "UPDATE \(q(t.name)) SET \(columns.map { "\(q($0)) = ?" }.joined(separator: ", ")) WHERE \(q("_pk")) = ?"
+            statements[shape] = sql
+        }
         func statement(_ values: [SQLValue]) throws {
             if w.isInsert {
-                let names = ([q("_pk")] + columns.map(q)).joined(separator: ", ")
-                let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
-                try db.prepare("INSERT INTO \(q(t.name)) (\(names)) VALUES (\(marks))").run([.integer(w.key)] + values)
+                try db.prepare(sql).run([.integer(w.key)] + values)
             } else if !columns.isEmpty {
-                let sets = columns.map { "\(q($0)) = ?" }.joined(separator: ", ")
-                try db.prepare("UPDATE \(q(t.name)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(w.key)])
+                try db.prepare(sql).run(values + [.integer(w.key)])
             }
         }
         do {
             try statement(values)
         } catch let error as SQLiteError where isUniqueFailure(error) {
-            // Hold the unique attributes back until the end of the save.
+            // Hold the unique values back until the end of the save.
             var held = values
-            var uniqueAttributes = Set<PropertyReference>()
-            for refs in w.entity.uniqueConstraints { for case .attribute(let i) in refs { uniqueAttributes.insert(.attribute(i)) } }
+            var properties = Set<PropertyReference>()
+            for refs in w.entity.uniqueConstraints { properties.formUnion(refs) }
             var position = 0
             for i in w.attributes.indices {
-                if uniqueAttributes.contains(.attribute(i)) { held[position] = .null }
+                if properties.contains(.attribute(i)) { held[position] = .null }
                 position += t.bitsColumns[i] == nil ? 1 : 2
             }
+            for r in direct {
+                if properties.contains(.relationship(r)) {
+                    held[position] = .null
+                    intended[key, default: [:]][r] = w.links[r].keys.first
+                }
+                if case .column(_, let order?) = t.relationships[r] { _ = order; position += 2 } else { position += 1 }
+            }
             try statement(held)
-            pending[key, default: []].formUnion(uniqueAttributes)
+            pending[key, default: []].formUnion(properties.filter { if case .relationship(let r) = $0 { direct.contains(r) } else { true } })
         }
+        return direct
     }
 
     private func isUniqueFailure(_ error: SQLiteError) -> Bool {
@@ -170,10 +242,27 @@ final class SQLiteSaveTransaction {
 
     // MARK: Relationships
 
-    private func touch(_ entity: Int, _ key: Int64) { touched.insert(Key(entity: entity, key: key)) }
+    /// The record whose relationships are being applied; changes to any other record are the
+    /// store's own and go into the save result.
+    private var currentWriter: Key?
+    private var touchedByOthers = Set<Key>()
+
+    private func touch(_ entity: Int, _ key: Int64) {
+        let k = Key(entity: entity, key: key)
+        touched.insert(k)
+        if k != currentWriter { touchedByOthers.insert(k) }
+    }
+
+    /// Records known to exist in this save (inserted, or checked once).
+    private var known = Set<Key>()
 
     private func requireExists(_ destination: EntitySchema, _ target: Int64, from w: Write, _ r: Int) throws {
-        guard try !records.exists(destination, target) else { return }
+        let k = Key(entity: destination.index, key: target)
+        if known.contains(k) && !deletedSet.contains(k) { return }
+        if try records.exists(destination, target) {
+            known.insert(k)
+            return
+        }
         throw SaveValidation.danglingReference(client(Key(entity: destination.index, key: target)), from: w.entity, relationship: r, source: client(Key(entity: w.entity.index, key: w.key)))
     }
 
@@ -473,7 +562,8 @@ final class SQLiteSaveTransaction {
         var result: [DefaultSnapshot] = []
         var written = [Key: Write]()
         for w in writes { written[Key(entity: w.entity.index, key: w.key)] = w }
-        for key in touched.union(written.keys) where !deletedSet.contains(key) {
+        let candidates = touched.filter { written[$0] == nil }.union(touchedByOthers)
+        for key in candidates where !deletedSet.contains(key) {
             let entity = schema.entities[key.entity]
             guard let snapshot = try records.snapshot(entity, key.key) else { continue }
             if let w = written[key] {

@@ -11,6 +11,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The backend to measure.") var backend: String
     @Option(help: "N, the number of items (a multiple of 100, at least 1,000).") var records: Int = 100_000
     @Option(help: "Output format: text or json.") var format: Format = .text
+    @Flag(help: "Also run the same steps on the raw C engine underneath (sqlite), in this run, for ratios.") var baseline = false
 
     func validate() throws {
         guard records >= 1_000, records % 100 == 0 else { throw ValidationError("--records must be a multiple of 100 and at least 1000.") }
@@ -20,7 +21,12 @@ struct BenchCommand: ParsableCommand {
         #if DEBUG
         FileHandle.standardError.write(Data("note: this is a debug build; figures are only meaningful with `swift run -c release strata bench`.\n".utf8))
         #endif
-        let report = try BuiltinBackend.named(backend).bench(records)
+        let chosen = try BuiltinBackend.named(backend)
+        var report = try chosen.bench(records)
+        if baseline {
+            guard let raw = chosen.baseline else { throw ValidationError("The \(chosen.name) backend has no raw engine baseline.") }
+            report.baseline = try raw(records)
+        }
         switch format {
         case .text: print(report.table)
         case .json:

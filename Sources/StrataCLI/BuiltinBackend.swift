@@ -18,6 +18,8 @@ struct BuiltinBackend: Sendable {
     let bench: @Sendable (_ records: Int) throws -> WorkloadReport
     let sample: @Sendable (_ directory: URL) throws -> Int
     let dump: @Sendable (_ directory: URL) throws -> String
+    /// The same workload on the raw C engine underneath, when there is one.
+    var baseline: (@Sendable (_ records: Int) throws -> [String: WorkloadReport.Figure])? = nil
 
     static func make<Store: DataStore>(_ name: String, _ summary: String, onDisk: Bool, factory: StoreFactory<Store>) -> BuiltinBackend {
         BuiltinBackend(
@@ -37,11 +39,18 @@ struct BuiltinBackend: Sendable {
             dump: { dir in try StoreDump.json(try Store(factory.configuration(dir, FixtureDomain.schema))) })
     }
 
+    func with(baseline: @escaping @Sendable (Int) throws -> [String: WorkloadReport.Figure]) -> BuiltinBackend {
+        var copy = self
+        copy.baseline = baseline
+        return copy
+    }
+
     /// Every built-in backend, in the order `strata backends` lists them.
     static let all: [BuiltinBackend] = [
         make(
             "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).", onDisk: true,
-            factory: StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }),
+            factory: StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }
+        ).with(baseline: { try SQLiteBaseline.run(records: $0) }),
         make(
             "memory", "In-memory reference backend on the shared engine; data lives as long as the process.", onDisk: false,
             factory: StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }),

@@ -164,3 +164,9 @@ public struct WorkloadError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// The size of a store's files, as the workload's `size` step counts it (for raw baselines too).
+public enum StandardWorkloadSize {
+    /// Bytes of every regular file under `directory`.
+    public static func bytes(_ directory: URL) -> UInt64 { StandardWorkload.directorySize(directory) }
+}

@@ -8,6 +8,11 @@ public struct WorkloadReport: Sendable, Codable {
         public var value: Double
         /// Its unit (`records/s`, `ms`, `bytes`…).
         public var unit: String
+        /// A figure.
+        public init(value: Double, unit: String) {
+            self.value = value
+            self.unit = unit
+        }
     }
 
     /// The backend's name.
@@ -33,13 +38,18 @@ public struct WorkloadReport: Sendable, Codable {
         public var memoryBytes: UInt64
     }
 
-    /// A plain-text table: step, value, unit.
+    /// A plain-text table: step, value, unit, and with a baseline, its value and the ratio
+    /// backend / raw engine (above 1 is better for rates, below 1 for times and sizes).
     public var table: String {
-        var lines = ["\(backend) — standard workload, N = \(records)", ""]
+        var lines = ["\(backend) — standard workload, N = \(records)" + (baseline == nil ? "" : " (baseline: the raw C engine, same data, same run)"), ""]
         let width = (order.map(\.count).max() ?? 4) + 2
         for name in order {
             guard let f = steps[name] else { continue }
-            lines.append(name.padding(toLength: width, withPad: " ", startingAt: 0) + format(f.value).leftPadded(14) + "  " + f.unit)
+            var line = name.padding(toLength: width, withPad: " ", startingAt: 0) + format(f.value).leftPadded(14) + "  " + f.unit.padding(toLength: 12, withPad: " ", startingAt: 0)
+            if let b = baseline?[name], b.value > 0 {
+                line += "  raw " + format(b.value).leftPadded(12) + "   ratio " + String(format: "%.2f", f.value / b.value)
+            }
+            lines.append(line)
         }
         return lines.joined(separator: "\n")
     }

@@ -24,11 +24,13 @@ public enum WorkloadSchema {
         } catch { preconditionFailure("The workload schema is invalid: \(error)") }
     }()
 
-    static let epoch = Date(timeIntervalSince1970: 1_700_000_000)
-    static let note = String(repeating: "abcdefghij", count: 4)
+    /// The fixed epoch of `createdAt`.
+    public static let epoch = Date(timeIntervalSince1970: 1_700_000_000)
+    /// The 40-character note of even items.
+    public static let note = String(repeating: "abcdefghij", count: 4)
 
-    /// The attribute values of item `index`, in the entity's order.
-    static func itemValues(_ index: Int) -> [Value] {
+    /// The attribute values of item `index`, in the entity's order (raw baselines use them too).
+    public static func itemValues(_ index: Int) -> [Value] {
         let digits = String(index)
         let name = "item-" + String(repeating: "0", count: max(0, 11 - digits.count)) + digits
         return [
@@ -39,9 +41,13 @@ public enum WorkloadSchema {
 }
 
 /// A small, fixed-seed random generator (SplitMix64), so every run draws the same identifiers.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
+public struct SeededGenerator: RandomNumberGenerator {
+    /// The generator's state; start it at the workload's seed (42).
+    public var state: UInt64
+    /// A generator from a seed.
+    public init(state: UInt64) { self.state = state }
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
