@@ -11,6 +11,21 @@ struct SQLiteMapping {
     let schema: Schema
     let tables: [Table]
     let joins: [JoinTable]
+    /// Per entity, the SQL text of the statements every save and fetch uses, built once.
+    private(set) var texts: [Texts] = []
+
+    struct Texts {
+        /// The columns a snapshot reads after `_pk`.
+        let columns: [String]
+        /// `SELECT _pk, <columns> FROM T AS t0` (append a WHERE).
+        let select: String
+        /// `… WHERE t0._pk = ?`.
+        let selectByKey: String
+        /// `SELECT 1 FROM T WHERE _pk = ?`.
+        let exists: String
+        /// Per relationship, the query of its current targets of one record.
+        let targets: [String]
+    }
 
     struct Table {
         let entity: EntitySchema
@@ -98,7 +113,35 @@ struct SQLiteMapping {
         }
         self.tables = tables
         self.joins = joins
+        self.texts = tables.map(makeTexts)
     }
+
+    private func makeTexts(_ table: Table) -> Texts {
+        let q = Self.quote
+        var columns: [String] = []
+        for (i, c) in table.attributeColumns.enumerated() {
+            columns.append(c)
+            if let b = table.bitsColumns[i] { columns.append(b) }
+        }
+        for storage in table.relationships { if case .column(let c, _) = storage { columns.append(c) } }
+        let list = (["t0.\(q("_pk"))"] + columns.map { "t0.\(q($0))" }).joined(separator: ", ")
+        let select = "SELECT \(list) FROM \(q(table.name)) AS t0"
+        let targets = table.relationships.map { storage -> String in
+            switch storage {
+            case .column(let column, _):
+                return "SELECT \(q(column)) FROM \(q(table.name)) WHERE \(q("_pk")) = ? AND \(q(column)) IS NOT NULL"
+            case .inverseColumn(let other, let column, let order):
+                return "SELECT \(q("_pk")) FROM \(q(tables_name(other))) WHERE \(q(column)) = ? ORDER BY \(order.map { "\(q($0)), " } ?? "")\(q("_pk"))"
+            case .join(let index, let mine, let other, let order):
+                return "SELECT \(q(other)) FROM \(q(joins[index].name)) WHERE \(q(mine)) = ? ORDER BY \(order.map { "\(q($0)), " } ?? "")\(q(other))"
+            }
+        }
+        return Texts(
+            columns: columns, select: select, selectByKey: select + " WHERE t0.\(q("_pk")) = ?",
+            exists: "SELECT 1 FROM \(q(table.name)) WHERE \(q("_pk")) = ?", targets: targets)
+    }
+
+    private func tables_name(_ index: Int) -> String { schema.entities[index].name }
 
     /// `"name"` with embedded quotes doubled: how every identifier appears in SQL.
     static func quote(_ name: String) -> String {

@@ -16,56 +16,38 @@ struct SQLiteRecords {
 
     /// The columns a snapshot needs from the entity's own table, after `_pk`: attributes (with their
     /// `__bits`), then the to-one columns.
-    func columns(_ entity: EntitySchema) -> [String] {
-        let table = mapping.tables[entity.index]
-        var columns: [String] = []
-        for (i, c) in table.attributeColumns.enumerated() {
-            columns.append(c)
-            if let b = table.bitsColumns[i] { columns.append(b) }
-        }
-        for storage in table.relationships { if case .column(let c, _) = storage { columns.append(c) } }
-        return columns
-    }
+    func columns(_ entity: EntitySchema) -> [String] { mapping.texts[entity.index].columns }
 
     /// Builds snapshots from rows selected with `columns(entity)`.
     func snapshots<S: DataStoreSnapshot>(_ statement: SQLiteStatement, _ entity: EntitySchema, parameters: [SQLValue]) throws -> [S] {
         let table = mapping.tables[entity.index]
-        var rows: [(Int64, [Value], [Int64?])] = []
+        let destinations = entity.destinationIndices.map { mapping.schema.entities[$0].name }
+        var result: [S] = []
         try statement.bind(parameters)
+        defer { statement.reset() }
         while try statement.step() {
+            let key = statement.int64(0)
             var column: Int32 = 1
             var attributes: [Value] = []
             attributes.reserveCapacity(entity.attributes.count)
-            for (i, a) in entity.attributes.enumerated() {
+            for (i, type) in entity.attributeTypes.enumerated() {
                 let bits: Int32? = table.bitsColumns[i] == nil ? nil : column + 1
-                attributes.append(try SQLiteValueCodec.decode(statement, column, bits: bits, type: a.type, file: db.path))
+                attributes.append(try SQLiteValueCodec.decode(statement, column, bits: bits, type: type, file: db.path))
                 column += bits == nil ? 1 : 2
             }
-            var toOne: [Int64?] = []
-            for storage in table.relationships {
-                if case .column = storage {
-                    toOne.append(statement.isNull(column) ? nil : statement.int64(column))
-                    column += 1
-                }
-            }
-            rows.append((statement.int64(0), attributes, toOne))
-        }
-        statement.reset()
-        return try rows.map { key, attributes, toOne in
-            var next = 0
             var relationships: [RelationshipValue] = []
+            relationships.reserveCapacity(table.relationships.count)
             for (i, storage) in table.relationships.enumerated() {
-                let destination = mapping.schema.entities[entity.destinationIndices[i]].name
-                switch storage {
-                case .column:
-                    relationships.append(.toOne(toOne[next].map { id(destination, $0) }))
-                    next += 1
-                default:
-                    relationships.append(.toMany(try targets(entity, key, i).map { id(destination, $0) }))
+                if case .column = storage {
+                    relationships.append(.toOne(statement.isNull(column) ? nil : id(destinations[i], statement.int64(column))))
+                    column += 1
+                } else {
+                    relationships.append(.toMany(try targets(entity, key, i).map { id(destinations[i], $0) }))
                 }
             }
-            return S(entity: entity, persistentIdentifier: id(entity.name, key), attributes: attributes, relationships: relationships)
+            result.append(S(entity: entity, persistentIdentifier: id(entity.name, key), attributes: attributes, relationships: relationships))
         }
+        return result
     }
 
     func id(_ entity: String, _ key: Int64) -> PersistentIdentifier {
@@ -74,29 +56,20 @@ struct SQLiteRecords {
 
     /// The keys relationship `r` of record `key` holds now, in order for ordered relationships.
     func targets(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> [Int64] {
-        switch mapping.tables[entity.index].relationships[r] {
-        case .column(let column, _):
-            let rows = try db.prepare("SELECT \(q(column)) FROM \(q(mapping.tables[entity.index].name)) WHERE \(q("_pk")) = ?").rows([.integer(key)]) { $0.isNull(0) ? nil : $0.int64(0) }
-            return rows.compactMap { $0 }
-        case .inverseColumn(let table, let column, let order):
-            let sort = order.map { "\(q($0)), " } ?? ""
-            return try db.prepare("SELECT \(q("_pk")) FROM \(q(mapping.tables[table].name)) WHERE \(q(column)) = ? ORDER BY \(sort)\(q("_pk"))").rows([.integer(key)]) { $0.int64(0) }
-        case .join(let index, let mine, let other, let order):
-            let sort = order.map { "\(q($0)), " } ?? ""
-            return try db.prepare("SELECT \(q(other)) FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = ? ORDER BY \(sort)\(q(other))").rows([.integer(key)]) { $0.int64(0) }
-        }
+        try db.prepare(mapping.texts[entity.index].targets[r]).rows([.integer(key)]) { $0.int64(0) }
     }
 
     /// Whether `entity` has a record with this key.
     func exists(_ entity: EntitySchema, _ key: Int64) throws -> Bool {
-        try !db.prepare("SELECT 1 FROM \(q(mapping.tables[entity.index].name)) WHERE \(q("_pk")) = ?").rows([.integer(key)]) { _ in true }.isEmpty
+        let statement = try db.prepare(mapping.texts[entity.index].exists)
+        try statement.bind(.integer(key), at: 1)
+        defer { statement.reset() }
+        return try statement.step()
     }
 
     /// The snapshot of one record, or `nil`.
     func snapshot(_ entity: EntitySchema, _ key: Int64) throws -> DefaultSnapshot? {
-        let columns = self.columns(entity).map { "t0.\(q($0))" }
-        let sql = "SELECT t0.\(q("_pk"))\(columns.isEmpty ? "" : ", " + columns.joined(separator: ", ")) FROM \(q(mapping.tables[entity.index].name)) AS t0 WHERE t0.\(q("_pk")) = ?"
-        let rows: [DefaultSnapshot] = try snapshots(try db.prepare(sql), entity, parameters: [.integer(key)])
+        let rows: [DefaultSnapshot] = try snapshots(try db.prepare(mapping.texts[entity.index].selectByKey), entity, parameters: [.integer(key)])
         return rows.first
     }
 }

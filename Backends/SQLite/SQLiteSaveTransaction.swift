@@ -33,15 +33,32 @@ final class SQLiteSaveTransaction {
     private let q = SQLiteMapping.quote
 
     private(set) var remap = IdentifierRemapping()
-    private var temporary: [Key: PersistentIdentifier] = [:]
+    /// Per entity, the first key this save assigns and the temporary identifiers of the inserts, in
+    /// key order: inserted keys are one contiguous range per entity, so no set is needed.
+    private var firstInserted: [Int: Int64] = [:]
+    private var temporaries: [Int: [PersistentIdentifier]] = [:]
     private var nextKeys: [Int: Int64] = [:]
     private var writes: [Write] = []
-    private var inserted = Set<Key>()
+    /// Per entity, the positions in `writes` of its inserts, in key order.
+    private var insertPositions: [Int: [Int]] = [:]
+
+    private func insertedWrite(_ entity: Int, _ ordinal: Int) -> Write? {
+        guard let positions = insertPositions[entity], ordinal < positions.count else { return nil }
+        return writes[positions[ordinal]]
+    }
+
+    private func isInserted(_ k: Key) -> Bool {
+        guard let first = firstInserted[k.entity] else { return false }
+        return k.key >= first && k.key - first < Int64(temporaries[k.entity]?.count ?? 0)
+    }
     private(set) var touched = Set<Key>()
     private(set) var deleted: [Key] = []
     private var deletedSet = Set<Key>()
     /// Rows whose unique values were held back, with the properties to set again.
     private var pending: [Key: Set<PropertyReference>] = [:]
+
+    /// Per entity, "no targets" for every relationship (what an insert starts from), shared.
+    private lazy var emptyStored: [[[Int64]]] = schema.entities.map { $0.relationships.map { _ in [] } }
 
     init(db: SQLiteConnection, mapping: SQLiteMapping, records: SQLiteRecords, storeIdentifier: String) {
         self.db = db
@@ -53,7 +70,8 @@ final class SQLiteSaveTransaction {
     private func table(_ e: EntitySchema) -> String { q(mapping.tables[e.index].name) }
 
     private func client(_ k: Key) -> PersistentIdentifier {
-        temporary[k] ?? records.id(schema.entities[k.entity].name, k.key)
+        if isInserted(k), let first = firstInserted[k.entity] { return temporaries[k.entity]![Int(k.key - first)] }
+        return records.id(schema.entities[k.entity].name, k.key)
     }
 
     // MARK: Run
@@ -86,9 +104,8 @@ final class SQLiteSaveTransaction {
             let next = try nextKeys[entity.index] ?? (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").rows([.text(mapping.tables[entity.index].name)]) { $0.int64(0) }.first ?? 0) + 1
             nextKeys[entity.index] = next + 1
             guard remap.insert(records.id(entity.name, next), for: id) else { throw SaveValidation.twice(id, entity, "inserted") }
-            temporary[Key(entity: entity.index, key: next)] = id
-            self.inserted.insert(Key(entity: entity.index, key: next))
-            known.insert(Key(entity: entity.index, key: next))
+            if firstInserted[entity.index] == nil { firstInserted[entity.index] = next }
+            temporaries[entity.index, default: []].append(id)
         }
     }
 
@@ -114,7 +131,8 @@ final class SQLiteSaveTransaction {
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
             try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
             let key = remap[id]!.primaryKey
-            writes.append(Write(entity: entity, key: key, isInsert: true, attributes: snapshot.attributeValues, links: try links(snapshot.relationshipValues, entity, id), stored: entity.relationships.map { _ in [] }))
+            insertPositions[entity.index, default: []].append(writes.count)
+            writes.append(Write(entity: entity, key: key, isInsert: true, attributes: snapshot.attributeValues, links: try links(snapshot.relationshipValues, entity, id), stored: emptyStored[entity.index]))
         }
         var seen = Set<Key>()
         for snapshot in request.updated {
@@ -150,7 +168,7 @@ final class SQLiteSaveTransaction {
         let insert: Bool
         let direct: [Int]
     }
-    private var statements: [Shape: String] = [:]
+    private var statements: [Shape: SQLiteStatement] = [:]
     /// Next position at the end of an ordered list, per (child table, parent), counted during the save.
     private var positions: [String: Int64] = [:]
 
@@ -163,16 +181,12 @@ final class SQLiteSaveTransaction {
 
     private func writeAttributes(_ w: Write) throws -> [Int] {
         let t = mapping.tables[w.entity.index]
-        var columns: [String] = []
         var values: [SQLValue] = []
+        values.reserveCapacity(t.attributeColumns.count * 2 + 2)
         for (i, value) in w.attributes.enumerated() {
             let (main, bits) = SQLiteValueCodec.encode(value)
-            columns.append(t.attributeColumns[i])
             values.append(main)
-            if let b = t.bitsColumns[i] {
-                columns.append(b)
-                values.append(bits)
-            }
+            if t.bitsColumns[i] != nil { values.append(bits) }
         }
         var direct: [Int] = []
         if w.isInsert {
@@ -180,36 +194,48 @@ final class SQLiteSaveTransaction {
                 guard case .one(let target?) = w.links[r], case .column(let column, let order) = t.relationships[r] else { continue }
                 let destination = schema.entities[w.entity.destinationIndices[r]]
                 try requireExists(destination, target, from: w, r)
-                columns.append(column)
                 values.append(.integer(target))
-                if let order {
-                    columns.append(order)
-                    values.append(.integer(try appendPosition(t.name, column, order, target)))
-                }
+                if let order { values.append(.integer(try appendPosition(t.name, column, order, target))) }
                 touch(destination.index, target)
                 direct.append(r)
             }
         }
+        /// The columns in `values` order, needed only to prepare a new statement.
+        var columns: [String] {
+            var columns: [String] = []
+            for (i, c) in t.attributeColumns.enumerated() {
+                columns.append(c)
+                if let b = t.bitsColumns[i] { columns.append(b) }
+            }
+            for r in direct {
+                if case .column(let c, let order) = t.relationships[r] {
+                    columns.append(c)
+                    if let order { columns.append(order) }
+                }
+            }
+            return columns
+        }
         let key = Key(entity: w.entity.index, key: w.key)
         let shape = Shape(entity: w.entity.index, insert: w.isInsert, direct: direct)
-        let sql: String
+        let prepared: SQLiteStatement
         if let cached = statements[shape] {
-            sql = cached
+            prepared = cached
         } else if w.isInsert {
+            let columns = columns
             let names = ([q("_pk")] + columns.map(q)).joined(separator: ", ")
             let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
-            sql = "INSERT INTO \(q(t.name)) (\(names)) VALUES (\(marks))"
-            statements[shape] = sql
+            prepared = try db.prepare("INSERT INTO \(q(t.name)) (\(names)) VALUES (\(marks))")
+            statements[shape] = prepared
         } else {
-            sql = "UPDATE \(q(t.name)) SET \(columns.map { "\(q($0)) = ?" }.joined(separator: ", ")) WHERE \(q("_pk")) = ?"
-            statements[shape] = sql
+            prepared = try db.prepare("UPDATE \(q(t.name)) SET \(columns.enumerated().map { "\(q($1)) = ?\($0 + 2)" }.joined(separator: ", ")) WHERE \(q("_pk")) = ?1")
+            statements[shape] = prepared
         }
         func statement(_ values: [SQLValue]) throws {
-            if w.isInsert {
-                try db.prepare(sql).run([.integer(w.key)] + values)
-            } else if !columns.isEmpty {
-                try db.prepare(sql).run(values + [.integer(w.key)])
-            }
+            guard w.isInsert || !values.isEmpty else { return }
+            // The key goes first: `_pk` in an INSERT, `?1` in an UPDATE's WHERE.
+            try prepared.bind(w.key, then: values)
+            defer { prepared.reset() }
+            while try prepared.step() {}
         }
         do {
             try statement(values)
@@ -258,7 +284,7 @@ final class SQLiteSaveTransaction {
 
     private func requireExists(_ destination: EntitySchema, _ target: Int64, from w: Write, _ r: Int) throws {
         let k = Key(entity: destination.index, key: target)
-        if known.contains(k) && !deletedSet.contains(k) { return }
+        if (isInserted(k) || known.contains(k)) && !deletedSet.contains(k) { return }
         if try records.exists(destination, target) {
             known.insert(k)
             return
@@ -401,7 +427,7 @@ final class SQLiteSaveTransaction {
             let id = snapshot.persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
             let key = try SaveValidation.existingKey(id, of: entity, verb: "delete", storeIdentifier: storeIdentifier) { k in
-                try !inserted.contains(Key(entity: entity.index, key: k)) && records.exists(entity, k)
+                try !isInserted(Key(entity: entity.index, key: k)) && records.exists(entity, k)
             }
             if deletedSet.insert(Key(entity: entity.index, key: key)).inserted { queue.append(Key(entity: entity.index, key: key)) }
         }
@@ -468,7 +494,9 @@ final class SQLiteSaveTransaction {
     // MARK: Unique values and validation
 
     private func restorePending() throws {
-        let values = Dictionary(writes.map { (Key(entity: $0.entity.index, key: $0.key), $0.attributes) }, uniquingKeysWith: { a, _ in a })
+        guard !pending.isEmpty else { return }
+        var values: [Key: [Value]] = [:]
+        for w in writes where pending[Key(entity: w.entity.index, key: w.key)] != nil { values[Key(entity: w.entity.index, key: w.key)] = w.attributes }
         for (key, properties) in pending.sorted(by: { ($0.key.entity, $0.key.key) < ($1.key.entity, $1.key.key) }) where !deletedSet.contains(key) {
             let entity = schema.entities[key.entity]
             let t = mapping.tables[key.entity]
@@ -535,8 +563,12 @@ final class SQLiteSaveTransaction {
     }
 
     private func validate() throws {
+        let needsCheck = schema.entities.map { e in
+            e.relationships.contains { (!$0.isToMany && !$0.isOptional) || $0.minCount != nil || $0.maxCount != nil }
+        }
         var checked = Set<Key>()
-        for key in Array(inserted) + writes.map({ Key(entity: $0.entity.index, key: $0.key) }) + Array(touched) where !deletedSet.contains(key) {
+        let candidates = writes.lazy.map { Key(entity: $0.entity.index, key: $0.key) }.filter { needsCheck[$0.entity] }
+        for key in Array(candidates) + touched.filter({ needsCheck[$0.entity] }) where !deletedSet.contains(key) {
             guard checked.insert(key).inserted else { continue }
             let entity = schema.entities[key.entity]
             for (r, relationship) in entity.relationships.enumerated() {
@@ -560,13 +592,18 @@ final class SQLiteSaveTransaction {
     /// The records the save changed beyond what the request sent, to report in the result.
     func changedRecords() throws -> [DefaultSnapshot] {
         var result: [DefaultSnapshot] = []
-        var written = [Key: Write]()
-        for w in writes { written[Key(entity: w.entity.index, key: w.key)] = w }
-        let candidates = touched.filter { written[$0] == nil }.union(touchedByOthers)
+        var updated = [Key: Write]()
+        for w in writes where !w.isInsert { updated[Key(entity: w.entity.index, key: w.key)] = w }
+        func written(_ k: Key) -> Write? {
+            if let w = updated[k] { return w }
+            guard isInserted(k), let first = firstInserted[k.entity] else { return nil }
+            return insertedWrite(k.entity, Int(k.key - first))
+        }
+        let candidates = touched.filter { written($0) == nil }.union(touchedByOthers)
         for key in candidates where !deletedSet.contains(key) {
             let entity = schema.entities[key.entity]
             guard let snapshot = try records.snapshot(entity, key.key) else { continue }
-            if let w = written[key] {
+            if let w = written(key) {
                 let sent = w.links.map { $0.keys }
                 let now = snapshot.relationships.map { $0.targets.map(\.primaryKey) }
                 let same = zip(entity.relationships, zip(sent, now)).allSatisfy { r, pair in

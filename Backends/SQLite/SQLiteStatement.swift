@@ -26,6 +26,12 @@ final class SQLiteStatement {
         for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 1)) }
     }
 
+    /// Binds `values` after a leading integer (a key), without building a new array.
+    func bind(_ first: Int64, then values: [SQLValue]) throws {
+        try bind(.integer(first), at: 1)
+        for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 2)) }
+    }
+
     func bind(_ value: SQLValue, at index: Int32) throws {
         let rc: Int32
         switch value {

@@ -54,17 +54,23 @@ public final class SQLiteStore: DataStore {
         [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes]
     }
 
-    private func withReader<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    /// Runs `body` on a pooled reader connection; `consistent` wraps it in a read transaction, so
+    /// several statements (a query and its to-many lists) see one committed state.
+    private func withReader<T>(consistent: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
         let db = try readers.withLock { $0.popLast() } ?? SQLiteConnection(path: configuration.url.path, create: false, busyTimeout: configuration.busyTimeout)
         defer { readers.withLock { if $0.count < 8 { $0.append(db) } } }
         do {
-            try db.execute("BEGIN")
-            defer { try? db.execute("COMMIT") }
+            guard consistent else { return try body(db) }
+            try db.prepare("BEGIN").run()
+            defer { try? db.prepare("COMMIT").run() }
             return try body(db)
         } catch let error as SQLiteError {
             throw error.strataError(file: configuration.url.path)
         }
     }
+
+    /// Whether reading a record of `entity` takes more than one statement.
+    private func needsSeveralStatements(_ entity: EntitySchema) -> Bool { entity.relationshipIsToMany.contains(true) }
 
     private func validate(_ descriptor: FetchDescriptor) throws -> EntitySchema {
         let entity = try schema.requireEntity(descriptor.entityName)
@@ -80,8 +86,18 @@ public final class SQLiteStore: DataStore {
 
     /// The matching records, filtered, sorted and windowed in SQL.
     public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
+        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {
+            // Fetch by identifier, the hottest read: one prepared statement by primary key.
+            let entity = try schema.requireEntity(descriptor.entityName)
+            let id = ids[0]
+            guard !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == identifier else { return [] }
+            return try withReader(consistent: needsSeveralStatements(entity)) { db in
+                try SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier)
+                    .snapshots(try db.prepare(mapping.texts[entity.index].selectByKey), entity, parameters: [.integer(id.primaryKey)])
+            }
+        }
         let entity = try validate(descriptor)
-        return try withReader { db in
+        return try withReader(consistent: needsSeveralStatements(entity)) { db in
             let records = SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier)
             var query = SQLiteQuery(mapping: mapping, storeIdentifier: identifier)
             let sql = try query.select(descriptor, entity: entity, columns: records.columns(entity))
@@ -92,7 +108,7 @@ public final class SQLiteStore: DataStore {
     /// How many records match, counted in SQL.
     public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
         let entity = try validate(descriptor)
-        return try withReader { db in
+        return try withReader(consistent: false) { db in
             var query = SQLiteQuery(mapping: mapping, storeIdentifier: identifier)
             let sql = try query.count(descriptor, entity: entity)
             return Int(try db.prepare(sql).rows(query.parameters) { $0.int64(0) }.first ?? 0)
@@ -102,7 +118,7 @@ public final class SQLiteStore: DataStore {
     /// The identifiers of the matching records, from one SQL query.
     public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [PersistentIdentifier] {
         let entity = try validate(descriptor)
-        return try withReader { db in
+        return try withReader(consistent: false) { db in
             var query = SQLiteQuery(mapping: mapping, storeIdentifier: identifier)
             let sql = try query.select(descriptor, entity: entity, columns: [])
             return try db.prepare(sql).rows(query.parameters) { PersistentIdentifier(storeIdentifier: identifier, entityName: entity.name, primaryKey: $0.int64(0)) }
@@ -113,7 +129,7 @@ public final class SQLiteStore: DataStore {
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         try writer.withLock { db in
             do {
-                try db.execute("BEGIN IMMEDIATE")
+                try db.prepare("BEGIN IMMEDIATE").run()
             } catch let error as SQLiteError {
                 throw error.strataError(file: configuration.url.path)
             }
@@ -124,10 +140,10 @@ public final class SQLiteStore: DataStore {
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
                 let deleted = Set(transaction.deleted.map { records.id(schema.entities[$0.entity].name, $0.key) })
-                try db.execute("COMMIT")
+                try db.prepare("COMMIT").run()
                 return SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
             } catch {
-                try? db.execute("ROLLBACK")
+                try? db.prepare("ROLLBACK").run()
                 if let error = error as? SQLiteError { throw error.strataError(file: configuration.url.path) }
                 throw error
             }
