@@ -97,9 +97,9 @@ final class SQLiteSaveTransaction {
 
     private func assignKeys<S: DataStoreSnapshot>(_ inserted: [S]) throws {
         remap.reserveCapacity(inserted.count)
-        for snapshot in inserted {
-            let id = snapshot.persistentIdentifier
-            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
+        for n in inserted.indices {
+            let id = inserted[n].persistentIdentifier
+            let entity = try SaveValidation.entity(of: id, given: inserted[n].entity, in: schema)
             guard id.isTemporary else { throw SaveValidation.permanentOnInsert(id, entity) }
             let next = try nextKeys[entity.index] ?? (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").rows([.text(mapping.tables[entity.index].name)]) { $0.int64(0) }.first ?? 0) + 1
             nextKeys[entity.index] = next + 1
@@ -126,13 +126,14 @@ final class SQLiteSaveTransaction {
     }
 
     private func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
-        for snapshot in request.inserted {
-            let id = snapshot.persistentIdentifier
-            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
-            try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
-            let key = remap[id]!.primaryKey
+        for n in request.inserted.indices {
+            let id = request.inserted[n].persistentIdentifier
+            let entity = try SaveValidation.entity(of: id, given: request.inserted[n].entity, in: schema)
+            let attributes = request.inserted[n].attributeValues, relationships = request.inserted[n].relationshipValues
+            try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: id)
+            let key = remap.permanentIdentifiers[n].primaryKey
             insertPositions[entity.index, default: []].append(writes.count)
-            writes.append(Write(entity: entity, key: key, isInsert: true, attributes: snapshot.attributeValues, links: try links(snapshot.relationshipValues, entity, id), stored: emptyStored[entity.index]))
+            writes.append(Write(entity: entity, key: key, isInsert: true, attributes: attributes, links: try links(relationships, entity, id), stored: emptyStored[entity.index]))
         }
         var seen = Set<Key>()
         for snapshot in request.updated {
