@@ -25,6 +25,8 @@ struct SQLiteMapping {
         let exists: String
         /// Per relationship, the query of its current targets of one record.
         let targets: [String]
+        /// `SELECT 1, <to-one columns> FROM T WHERE _pk = ?`: existence and every stored to-one at once.
+        let toOnes: String
     }
 
     struct Table {
@@ -136,9 +138,14 @@ struct SQLiteMapping {
                 return "SELECT \(q(other)) FROM \(q(joins[index].name)) WHERE \(q(mine)) = ? ORDER BY \(order.map { "\(q($0)), " } ?? "")\(q(other))"
             }
         }
+        let toOneColumns = table.relationships.compactMap { storage -> String? in
+            if case .column(let c, _) = storage { return q(c) }
+            return nil
+        }
         return Texts(
             columns: columns, select: select, selectByKey: select + " WHERE t0.\(q("_pk")) = ?",
-            exists: "SELECT 1 FROM \(q(table.name)) WHERE \(q("_pk")) = ?", targets: targets)
+            exists: "SELECT 1 FROM \(q(table.name)) WHERE \(q("_pk")) = ?", targets: targets,
+            toOnes: "SELECT \((["1"] + toOneColumns).joined(separator: ", ")) FROM \(q(table.name)) WHERE \(q("_pk")) = ?")
     }
 
     private func tables_name(_ index: Int) -> String { schema.entities[index].name }

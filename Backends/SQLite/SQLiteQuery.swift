@@ -4,8 +4,9 @@ import Strata
 /// Translates a `FetchDescriptor` into one SQL statement with bound parameters.
 ///
 /// Every predicate the core can express is translated, with the contract's semantics: Swift optional
-/// rules for `nil` (every leaf is made two-valued with `IFNULL(…, 0)`, so `NOT` never meets SQL's
-/// unknown), NaN equal to nothing, byte-wise text search on `CAST(… AS BLOB)`, case-insensitive
+/// rules for `nil` (a comparison with NULL is unknown, which `WHERE`, `AND` and `OR` treat as false,
+/// and negation is written `(x) IS NOT 1`, true for false and unknown alike, so plain comparisons
+/// stay indexable), NaN equal to nothing, byte-wise text search on `CAST(… AS BLOB)`, case-insensitive
 /// search through `strata_lower`, nil first ascending, NaN after +infinity, ties by `_pk`.
 struct SQLiteQuery {
     let mapping: SQLiteMapping
@@ -132,7 +133,7 @@ struct SQLiteQuery {
         if value.isNull {
             switch op {
             case .equal: return isNull(column, bits)
-            case .notEqual: return "NOT \(isNull(column, bits))"
+            case .notEqual: return "(\(isNull(column, bits)) IS NOT 1)"
             default: return "0"
             }
         }
@@ -140,12 +141,12 @@ struct SQLiteQuery {
         if case .date(let d) = value, d.timeIntervalSinceReferenceDate.isNaN { return op == .notEqual ? "1" : "0" }
         let p = parameter(SQLiteValueCodec.comparable(value))
         switch op {
-        case .equal: return "IFNULL(\(column) = \(p), 0)"
+        case .equal: return "(\(column) = \(p))"
         case .notEqual: return "(\(column) IS NOT \(p))"
-        case .less: return "IFNULL(\(column) < \(p), 0)"
-        case .lessOrEqual: return "IFNULL(\(column) <= \(p), 0)"
-        case .greater: return "IFNULL(\(column) > \(p), 0)"
-        case .greaterOrEqual: return "IFNULL(\(column) >= \(p), 0)"
+        case .less: return "(\(column) < \(p))"
+        case .lessOrEqual: return "(\(column) <= \(p))"
+        case .greater: return "(\(column) > \(p))"
+        case .greaterOrEqual: return "(\(column) >= \(p))"
         }
     }
 
@@ -162,11 +163,11 @@ struct SQLiteQuery {
             let equal = "((\(isNull(l, lb)) AND \(isNull(r, rb))) OR IFNULL(\(l) = \(r), 0))"
             switch op {
             case .equal: return equal
-            case .notEqual: return "NOT \(equal)"
-            case .less: return "IFNULL(\(l) < \(r), 0)"
-            case .lessOrEqual: return "IFNULL(\(l) <= \(r), 0)"
-            case .greater: return "IFNULL(\(l) > \(r), 0)"
-            case .greaterOrEqual: return "IFNULL(\(l) >= \(r), 0)"
+            case .notEqual: return "(\(equal) IS NOT 1)"
+            case .less: return "(\(l) < \(r))"
+            case .lessOrEqual: return "(\(l) <= \(r))"
+            case .greater: return "(\(l) > \(r))"
+            case .greaterOrEqual: return "(\(l) >= \(r))"
             }
         case .isNil(let path):
             switch try resolve(path, entity) {
@@ -185,9 +186,9 @@ struct SQLiteQuery {
             if bytes.isEmpty { return "(\(column) IS NOT NULL)" }
             let p = parameter(.blob(bytes))
             switch op {
-            case .contains: return "IFNULL(instr(\(subject), \(p)) > 0, 0)"
-            case .hasPrefix: return "IFNULL(substr(\(subject), 1, \(bytes.count)) = \(p), 0)"
-            case .hasSuffix: return "IFNULL(length(\(subject)) >= \(bytes.count) AND substr(\(subject), -\(bytes.count)) = \(p), 0)"
+            case .contains: return "(instr(\(subject), \(p)) > 0)"
+            case .hasPrefix: return "(substr(\(subject), 1, \(bytes.count)) = \(p))"
+            case .hasSuffix: return "(length(\(subject)) >= \(bytes.count) AND substr(\(subject), -\(bytes.count)) = \(p))"
             }
         case .targetIs(let path, let id):
             guard case .toOne(let alias, let column, let destination) = try resolve(path, entity) else {
@@ -195,7 +196,7 @@ struct SQLiteQuery {
             }
             guard let id else { return "(\(alias).\(q(column)) IS NULL)" }
             guard let k = key(id, in: destination) else { return "0" }
-            return "IFNULL(\(alias).\(q(column)) = \(parameter(.integer(k))), 0)"
+            return "(\(alias).\(q(column)) = \(parameter(.integer(k))))"
         case .contains(let path, let id):
             guard case .toMany(let alias, let storage, let destination) = try resolve(path, entity) else {
                 throw StrataError(.typeMismatch, "'\(path)' is not a to-many relationship.", entity: entity.name, properties: [path.description])
@@ -225,7 +226,8 @@ struct SQLiteQuery {
             guard !parts.isEmpty else { return "0" }
             return "(" + (try parts.map { try expression($0, entity) }).joined(separator: " OR ") + ")"
         case .not(let inner):
-            return "(NOT \(try expression(inner, entity)))"
+            // `IS NOT 1` is true for 0 and for NULL, so NOT never meets SQL's unknown.
+            return "((\(try expression(inner, entity))) IS NOT 1)"
         }
     }
 }

@@ -59,6 +59,37 @@ struct SQLiteRecords {
         try db.prepare(mapping.texts[entity.index].targets[r]).rows([.integer(key)]) { $0.int64(0) }
     }
 
+    /// The stored targets of every relationship of a record, or `nil` if it does not exist: one
+    /// query for all to-one columns, one per to-many.
+    func storedTargets(_ entity: EntitySchema, _ key: Int64) throws -> [[Int64]]? {
+        let statement = try db.prepare(mapping.texts[entity.index].toOnes)
+        try statement.bind(.integer(key), at: 1)
+        guard try statement.step() else {
+            statement.reset()
+            return nil
+        }
+        var column: Int32 = 1
+        var toOnes: [Int64?] = []
+        for storage in mapping.tables[entity.index].relationships {
+            if case .column = storage {
+                toOnes.append(statement.isNull(column) ? nil : statement.int64(column))
+                column += 1
+            }
+        }
+        statement.reset()
+        var next = 0
+        var result: [[Int64]] = []
+        for (r, storage) in mapping.tables[entity.index].relationships.enumerated() {
+            if case .column = storage {
+                result.append(toOnes[next].map { [$0] } ?? [])
+                next += 1
+            } else {
+                result.append(try targets(entity, key, r))
+            }
+        }
+        return result
+    }
+
     /// Whether `entity` has a record with this key.
     func exists(_ entity: EntitySchema, _ key: Int64) throws -> Bool {
         let statement = try db.prepare(mapping.texts[entity.index].exists)

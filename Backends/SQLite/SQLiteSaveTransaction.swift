@@ -35,21 +35,22 @@ final class SQLiteSaveTransaction {
     private(set) var remap = IdentifierRemapping()
     /// Per entity, the first key this save assigns and the temporary identifiers of the inserts, in
     /// key order: inserted keys are one contiguous range per entity, so no set is needed.
-    private var firstInserted: [Int: Int64] = [:]
-    private var temporaries: [Int: [PersistentIdentifier]] = [:]
-    private var nextKeys: [Int: Int64] = [:]
+    private var firstInserted: [Int64?]
+    private var temporaries: [[PersistentIdentifier]]
+    private var nextKeys: [Int64?]
     private var writes: [Write] = []
     /// Per entity, the positions in `writes` of its inserts, in key order.
-    private var insertPositions: [Int: [Int]] = [:]
+    private var insertPositions: [[Int]]
 
     private func insertedWrite(_ entity: Int, _ ordinal: Int) -> Write? {
-        guard let positions = insertPositions[entity], ordinal < positions.count else { return nil }
+        let positions = insertPositions[entity]
+        guard ordinal < positions.count else { return nil }
         return writes[positions[ordinal]]
     }
 
     private func isInserted(_ k: Key) -> Bool {
         guard let first = firstInserted[k.entity] else { return false }
-        return k.key >= first && k.key - first < Int64(temporaries[k.entity]?.count ?? 0)
+        return k.key >= first && k.key - first < Int64(temporaries[k.entity].count)
     }
     private(set) var touched = Set<Key>()
     private(set) var deleted: [Key] = []
@@ -65,12 +66,17 @@ final class SQLiteSaveTransaction {
         self.mapping = mapping
         self.records = records
         self.storeIdentifier = storeIdentifier
+        let count = mapping.schema.entities.count
+        self.firstInserted = Array(repeating: nil, count: count)
+        self.temporaries = Array(repeating: [], count: count)
+        self.nextKeys = Array(repeating: nil, count: count)
+        self.insertPositions = Array(repeating: [], count: count)
     }
 
     private func table(_ e: EntitySchema) -> String { q(mapping.tables[e.index].name) }
 
     private func client(_ k: Key) -> PersistentIdentifier {
-        if isInserted(k), let first = firstInserted[k.entity] { return temporaries[k.entity]![Int(k.key - first)] }
+        if isInserted(k), let first = firstInserted[k.entity] { return temporaries[k.entity][Int(k.key - first)] }
         return records.id(schema.entities[k.entity].name, k.key)
     }
 
@@ -105,24 +111,44 @@ final class SQLiteSaveTransaction {
             nextKeys[entity.index] = next + 1
             guard remap.insert(records.id(entity.name, next), for: id) else { throw SaveValidation.twice(id, entity, "inserted") }
             if firstInserted[entity.index] == nil { firstInserted[entity.index] = next }
-            temporaries[entity.index, default: []].append(id)
+            temporaries[entity.index].append(id)
         }
     }
 
+    /// The last reference resolved: children saved together usually point at the same parent.
+    private var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
+
+    private func reference(_ target: PersistentIdentifier, _ destination: EntitySchema, _ entity: EntitySchema, _ r: Int) throws -> Int64 {
+        if let last = lastReference, last.destination == destination.index, last.id == target { return last.key }
+        let key = try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: r, storeIdentifier: storeIdentifier, remapping: remap)
+        lastReference = (target, destination.index, key)
+        return key
+    }
+
     private func links(_ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier) throws -> [Link] {
-        try relationships.enumerated().map { i, value in
+        var links: [Link] = []
+        links.reserveCapacity(relationships.count)
+        for (i, value) in relationships.enumerated() {
             let destination = schema.entities[entity.destinationIndices[i]]
-            func key(_ target: PersistentIdentifier) throws -> Int64 {
-                try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: i, storeIdentifier: storeIdentifier, remapping: remap)
-            }
             switch (value, entity.relationshipIsToMany[i]) {
-            case (.toOne(let t), false): return .one(try t.map(key))
+            case (.toOne(nil), false):
+                links.append(.one(nil))
+            case (.toOne(let t?), false):
+                links.append(.one(try reference(t, destination, entity, i)))
             case (.toMany(let ts), true):
-                var seen = Set<Int64>()
-                return .many(try ts.map(key).filter { seen.insert($0).inserted })
-            default: throw SaveValidation.shapeMismatch(entity, i, identifier: id)
+                var keys: [Int64] = []
+                keys.reserveCapacity(ts.count)
+                for t in ts { keys.append(try reference(t, destination, entity, i)) }
+                if keys.count > 1 {
+                    var seen = Set<Int64>()
+                    keys = keys.filter { seen.insert($0).inserted }
+                }
+                links.append(.many(keys))
+            default:
+                throw SaveValidation.shapeMismatch(entity, i, identifier: id)
             }
         }
+        return links
     }
 
     private func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
@@ -132,17 +158,21 @@ final class SQLiteSaveTransaction {
             let attributes = request.inserted[n].attributeValues, relationships = request.inserted[n].relationshipValues
             try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: id)
             let key = remap.permanentIdentifiers[n].primaryKey
-            insertPositions[entity.index, default: []].append(writes.count)
+            insertPositions[entity.index].append(writes.count)
             writes.append(Write(entity: entity, key: key, isInsert: true, attributes: attributes, links: try links(relationships, entity, id), stored: emptyStored[entity.index]))
         }
         var seen = Set<Key>()
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
-            let key = try SaveValidation.existingKey(id, of: entity, verb: "update", storeIdentifier: storeIdentifier) { try records.exists(entity, $0) }
+            var stored: [[Int64]] = []
+            let key = try SaveValidation.existingKey(id, of: entity, verb: "update", storeIdentifier: storeIdentifier) { k in
+                guard let found = try records.storedTargets(entity, k) else { return false }
+                stored = found
+                return true
+            }
             guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") }
             try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
-            let stored = try entity.relationships.indices.map { try records.targets(entity, key, $0) }
             writes.append(Write(entity: entity, key: key, isInsert: false, attributes: snapshot.attributeValues, links: try links(snapshot.relationshipValues, entity, id), stored: stored))
         }
     }
@@ -274,10 +304,18 @@ final class SQLiteSaveTransaction {
     private var currentWriter: Key?
     private var touchedByOthers = Set<Key>()
 
+    private var lastTouched: Key?
+    private var lastTouchedByOther = false
+
     private func touch(_ entity: Int, _ key: Int64) {
         let k = Key(entity: entity, key: key)
+        let byOther = k != currentWriter
+        // Children inserted together touch one parent over and over: once is enough.
+        if k == lastTouched && (lastTouchedByOther || !byOther) { return }
+        lastTouched = k
+        lastTouchedByOther = byOther
         touched.insert(k)
-        if k != currentWriter { touchedByOthers.insert(k) }
+        if byOther { touchedByOthers.insert(k) }
     }
 
     /// Records known to exist in this save (inserted, or checked once).

@@ -39,8 +39,16 @@ final class SQLiteStatement {
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
         case .text(let s):
-            // The implicit C string holds every UTF-8 byte (NUL included); the explicit length keeps them.
-            rc = sqlite3_bind_text(handle, index, s, Int32(s.utf8.count), strata_sqlite_transient())
+            // Native strings lend their UTF-8 bytes directly; the explicit length keeps any NUL.
+            if let done = s.utf8.withContiguousStorageIfAvailable({ buffer in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
+                    sqlite3_bind_text(handle, index, $0, Int32(buffer.count), strata_sqlite_transient())
+                }
+            }), s.utf8.count > 0 {
+                rc = done
+            } else {
+                rc = sqlite3_bind_text(handle, index, s, Int32(s.utf8.count), strata_sqlite_transient())
+            }
         case .blob(let d):
             rc = d.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), strata_sqlite_transient()) }
         }
