@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "StrataMemory", targets: ["StrataMemory"]),
         .library(name: "StrataConformance", targets: ["StrataConformance"]),
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
+        .library(name: "StrataJSON", targets: ["StrataJSON"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
     ],
     dependencies: [
@@ -23,10 +24,11 @@ let package = Package(
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
         .systemLibrary(name: "CSQLite", path: "Backends/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Backends/SQLite"),
+        .target(name: "StrataJSON", dependencies: ["Strata"], path: "Backends/JSON"),
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "CSQLite",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI"
@@ -41,6 +43,11 @@ let package = Package(
             name: "StrataSQLiteTests",
             dependencies: ["Strata", "StrataSQLite", "StrataConformance"],
             path: "Tests/StrataSQLiteTests"
+        ),
+        .testTarget(
+            name: "StrataJSONTests",
+            dependencies: ["Strata", "StrataJSON", "StrataConformance"],
+            path: "Tests/StrataJSONTests"
         ),
         .testTarget(
             name: "StrataConformanceTests",

@@ -69,6 +69,12 @@ public final class RecordEngine: Sendable {
         return keys.map { state.identifier(entity, $0) }
     }
 
+    /// Replaces the committed state with one read back from storage (a backend that noticed its
+    /// files were changed by someone else). Waits for a running save to finish.
+    public func replaceState(_ state: StoreState) {
+        writer.withLock { _ in committed.withLock { $0 = state } }
+    }
+
     /// Applies `request` atomically.
     ///
     /// - Parameter persist: the backend's durable write of the next state; runs inside the save, and

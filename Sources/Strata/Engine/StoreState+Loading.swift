@@ -30,6 +30,11 @@ extension StoreState {
         tables[entity.index].nextPrimaryKey = max(tables[entity.index].nextPrimaryKey, key + 1)
     }
 
+    /// Removes a record while rebuilding a state (a journal's delete or the old version of a put).
+    public mutating func unload(_ entity: EntitySchema, key: Int64) {
+        tables[entity.index].records[key] = nil
+    }
+
     /// Raises the key counter of `entity` to at least `next` (the persisted counter, which may be
     /// higher than the largest stored key after deletes).
     public mutating func setNextPrimaryKey(_ entity: EntitySchema, atLeast next: Int64) {

@@ -1,0 +1,33 @@
+import Foundation
+import Strata
+
+/// Opens a `JSONStore`: a document file and a schema.
+///
+/// ```swift
+/// let store = try JSONStore(JSONStoreConfiguration(url: dir.appendingPathComponent("app.json"), schema: schema))
+/// ```
+public struct JSONStoreConfiguration: DataStoreConfiguration {
+    /// The store type this opens.
+    public typealias Store = JSONStore
+    /// The document file; the journal (`.journal`) and lock (`.lock`) files sit beside it.
+    public var url: URL
+    /// The schema of the data.
+    public var schema: Schema
+    /// How long opening waits for another process that holds the store; `nil` fails at once with
+    /// `storeLocked`.
+    public var lockWait: Duration?
+    /// The journal is folded into the document when it grows past this many bytes or past half the
+    /// document, whichever is larger, so folding costs O(store) only once per O(store) of changes.
+    public var journalThreshold: Int
+
+    /// Describes a JSON store.
+    public init(url: URL, schema: Schema, lockWait: Duration? = nil, journalThreshold: Int = 1 << 20) {
+        self.url = url
+        self.schema = schema
+        self.lockWait = lockWait
+        self.journalThreshold = journalThreshold
+    }
+
+    /// The document path.
+    public var name: String { url.path }
+}
