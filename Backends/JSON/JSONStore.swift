@@ -119,7 +119,7 @@ public final class JSONStore: DataStore {
                 try files.append(files.journal, line)
                 disk.sequence += 1
                 disk.journalBytes += line.count
-                if disk.journalBytes > max(configuration.journalThreshold, disk.documentBytes / 2) {
+                if configuration.journalThreshold == 0 || disk.journalBytes > max(configuration.journalThreshold, disk.documentBytes / 2) {
                     // Fold: the document becomes the new state; a crash before the journal is emptied
                     // is harmless, as replay skips lines the document already holds.
                     let document = JSONDocumentFile.encode(commit.next, journalSequence: disk.sequence)

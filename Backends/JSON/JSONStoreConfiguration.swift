@@ -18,6 +18,7 @@ public struct JSONStoreConfiguration: DataStoreConfiguration {
     public var lockWait: Duration?
     /// The journal is folded into the document when it grows past this many bytes or past half the
     /// document, whichever is larger, so folding costs O(store) only once per O(store) of changes.
+    /// `0` folds on every save (the whole document is rewritten each time; for tools and tests).
     public var journalThreshold: Int
 
     /// Describes a JSON store.

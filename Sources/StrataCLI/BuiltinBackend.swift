@@ -4,6 +4,7 @@ import Strata
 import StrataConformance
 import StrataMemory
 import StrataSQLite
+import StrataJSON
 
 /// A backend the `strata` tool knows by name, with everything the commands do to it erased to closures.
 ///
@@ -18,6 +19,8 @@ struct BuiltinBackend: Sendable {
     let bench: @Sendable (_ records: Int) throws -> WorkloadReport
     let sample: @Sendable (_ directory: URL) throws -> Int
     let dump: @Sendable (_ directory: URL) throws -> String
+    /// Saves generation after generation into a store until killed (for crash tests).
+    let generations: @Sendable (_ directory: URL, _ count: Int) throws -> Void
     /// The same workload on the raw C engine underneath, when there is one.
     var baseline: (@Sendable (_ records: Int) throws -> [String: WorkloadReport.Figure])? = nil
 
@@ -36,7 +39,8 @@ struct BuiltinBackend: Sendable {
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
                 return try FixtureDomain.writeSample(into: try Store(factory.configuration(dir, FixtureDomain.schema))).count
             },
-            dump: { dir in try StoreDump.json(try Store(factory.configuration(dir, FixtureDomain.schema))) })
+            dump: { dir in try StoreDump.json(try Store(factory.configuration(dir, FixtureDomain.schema))) },
+            generations: { dir, count in try CrashWorkload.run(try Store(factory.configuration(dir, FixtureDomain.schema)), saves: count) })
     }
 
     func with(baseline: @escaping @Sendable (Int) throws -> [String: WorkloadReport.Figure]) -> BuiltinBackend {
@@ -47,6 +51,9 @@ struct BuiltinBackend: Sendable {
 
     /// Every built-in backend, in the order `strata backends` lists them.
     static let all: [BuiltinBackend] = [
+        make(
+            "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.", onDisk: true,
+            factory: StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema) }),
         make(
             "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).", onDisk: true,
             factory: StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }

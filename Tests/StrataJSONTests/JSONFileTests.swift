@@ -1,0 +1,157 @@
+import Foundation
+import Strata
+import StrataConformance
+import StrataJSON
+import Testing
+
+/// The JSON backend's files: readable by other tools, crash-safe, locked, damage reported with offsets.
+struct JSONFileTests {
+    static func directory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-json-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func open(_ file: URL, wait: Duration? = nil, threshold: Int = 1 << 20) throws -> JSONStore {
+        try JSONStore(JSONStoreConfiguration(url: file, schema: FixtureDomain.schema, lockWait: wait, journalThreshold: threshold))
+    }
+
+    static func tag(_ name: String) throws -> DefaultSnapshot {
+        try DefaultSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": .string(name)])
+    }
+
+    /// The `strata` tool built beside the tests (`swift build --build-tests` links it).
+    static var strata: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/strata")
+    }
+
+    @Test func pythonReadsTheDocumentAndFindsTheRecords() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("store.json")
+        do {
+            let store = try Self.open(file, threshold: 0)  // fold every save: the document holds everything
+            try FixtureDomain.writeSample(into: store)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import json, sys
+            d = json.load(open(sys.argv[1]))
+            books = d["entities"]["Book"]["records"]
+            print(d["format"], len(books), sorted(b["title"] for b in books)[0], d["entities"]["Sample"]["records"][1]["double"])
+            """, file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0)
+        #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "strata-json 3 Dune NaN")
+    }
+
+    @Test func aKilledWriterAlwaysLeavesTheOldOrTheNewState() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var generation = -1
+        var kills = 0
+        for round in 0..<24 {
+            let writer = Process()
+            writer.executableURL = Self.strata
+            writer.arguments = ["crash-writer", "--backend", "json", "--path", dir.path, "--saves", "1000000"]
+            writer.standardOutput = FileHandle.nullDevice
+            try writer.run()
+            usleep(UInt32(20_000 + (round * 37_000) % 180_000))
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+            if writer.terminationReason == .uncaughtSignal { kills += 1 }
+            let store = try Self.open(dir.appendingPathComponent("store.json"))
+            let now = try CrashWorkload.check(store)
+            #expect(now >= generation, "the store went back from generation \(generation) to \(now)")
+            generation = now
+        }
+        #expect(kills >= 20, "the writer was killed mid-run only \(kills) times")
+        #expect(generation > 0, "no save ever completed")
+    }
+
+    @Test func aTruncatedDocumentIsCorruptWithItsOffset() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("store.json")
+        do {
+            let store = try Self.open(file, threshold: 0)
+            try FixtureDomain.writeSample(into: store)
+        }
+        let data = try Data(contentsOf: file)
+        try data.prefix(data.count / 2).write(to: file)
+        let error = try #require(throws: StrataError.self) { try Self.open(file) }
+        #expect(error.code == .corruptStore)
+        #expect(error.offset == data.count / 2)
+        try Data().write(to: file)
+        #expect(throws: StrataError.self) { try Self.open(file) }  // empty is damage too, never a new store
+    }
+
+    @Test func aTornJournalTailIsASaveThatNeverHappened() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("store.json")
+        do {
+            let store = try Self.open(file)
+            _ = try store.save(SaveRequest(inserted: [try Self.tag("kept")]))
+            _ = try store.save(SaveRequest(inserted: [try Self.tag("torn")]))
+        }
+        let journal = URL(fileURLWithPath: file.path + ".journal")
+        let bytes = try Data(contentsOf: journal)
+        try bytes.dropLast(7).write(to: journal)
+        let store = try Self.open(file)
+        #expect(try store.fetch(FetchDescriptor(entity: "Tag")).map { $0["name"] } == ["kept"])
+    }
+
+    @Test func aDamagedJournalLineIsCorruptWithItsOffset() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("store.json")
+        do {
+            let store = try Self.open(file)
+            for name in ["a", "b", "c"] { _ = try store.save(SaveRequest(inserted: [try Self.tag(name)])) }
+        }
+        let journal = URL(fileURLWithPath: file.path + ".journal")
+        var bytes = [UInt8](try Data(contentsOf: journal))
+        let second = bytes.firstIndex(of: 0x0A)! + 1
+        bytes[second + 40] ^= 0x01
+        try Data(bytes).write(to: journal)
+        let error = try #require(throws: StrataError.self) { try Self.open(file) }
+        #expect(error.code == .corruptStore)
+        #expect(error.offset == second)
+    }
+
+    @Test func aSecondWriterIsLockedOutOrWaits() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("store.json")
+        let opened = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let first = try? Self.open(file)
+            opened.signal()
+            _ = withExtendedLifetime(first) { usleep(150_000) }  // then released, which unlocks
+        }
+        opened.wait()
+        let error = try #require(throws: StrataError.self) { try Self.open(file) }
+        #expect(error.code == .storeLocked)
+        let second = try Self.open(file, wait: .seconds(5))
+        #expect(try second.fetchCount(FetchDescriptor(entity: "Tag")) == 0)
+    }
+
+    @Test func anOutsideEditIsNoticedAndReloaded() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("store.json")
+        let store = try Self.open(file, threshold: 0)
+        _ = try store.save(SaveRequest(inserted: [try Self.tag("before")]))
+        #expect(try store.fetch(FetchDescriptor(entity: "Tag")).map { $0["name"] } == ["before"])
+        let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "\"before\"", with: "\"edited by hand\"")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try store.fetch(FetchDescriptor(entity: "Tag")).map { $0["name"] } == ["edited by hand"])
+    }
+}
