@@ -8,8 +8,9 @@ import Synchronization
 /// A save appends its changes — only the records it changed — to `<file>.journal` and syncs it; when
 /// the journal grows past a threshold it is folded into the document (written to a temporary file,
 /// synced, renamed over, folder synced). A crash at any moment leaves the old or the new state. An
-/// advisory lock keeps a second process out (`storeLocked`, or a wait). Before every fetch and save
-/// the store checks the files' identity and size and reloads them if someone else changed them.
+/// advisory lock keeps a second process out (`storeLocked`, or a wait). Before every save, and at most
+/// every 5 ms before a fetch, the store checks the files' identity and size and reloads them if
+/// someone else changed them.
 /// `docs/formats/json.md` describes the files.
 public final class JSONStore: DataStore {
     /// Snapshots are the core's default.
@@ -27,7 +28,12 @@ public final class JSONStore: DataStore {
         var journalStamp: JSONFiles.Stamp?
         var journalBytes: Int
         var documentBytes: Int
+        var checked = ContinuousClock.now
     }
+
+    /// How stale a fetch may be about an outside edit: the files are looked at (two `stat` calls)
+    /// at most this often for fetches, and before every save.
+    static let outsideChangeWindow = Duration.milliseconds(5)
     private let disk: Mutex<Disk>
 
     /// Opens the store, creating the document if it is missing.
@@ -73,8 +79,11 @@ public final class JSONStore: DataStore {
     }
 
     /// Reloads the files if someone else changed them since this store last wrote or read them.
-    private func refreshIfChanged() throws {
+    private func refreshIfChanged(always: Bool = false) throws {
         try disk.withLock { disk in
+            let now = ContinuousClock.now
+            guard always || now - disk.checked >= Self.outsideChangeWindow else { return }
+            disk.checked = now
             guard files.stamp(files.document) != disk.documentStamp || files.stamp(files.journal) != disk.journalStamp else { return }
             let (state, fresh) = try Self.load(files, configuration)
             guard state.storeIdentifier == identifier else {
@@ -111,7 +120,7 @@ public final class JSONStore: DataStore {
     /// Applies the save in memory, appends its changes to the journal (synced) and commits; folds
     /// the journal into the document when it has grown past the threshold.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
-        try refreshIfChanged()
+        try refreshIfChanged(always: true)
         return try engine.save(request) { commit in
             guard !commit.changes.isEmpty else { return }
             try disk.withLock { disk in

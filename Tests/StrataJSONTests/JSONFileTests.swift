@@ -152,6 +152,7 @@ struct JSONFileTests {
         #expect(try store.fetch(FetchDescriptor(entity: "Tag")).map { $0["name"] } == ["before"])
         let text = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "\"before\"", with: "\"edited by hand\"")
         try text.write(to: file, atomically: true, encoding: .utf8)
+        usleep(10_000)  // fetches look at the files at most every 5 ms
         #expect(try store.fetch(FetchDescriptor(entity: "Tag")).map { $0["name"] } == ["edited by hand"])
     }
 }
