@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "StrataConformance", targets: ["StrataConformance"]),
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .library(name: "StrataJSON", targets: ["StrataJSON"]),
+        .library(name: "StrataCSV", targets: ["StrataCSV"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
     ],
     dependencies: [
@@ -25,10 +26,11 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Backends/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Backends/SQLite"),
         .target(name: "StrataJSON", dependencies: ["Strata"], path: "Backends/JSON"),
+        .target(name: "StrataCSV", dependencies: ["Strata"], path: "Backends/CSV"),
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "CSQLite",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI"
@@ -48,6 +50,11 @@ let package = Package(
             name: "StrataJSONTests",
             dependencies: ["Strata", "StrataJSON", "StrataConformance"],
             path: "Tests/StrataJSONTests"
+        ),
+        .testTarget(
+            name: "StrataCSVTests",
+            dependencies: ["Strata", "StrataCSV", "StrataConformance"],
+            path: "Tests/StrataCSVTests"
         ),
         .testTarget(
             name: "StrataConformanceTests",
