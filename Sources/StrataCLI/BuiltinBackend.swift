@@ -5,6 +5,7 @@ import StrataConformance
 import StrataMemory
 import StrataSQLite
 import StrataJSON
+import StrataCSV
 
 /// A backend the `strata` tool knows by name, with everything the commands do to it erased to closures.
 ///
@@ -51,6 +52,9 @@ struct BuiltinBackend: Sendable {
 
     /// Every built-in backend, in the order `strata backends` lists them.
     static let all: [BuiltinBackend] = [
+        make(
+            "csv", "A folder of CSV tables a spreadsheet opens, committed atomically through a manifest.", onDisk: true,
+            factory: StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }),
         make(
             "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.", onDisk: true,
             factory: StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema) }),

@@ -1,0 +1,124 @@
+import Foundation
+import Strata
+import StrataCSV
+import StrataConformance
+import Testing
+
+/// The CSV backend's files: read back by Python's `csv` module, crash-safe, damage reported by file,
+/// line and column.
+struct CSVFileTests {
+    static func directory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-csv-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    static func open(_ folder: URL) throws -> CSVStore {
+        try CSVStore(CSVStoreConfiguration(folder: folder, schema: FixtureDomain.schema))
+    }
+
+    static func manifestFile(_ folder: URL, _ name: String) throws -> URL {
+        let data = try Data(contentsOf: folder.appendingPathComponent("manifest.json"))
+        let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        return folder.appendingPathComponent((object["files"] as! [String: String])[name]!)
+    }
+
+    static var strata: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/strata")
+    }
+
+    @Test func pythonsCSVModuleReadsTheSameRecords() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("store")
+        let store = try Self.open(folder)
+        try FixtureDomain.writeSample(into: store)
+        let book = try Self.manifestFile(folder, "Book")
+        let sample = try Self.manifestFile(folder, "Sample")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import csv, sys, json
+            books = list(csv.DictReader(open(sys.argv[1], newline='', encoding='utf-8')))
+            samples = list(csv.DictReader(open(sys.argv[2], newline='', encoding='utf-8')))
+            print(json.dumps({"titles": sorted(b["title"] for b in books), "libraries": sorted(b["library"] for b in books),
+                              "edge": [s for s in samples if s["label"] == "edges"][0]["string"],
+                              "int": [s for s in samples if s["label"] == "edges"][0]["int"]}))
+            """, book.path, sample.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let read = try JSONSerialization.jsonObject(with: output.fileHandleForReading.readDataToEndOfFile()) as! [String: Any]
+        let stored = try store.fetch(FetchDescriptor(entity: "Book"))
+        #expect(read["titles"] as? [String] == stored.map { $0.attributeValue(at: 0).string! }.sorted())
+        #expect(read["libraries"] as? [String] == stored.map { String($0.relationshipValue(at: 0).target!.primaryKey) }.sorted())
+        #expect(read["edge"] as? String == "emoji 👩‍👩‍👧 and NUL \\0")  // NUL is written \\0 so csv readers accept the file
+        #expect(read["int"] as? String == String(Int64.min))
+    }
+
+    @Test func quotingKeepsEveryCharacterAndNilApartFromEmpty() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("store")
+        let tricky = " lead, \"quoted\"\r\nline \\ back\u{0}slash trail "
+        do {
+            let store = try Self.open(folder)
+            let entity = FixtureDomain.schema.entity(named: "Sample")!
+            _ = try store.save(SaveRequest(inserted: [
+                try CSVSnapshot.inserting(entity, values: ["label": .string(tricky), "string": ""]),
+                try CSVSnapshot.inserting(entity, values: ["label": "nil"]),
+            ]))
+        }
+        let store = try Self.open(folder)
+        let rows = try store.fetch(FetchDescriptor(entity: "Sample"))
+        #expect(try rows[0].value("label") == .string(tricky))
+        #expect(try rows[0].value("string") == .string(""))
+        #expect(try rows[1].value("string") == .null)
+    }
+
+    @Test func aKilledWriterAlwaysLeavesTheOldOrTheNewState() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var generation = -1
+        for round in 0..<20 {
+            let writer = Process()
+            writer.executableURL = Self.strata
+            writer.arguments = ["crash-writer", "--backend", "csv", "--path", dir.path, "--saves", "1000000"]
+            writer.standardOutput = FileHandle.nullDevice
+            try writer.run()
+            usleep(UInt32(20_000 + (round * 41_000) % 180_000))
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+            let now = try CrashWorkload.check(try Self.open(dir.appendingPathComponent("store")))
+            #expect(now >= generation, "the store went back from generation \(generation) to \(now)")
+            generation = now
+        }
+        #expect(generation > 0, "no save ever completed")
+        let strays = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("store").path).filter { $0.contains(".tmp-") }
+        #expect(strays.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("wrong column count", "@id,text,tag\r\n1,\"a\"\r\n", 2, 3),
+        ("bad quoting", "@id,text,tag\r\n1,\"a\"b,\r\n", 2, 6),
+        ("unparsable number", "@id,text,tag\r\nx1,\"a\",\r\n", 2, 1),
+        ("unknown header", "@id,text,tag,colour\r\n", 1, 4),
+        ("unparsable key", "@id,text,tag\r\n1,\"a\",seven\r\n", 2, 3),
+    ])
+    func aMalformedFileIsCorruptNamingFileLineAndColumn(_ example: (String, String, Int, Int)) throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("store")
+        do { _ = try Self.open(folder) }
+        let notes = try Self.manifestFile(folder, "Note")
+        try Data(example.1.utf8).write(to: notes)
+        let error = try #require(throws: StrataError.self, "\(example.0)") { try Self.open(folder) }
+        #expect(error.code == .corruptStore, "\(example.0)")
+        #expect(error.file == notes.path, "\(example.0)")
+        #expect(error.line == example.2, "\(example.0): \(error)")
+        #expect(error.column == example.3, "\(example.0): \(error)")
+    }
+}
