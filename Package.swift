@@ -57,6 +57,11 @@ let package = Package(
             path: "Tests/StrataCSVTests"
         ),
         .testTarget(
+            name: "StrataCrossBackendTests",
+            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataConformance"],
+            path: "Tests/StrataCrossBackendTests"
+        ),
+        .testTarget(
             name: "StrataConformanceTests",
             dependencies: ["Strata", "StrataMemory", "StrataConformance"],
             path: "Tests/StrataConformanceTests"
