@@ -40,8 +40,9 @@ report: release
 		.build/release/strata conformance --backend $$b --format markdown > $(REPORT_DIR)/conformance-$$b.md || true; \
 		.build/release/strata conformance --backend $$b | tail -n 1; \
 		echo "== $$b: standard workload (N = $(RECORDS))"; \
-		.build/release/strata bench --backend $$b --records $(RECORDS) --format json > $(REPORT_DIR)/bench-$$b.json; \
-		.build/release/strata bench --backend $$b --records $(RECORDS); \
+		baseline=$$([ "$$b" = sqlite ] && echo --baseline); \
+		.build/release/strata bench --backend $$b --records $(RECORDS) $$baseline --format json > $(REPORT_DIR)/bench-$$b.json; \
+		.build/release/strata bench --backend $$b --records $(RECORDS) $$baseline; \
 		echo; \
 	done
 	@echo "Reports written to $(REPORT_DIR)/."

@@ -53,15 +53,15 @@ struct BuiltinBackend: Sendable {
     /// Every built-in backend, in the order `strata backends` lists them.
     static let all: [BuiltinBackend] = [
         make(
-            "csv", "A folder of CSV tables a spreadsheet opens, committed atomically through a manifest.", onDisk: true,
-            factory: StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }),
+            "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).", onDisk: true,
+            factory: StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }
+        ).with(baseline: { try SQLiteBaseline.run(records: $0) }),
         make(
             "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.", onDisk: true,
             factory: StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema) }),
         make(
-            "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).", onDisk: true,
-            factory: StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }
-        ).with(baseline: { try SQLiteBaseline.run(records: $0) }),
+            "csv", "A folder of CSV tables a spreadsheet opens, committed atomically through a manifest.", onDisk: true,
+            factory: StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }),
         make(
             "memory", "In-memory reference backend on the shared engine; data lives as long as the process.", onDisk: false,
             factory: StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }),
