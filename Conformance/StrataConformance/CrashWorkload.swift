@@ -32,6 +32,30 @@ public enum CrashWorkload {
         }
     }
 
+    /// Runs `executable arguments` (a writer saving generations) `rounds` times, killing it with
+    /// SIGKILL after a different delay each time, and after each kill calls `reopen`, which must
+    /// return the generation the store holds (throwing if it holds a mix). Returns the generations
+    /// seen, which must never go back.
+    public static func killRepeatedly(_ executable: URL, _ arguments: [String], rounds: Int, reopen: () throws -> Int) throws -> [Int] {
+        var seen: [Int] = []
+        for round in 0..<rounds {
+            let writer = Process()
+            writer.executableURL = executable
+            writer.arguments = arguments
+            writer.standardOutput = FileHandle.nullDevice
+            try writer.run()
+            usleep(UInt32(20_000 + (round * 37_000) % 180_000))
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+            let generation = try reopen()
+            if let last = seen.last, generation < last {
+                throw WorkloadError("after kill \(round + 1) the store went back from generation \(last) to \(generation)")
+            }
+            seen.append(generation)
+        }
+        return seen
+    }
+
     private static func report(_ generation: Int) {
         FileHandle.standardOutput.write(Data("saved \(generation)\n".utf8))
     }

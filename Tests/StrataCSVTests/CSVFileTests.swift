@@ -82,21 +82,11 @@ struct CSVFileTests {
     @Test func aKilledWriterAlwaysLeavesTheOldOrTheNewState() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        var generation = -1
-        for round in 0..<20 {
-            let writer = Process()
-            writer.executableURL = Self.strata
-            writer.arguments = ["crash-writer", "--backend", "csv", "--path", dir.path, "--saves", "1000000"]
-            writer.standardOutput = FileHandle.nullDevice
-            try writer.run()
-            usleep(UInt32(20_000 + (round * 41_000) % 180_000))
-            kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
-            let now = try CrashWorkload.check(try Self.open(dir.appendingPathComponent("store")))
-            #expect(now >= generation, "the store went back from generation \(generation) to \(now)")
-            generation = now
+        let generations = try CrashWorkload.killRepeatedly(Self.strata, ["crash-writer", "--backend", "csv", "--path", dir.path, "--saves", "1000000"], rounds: 20) {
+            try CrashWorkload.check(try Self.open(dir.appendingPathComponent("store")))
         }
-        #expect(generation > 0, "no save ever completed")
+        #expect(generations.last ?? 0 > 0, "no save ever completed")
+        #expect(Set(generations).count > 5, "the writer was not killed at enough different moments: \(generations)")
         let strays = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("store").path).filter { $0.contains(".tmp-") }
         #expect(strays.isEmpty)
     }
