@@ -9,7 +9,7 @@
 /// Semantics every backend follows (see `docs/store-contract.md`): `nil` equals only `nil` and is
 /// neither less nor greater than anything; NaN equals nothing; strings compare by UTF-8 bytes; a path
 /// through an empty to-one yields `nil`.
-public indirect enum FetchPredicate: Sendable, Hashable {
+public enum FetchPredicate: Sendable, Hashable {
     /// Always true or always false.
     case constant(Bool)
     /// `path op value`.
@@ -33,8 +33,9 @@ public indirect enum FetchPredicate: Sendable, Hashable {
     case and([FetchPredicate])
     /// One holds (an empty list does not).
     case or([FetchPredicate])
-    /// Does not hold.
-    case not(FetchPredicate)
+    /// Does not hold. (Only this case is boxed, so building any other predicate allocates nothing
+    /// beyond its own arrays.)
+    indirect case not(FetchPredicate)
 
     /// `a && b`.
     public static func && (a: FetchPredicate, b: FetchPredicate) -> FetchPredicate { .and([a, b]) }
