@@ -17,8 +17,6 @@ struct SaveTransaction {
     private let attributeOnlyConstraints: [[Int]]
     /// Per entity and constraint, the keys of inserted records computed while writing.
     private var insertedUniqueKeys: [[[(key: Int64, new: UniqueKey)]]]
-    /// Per entity, the links of a record with no targets (shared by every new record until changed).
-    private let emptyLinks: [[Link]]
     private var remap = IdentifierRemapping()
     /// Per entity, the temporary identifiers of the records inserted, in key order from `base`'s next key.
     private var temporaryIdentifiers: [[PersistentIdentifier]]
@@ -48,7 +46,6 @@ struct SaveTransaction {
         self.work = base
         self.schema = base.schema
         self.entities = base.schema.entities
-        self.emptyLinks = base.schema.entities.map { $0.relationships.map(Link.empty) }
         self.attributeOnlyConstraints = base.schema.entities.map { e in
             e.uniqueConstraints.indices.filter { c in e.uniqueConstraints[c].allSatisfy { if case .attribute = $0 { true } else { false } } }
         }
@@ -167,7 +164,7 @@ struct SaveTransaction {
             for c in attributeOnlyConstraints[entity.index] {
                 if let u = StoreState.uniqueKey(entity, c, attributes: attributes, links: []) { insertedUniqueKeys[entity.index][c].append((key, u)) }
             }
-            work.tables[entity.index].records[key] = StoredRecord(attributes: attributes, links: emptyLinks[entity.index])
+            work.tables[entity.index].records[key] = StoredRecord(attributes: attributes, links: links)
             changes.inserted[entity.index].append(key)
             written.append(Written(entity: entity, key: key, sent: links, isInsert: true))
         }
@@ -211,6 +208,25 @@ struct SaveTransaction {
     /// only real changes are applied, in request order.
     private mutating func applyLink(_ w: Written, _ r: Int) throws {
         let sent = w.sent[r]
+        if w.isInsert {
+            // An insert was written with its own side already (it had nothing before); only the
+            // targets' sides change, taking a to-one target from its previous holder if needed.
+            let destination = w.entity.destinationIndices[r]
+            let inverse = w.entity.inverseIndices[r]
+            switch sent {
+            case .one(let target?):
+                try requireExists(destination, target, referencedBy: w.entity, w.key, r)
+                attach(destination, target, inverse, to: w.key, source: w.entity.index, sourceRelationship: r)
+            case .many(let targets):
+                for target in targets {
+                    try requireExists(destination, target, referencedBy: w.entity, w.key, r)
+                    attach(destination, target, inverse, to: w.key, source: w.entity.index, sourceRelationship: r)
+                }
+            default:
+                break
+            }
+            return
+        }
         let stored = w.isInsert ? Link.empty(w.entity.relationships[r]) : base.tables[w.entity.index].records[w.key]!.links[r]
         guard stored != sent else { return }
         let e = w.entity.index
