@@ -3,11 +3,11 @@
 /// Unique indexes live here. A save that inserts one key into a copied index copies one shard (a
 /// 1/1024th of the index) and the shard list, instead of the whole dictionary, which keeps small saves
 /// small without a dependency on a persistent-collections package.
-struct ShardedDictionary<Key: Hashable & Sendable, Element: Sendable>: Sendable {
+struct ShardedDictionary<Key: ShardedKey, Element: Sendable>: Sendable {
     private static var shardCount: Int { 1024 }
     private var shards = [[Key: Element]](repeating: [:], count: 1024)
 
-    private static func shard(_ key: Key) -> Int { key.hashValue & (shardCount - 1) }
+    private static func shard(_ key: Key) -> Int { key.shard & (shardCount - 1) }
 
     subscript(key: Key) -> Element? {
         get { shards[Self.shard(key)][key] }
@@ -29,4 +29,9 @@ struct ShardedDictionary<Key: Hashable & Sendable, Element: Sendable>: Sendable 
 
     /// The number of keys.
     var count: Int { shards.reduce(0) { $0 + $1.count } }
+}
+
+/// A key that already carries well-mixed bits to choose its shard with (so it is not hashed twice).
+protocol ShardedKey: Hashable, Sendable {
+    var shard: Int { get }
 }

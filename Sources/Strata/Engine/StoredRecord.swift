@@ -46,7 +46,7 @@ struct RecordKey: Hashable, Sendable {
 ///
 /// The hash of the values is computed when the key is made; the index's dictionary and its shard
 /// choice then hash only that integer, so a string is hashed once per insert, not three times.
-struct UniqueKey: Hashable, Sendable {
+struct UniqueKey: ShardedKey {
     enum Parts: Hashable, Sendable {
         case single(Value)
         case composite([Value])
@@ -61,6 +61,9 @@ struct UniqueKey: Hashable, Sendable {
         hasher.combine(parts)
         self.digest = hasher.finalize()
     }
+
+    /// High bits of the digest (the dictionary inside a shard uses all of it).
+    var shard: Int { digest >> 20 }
 
     static func == (a: UniqueKey, b: UniqueKey) -> Bool { a.digest == b.digest && a.parts == b.parts }
     func hash(into hasher: inout Hasher) { hasher.combine(digest) }

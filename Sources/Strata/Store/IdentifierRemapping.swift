@@ -37,11 +37,10 @@ public struct IdentifierRemapping: Sendable, Sequence, ExpressibleByDictionaryLi
     /// Adds a pair; returns `false` (and changes nothing) if `temporary` is already mapped.
     @discardableResult
     public mutating func insert(_ permanent: PersistentIdentifier, for temporary: PersistentIdentifier) -> Bool {
-        if let p = positions[temporary.primaryKey] {
+        if let p = positions.updateValue(temporaryIdentifiers.count, forKey: temporary.primaryKey) {
+            positions[temporary.primaryKey] = p  // keep the first holder of this key
             if temporaryIdentifiers[p] == temporary || clashes[temporary] != nil { return false }
             clashes[temporary] = temporaryIdentifiers.count
-        } else {
-            positions[temporary.primaryKey] = temporaryIdentifiers.count
         }
         temporaryIdentifiers.append(temporary)
         permanentIdentifiers.append(permanent)
