@@ -91,9 +91,26 @@ struct CSVFolder {
         }
     }
 
+    /// Takes the folder's exclusive advisory lock (`.lock`), so a second process cannot write beside
+    /// this one and lose its updates; returns the descriptor to release, or throws `storeLocked`.
+    func lock(wait: Duration?) throws -> Int32 {
+        let path = url.appendingPathComponent(".lock").path
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw fail("open the lock file", path) }
+        let deadline = ContinuousClock.now + (wait ?? .zero)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+                close(fd)
+                throw StrataError(.storeLocked, "Another process has this CSV store open; close it there, or open with a lock wait.", file: url.path)
+            }
+            usleep(5_000)
+        }
+        return fd
+    }
+
     /// Removes every data file the manifest does not name (left by an interrupted save).
     func removeStrays(keeping m: Manifest) {
-        let keep = Set(m.files.values).union(["manifest.json"])
+        let keep = Set(m.files.values).union(["manifest.json", ".lock"])
         for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] where !keep.contains(name) {
             if name.hasSuffix(".csv") || name.hasPrefix("manifest.json.tmp-") { unlink(url.appendingPathComponent(name).path) }
         }

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// One CSV file per entity and per many-to-many relationship, named by a manifest; a save rewrites
 /// only the files of the entities it changed, beside the old ones, and switches the manifest
-/// atomically. Snapshots are `CSVSnapshot`s: rows of fields, typed only when read.
+/// atomically. An advisory lock keeps a second process out (`storeLocked`). Snapshots are
+/// `CSVSnapshot`s: rows of fields, typed only when read.
 /// `docs/formats/csv.md` describes the files.
 public final class CSVStore: DataStore {
     /// Snapshots keep their CSV fields.
@@ -20,6 +21,7 @@ public final class CSVStore: DataStore {
     private let layout: CSVLayout
     private let folder: CSVFolder
     private let manifest: Mutex<CSVFolder.Manifest>
+    private let lockDescriptor: Int32
 
     /// Opens the folder, creating an empty store if it holds no manifest.
     ///
@@ -32,6 +34,9 @@ public final class CSVStore: DataStore {
         self.layout = layout
         self.folder = folder
         try FileManager.default.createDirectory(at: configuration.folder, withIntermediateDirectories: true)
+        let lockDescriptor = try folder.lock(wait: configuration.lockWait)
+        var locked = true
+        defer { if locked { close(lockDescriptor) } }
         let state: StoreState
         let manifest: CSVFolder.Manifest
         if let existing = try folder.readManifest() {
@@ -62,7 +67,11 @@ public final class CSVStore: DataStore {
         self.identifier = state.storeIdentifier
         self.engine = RecordEngine(state: state)
         self.manifest = Mutex(manifest)
+        self.lockDescriptor = lockDescriptor
+        locked = false
     }
+
+    deinit { close(lockDescriptor) }  // closing the descriptor releases the lock
 
     /// Everything the contract has.
     public var capabilities: StoreCapabilities {

@@ -13,11 +13,15 @@ public struct CSVStoreConfiguration: DataStoreConfiguration {
     public var folder: URL
     /// The schema of the data.
     public var schema: Schema
+    /// How long opening waits for another process that holds the store; `nil` fails at once with
+    /// `storeLocked`.
+    public var lockWait: Duration?
 
     /// Describes a CSV store.
-    public init(folder: URL, schema: Schema) {
+    public init(folder: URL, schema: Schema, lockWait: Duration? = nil) {
         self.folder = folder
         self.schema = schema
+        self.lockWait = lockWait
     }
 
     /// The folder path.

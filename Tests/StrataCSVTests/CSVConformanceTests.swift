@@ -2,7 +2,7 @@ import StrataCSV
 import StrataConformance
 import Testing
 
-let csv = StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }
+let csv = StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema, lockWait: .seconds(5)) }
 
 @Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
     if let skip = try ConformanceSuite.expect(c, passesOn: csv) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }

@@ -13,8 +13,10 @@ struct CSVFileTests {
         return dir
     }
 
-    static func open(_ folder: URL) throws -> CSVStore {
-        try CSVStore(CSVStoreConfiguration(folder: folder, schema: FixtureDomain.schema))
+    /// Opens with a lock wait: while another test spawns a process, a lock this process just
+    /// released can be held for an instant by the child being started.
+    static func open(_ folder: URL, wait: Duration? = .seconds(5)) throws -> CSVStore {
+        try CSVStore(CSVStoreConfiguration(folder: folder, schema: FixtureDomain.schema, lockWait: wait))
     }
 
     static func manifestFile(_ folder: URL, _ name: String) throws -> URL {
@@ -77,6 +79,19 @@ struct CSVFileTests {
         #expect(try rows[0].value("label") == .string(tricky))
         #expect(try rows[0].value("string") == .string(""))
         #expect(try rows[1].value("string") == .null)
+    }
+
+    @Test func aSecondWriterIsLockedOut() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("store")
+        do {
+            let first = try Self.open(folder)
+            let error = try #require(throws: StrataError.self) { try Self.open(folder, wait: nil) }
+            #expect(error.code == .storeLocked)
+            _ = first
+        }
+        #expect(try Self.open(folder).fetchCount(FetchDescriptor(entity: "Tag")) == 0)  // released with the first store
     }
 
     @Test func aKilledWriterAlwaysLeavesTheOldOrTheNewState() throws {

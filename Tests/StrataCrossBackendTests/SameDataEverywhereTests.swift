@@ -27,8 +27,8 @@ struct SameDataEverywhereTests {
         let schema = FixtureDomain.schema
         let memory = try Self.dump { try MemoryStore(MemoryStoreConfiguration(name: $0.path, schema: schema)) }
         let sqlite = try Self.dump { try SQLiteStore(SQLiteStoreConfiguration(url: $0.appendingPathComponent("s.sqlite"), schema: schema)) }
-        let json = try Self.dump { try JSONStore(JSONStoreConfiguration(url: $0.appendingPathComponent("s.json"), schema: schema)) }
-        let csv = try Self.dump { try CSVStore(CSVStoreConfiguration(folder: $0.appendingPathComponent("s"), schema: schema)) }
+        let json = try Self.dump { try JSONStore(JSONStoreConfiguration(url: $0.appendingPathComponent("s.json"), schema: schema, lockWait: .seconds(5))) }
+        let csv = try Self.dump { try CSVStore(CSVStoreConfiguration(folder: $0.appendingPathComponent("s"), schema: schema, lockWait: .seconds(5))) }
         #expect(memory.0 == memory.1)
         for (name, pair) in [("sqlite", sqlite), ("json", json), ("csv", csv)] {
             #expect(pair.0 == memory.0, "\(name) differs from memory")

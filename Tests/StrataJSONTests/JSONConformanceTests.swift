@@ -2,7 +2,7 @@ import StrataConformance
 import StrataJSON
 import Testing
 
-let json = StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema) }
+let json = StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: .seconds(5)) }
 
 @Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
     if let skip = try ConformanceSuite.expect(c, passesOn: json) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }

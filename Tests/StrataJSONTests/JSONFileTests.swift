@@ -12,7 +12,9 @@ struct JSONFileTests {
         return dir
     }
 
-    static func open(_ file: URL, wait: Duration? = nil, threshold: Int = 1 << 20) throws -> JSONStore {
+    /// Opens with a lock wait by default: while another test spawns a process, a lock this process
+    /// just released can be held for an instant by the child being started.
+    static func open(_ file: URL, wait: Duration? = .seconds(5), threshold: Int = 1 << 20) throws -> JSONStore {
         try JSONStore(JSONStoreConfiguration(url: file, schema: FixtureDomain.schema, lockWait: wait, journalThreshold: threshold))
     }
 
@@ -123,7 +125,7 @@ struct JSONFileTests {
             _ = withExtendedLifetime(first) { usleep(150_000) }  // then released, which unlocks
         }
         opened.wait()
-        let error = try #require(throws: StrataError.self) { try Self.open(file) }
+        let error = try #require(throws: StrataError.self) { try Self.open(file, wait: nil) }
         #expect(error.code == .storeLocked)
         let second = try Self.open(file, wait: .seconds(5))
         #expect(try second.fetchCount(FetchDescriptor(entity: "Tag")) == 0)
