@@ -56,8 +56,9 @@ public struct StoreState: Sendable {
     private func relationshipValues(_ entity: EntitySchema, _ record: StoredRecord) -> [RelationshipValue] {
         var relationships: [RelationshipValue] = []
         relationships.reserveCapacity(record.links.count)
+        let names = entity.destinationNames
         for (i, link) in record.links.enumerated() {
-            let destination = schema.entities[entity.destinationIndices[i]].name
+            let destination = names[i]
             switch link {
             case .one(let k):
                 relationships.append(.toOne(k.map { PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: destination, primaryKey: $0) }))

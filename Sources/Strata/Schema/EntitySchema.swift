@@ -21,6 +21,8 @@ public final class EntitySchema: Sendable {
     public let relationshipIsToMany: [Bool]
     /// For each relationship, the index of its destination entity in the schema.
     public let destinationIndices: [Int]
+    /// For each relationship, the name of its destination entity (what identifiers carry).
+    public let destinationNames: [String]
     /// For each relationship, the index of its inverse among the destination's relationships.
     public let inverseIndices: [Int]
     /// Unique constraints (shorthand and explicit, deduplicated), resolved to property references.
@@ -72,6 +74,7 @@ public final class EntitySchema: Sendable {
         }
         self.propertiesByName = byName
         self.destinationIndices = destinations
+        self.destinationNames = declaration.relationships.map(\.destination)
         self.inverseIndices = inverses
 
         func resolve(_ names: [String], what: String) throws -> [PropertyReference] {

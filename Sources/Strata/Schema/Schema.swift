@@ -48,8 +48,10 @@ public struct Schema: Sendable, Hashable, Codable {
     /// The entity with this name, or `nil`.
     public func entity(named name: String) -> EntitySchema? {
         if entities.count <= 8 {
-            // Comparing a few short names beats hashing one.
-            for e in entities where e.name == name { return e }
+            // Comparing a few short names beats hashing one; lengths first, since comparing two
+            // different strings of different lengths otherwise takes Unicode's slow path.
+            let length = name.utf8.count
+            for i in entities.indices where entities[i].name.utf8.count == length && entities[i].name == name { return entities[i] }
             return nil
         }
         return entityIndices[name].map { entities[$0] }
