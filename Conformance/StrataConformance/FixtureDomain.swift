@@ -6,7 +6,8 @@ import Strata
 /// - `Library.books` → `Book.library`: to-many with **cascade**; the to-one is **required**.
 /// - `Library.shelves` → `Shelf.library`: **ordered** to-many with cascade.
 /// - `Book.chapters` → `Chapter.book`: a second cascade level (Library → Book → Chapter).
-/// - `Book.authors` ↔ `Author.books`: **many-to-many** with **nullify**.
+/// - `Book.authors` ↔ `Author.books`: **many-to-many** with **nullify**; `Author.favorites` ↔
+///   `Book.fans`: a many-to-many **ordered** on one side.
 /// - `Shelf.books` → `Book.shelf`: **deny**, with `maxCount` 3.
 /// - `Author.mentor` ↔ `Author.students`: **self-reference**.
 /// - `Book.sequel` ↔ `Book.prequel`: one-to-one self-reference.
@@ -16,6 +17,7 @@ import Strata
 /// - `Team.members` → `Player.team`: `minCount` 1, `maxCount` 3.
 /// - Unique: `Library.name` and `Book.isbn` (single; isbn optional), `Book(library, title)`
 ///   (composite with a to-one), `Author(name, country)` (composite, country optional).
+/// - `Reading.value`: a unique Double (−0 and +0 collide, NaN never does).
 /// - `Sample`: one optional attribute of every type, for round-trips and fetches.
 public enum FixtureDomain {
     /// The fixture's entity declarations.
@@ -36,6 +38,7 @@ public enum FixtureDomain {
             Relationship.toMany("chapters", "Chapter", inverse: "book", ordered: true, deleteRule: .cascade)
             Relationship.toOne("sequel", "Book", inverse: "prequel")
             Relationship.toOne("prequel", "Book", inverse: "sequel")
+            Relationship.toMany("fans", "Author", inverse: "favorites")
             UniqueConstraint("library", "title")
         },
         Entity("Chapter") {
@@ -46,6 +49,7 @@ public enum FixtureDomain {
             Attribute("name", .string)
             Attribute("country", .string, optional: true)
             Relationship.toMany("books", "Book", inverse: "authors")
+            Relationship.toMany("favorites", "Book", inverse: "fans", ordered: true)
             Relationship.toOne("mentor", "Author", inverse: "students")
             Relationship.toMany("students", "Author", inverse: "mentor")
             UniqueConstraint("name", "country")
@@ -75,6 +79,9 @@ public enum FixtureDomain {
         Entity("Player") {
             Attribute("name", .string)
             Relationship.toOne("team", "Team", inverse: "members")
+        },
+        Entity("Reading") {
+            Attribute("value", .double, optional: true, unique: true)
         },
         Entity("Sample") {
             Attribute("label", .string)

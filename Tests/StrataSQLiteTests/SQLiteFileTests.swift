@@ -45,7 +45,7 @@ struct SQLiteFileTests {
         for entity in FixtureDomain.schema.entities { #expect(tables.contains(entity.name), "table \(entity.name)") }
         #expect(tables.contains("Author_books__Book_authors"))
         let unique = try Self.shell(file, "SELECT name FROM sqlite_master WHERE type = 'index' AND sql LIKE 'CREATE UNIQUE INDEX%' ORDER BY name")
-        #expect(unique == ["Author__unique_0", "Book__unique_0", "Book__unique_1", "Library__unique_0", "Tag__unique_0"].joined(separator: "\n"))
+        #expect(unique == ["Author__unique_0", "Book__unique_0", "Book__unique_1", "Library__unique_0", "Reading__unique_0", "Tag__unique_0"].joined(separator: "\n"))
         #expect(try Self.shell(file, "SELECT title FROM Book WHERE isbn = '978-0441013593'") == "Dune")
         #expect(try Self.shell(file, "PRAGMA journal_mode") == "wal")
         #expect(try Self.shell(file, "PRAGMA user_version") == "1")

@@ -73,6 +73,24 @@ extension ConformanceSuite {
                     try ctx.checkEqual(try ctx.get(ids[0]).targets("shelves"), [s[1], s[3], s[0], s[2]], "order after reopen")
                 }
             },
+            c("ordered-many-to-many", requires: [.orderedRelationships, .manyToMany], "An ordered many-to-many keeps its order on the ordered side, from either side and after reopen.") { ctx in
+                let lib = ctx.new("Library", ["name": "L"])
+                let books = (0..<3).map { ctx.new("Book", ["title": .string("b\($0)")], ["library": .toOne(lib.id)]) }
+                let fan = ctx.new("Author", ["name": "F"], ["favorites": .toMany([books[2].id, books[0].id])])
+                let ids = try ctx.insert([lib, fan] + books)
+                let b = Array(ids[2...])
+                try ctx.checkEqual(try ctx.get(ids[1]).targets("favorites"), [b[2], b[0]], "favorites after insert")
+                try ctx.checkEqual(try ctx.get(b[2]).targets("fans"), [ids[1]], "the book's fans")
+                var book = try ctx.get(b[1])
+                book.set("fans", to: [ids[1]])
+                try ctx.save(updated: [book])
+                try ctx.checkEqual(try ctx.get(ids[1]).targets("favorites"), [b[2], b[0], b[1]], "favorites after a book added the author (appended)")
+                var author = try ctx.get(ids[1])
+                author.set("favorites", to: [b[1], b[2], b[0]])
+                try ctx.save(updated: [author])
+                if ctx.store.capabilities.contains(.persistence) { try ctx.reopen() }
+                try ctx.checkEqual(try ctx.get(ids[1]).targets("favorites"), [b[1], b[2], b[0]], "favorites after reorder and reopen")
+            },
             c("ordered-append-from-inverse", requires: .orderedRelationships, "Setting the to-one side appends to the end of an ordered to-many.") { ctx in
                 let lib = try ctx.insert(ctx.new("Library", ["name": "L"]))[0]
                 var shelves: [PersistentIdentifier] = []

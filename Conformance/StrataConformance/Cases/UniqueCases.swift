@@ -111,6 +111,13 @@ extension ConformanceSuite {
                 try ctx.expectError(.uniqueConstraintViolation, "library A taking B's Dune") { try ctx.save(updated: [l]) }
                 try ctx.checkEqual(try ctx.get(books[1]).target("library"), libs[1], "the second Dune's library")
             },
+            c("double-keys-compare-numerically", "A unique Double: −0 collides with +0; NaN, equal to nothing, never collides.") { ctx in
+                let zero = try ctx.insert(ctx.new("Reading", ["value": .double(0.0)]))[0]
+                let error = try ctx.expectError(.uniqueConstraintViolation, "−0 after +0") { try ctx.insert(ctx.new("Reading", ["value": .double(-0.0)])) }
+                try ctx.checkEqual(error.identifiers.first, zero, "the identifier collided with")
+                try ctx.insert(ctx.new("Reading", ["value": .double(.nan)]), ctx.new("Reading", ["value": .double(.nan)]))
+                try ctx.checkEqual(try ctx.count("Reading"), 3, "readings (one zero, two NaN)")
+            },
             c("case-sensitive", "Unique values compare exactly: \"a\" and \"A\" are different.") { ctx in
                 try ctx.insert(ctx.new("Tag", ["name": "a"]), ctx.new("Tag", ["name": "A"]))
                 try ctx.checkEqual(try ctx.count("Tag"), 2, "tags")
