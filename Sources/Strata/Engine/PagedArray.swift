@@ -28,10 +28,18 @@ struct PagedArray<Element: Sendable>: Sendable {
                 pages.reserveCapacity(page + 1)
                 while pages.count <= page { pages.append([Element?](repeating: nil, count: Self.pageSize)) }
             }
-            let wasPresent = pages[page][slot] != nil
-            pages[page][slot] = newValue
-            count += (newValue != nil ? 1 : 0) - (wasPresent ? 1 : 0)
+            let isPresent = newValue != nil
+            // Swap the new value in and look at the old one in place: no copy of the old record.
+            let wasPresent = Self.swap(&pages[page][slot], newValue)
+            count += (isPresent ? 1 : 0) - (wasPresent ? 1 : 0)
         }
+    }
+
+    @inline(__always)
+    private static func swap(_ slot: inout Element?, _ value: Element?) -> Bool {
+        let old = slot.take()
+        slot = value
+        return old != nil
     }
 
     /// Applies `body` to each key and element in ascending key order; stops when it returns false.
