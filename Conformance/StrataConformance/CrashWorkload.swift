@@ -32,22 +32,50 @@ public enum CrashWorkload {
         }
     }
 
-    /// Runs `executable arguments` (a writer saving generations) `rounds` times, killing it with
-    /// SIGKILL after a different delay each time, and after each kill calls `reopen`, which must
-    /// return the generation the store holds (throwing if it holds a mix). Returns the generations
-    /// seen, which must never go back.
-    public static func killRepeatedly(_ executable: URL, _ arguments: [String], rounds: Int, reopen: () throws -> Int) throws -> [Int] {
+    /// Runs `executable arguments` (a writer saving generations and printing `saved <g>` after each)
+    /// `rounds` times and kills it with SIGKILL. A round never relies on a timer: it waits until the
+    /// writer has *reported* a save beyond everything seen so far (one to three more, varying by
+    /// round), then kills it after a random pause of up to 3 ms, so every kill lands while a save is
+    /// in flight or just after it, however slowly the writer starts. After each kill `reopen` must return the
+    /// generation the store holds (throwing if it holds a mix); that generation must be at least the
+    /// last one the writer reported (a reported save survives) and never go back. Returns the
+    /// generations seen. A writer that stops reporting for `stallLimit` fails the round instead of
+    /// hanging the test.
+    public static func killRepeatedly(
+        _ executable: URL, _ arguments: [String], rounds: Int, seed: UInt64 = 1,
+        stallLimit: Duration = .seconds(300), reopen: () throws -> Int
+    ) throws -> [Int] {
         var seen: [Int] = []
+        var random = SeededGenerator(state: seed)
         for round in 0..<rounds {
             let writer = Process()
             writer.executableURL = executable
             writer.arguments = arguments
-            writer.standardOutput = FileHandle.nullDevice
+            let output = Pipe()
+            writer.standardOutput = output
+            writer.standardError = FileHandle.nullDevice
             try writer.run()
-            usleep(UInt32(20_000 + (round * 37_000) % 180_000))
+            let watchdog = Watchdog(process: writer, limit: stallLimit)
+            let floor = (seen.last ?? -1) + 1 + Int(random.next() % 3)
+            let reader = LineReader(output.fileHandleForReading)
+            var reported = -1
+            while reported < floor, let line = reader.nextLine() {
+                watchdog.progress()
+                if line.hasPrefix("saved "), let g = Int(line.dropFirst(6)) { reported = g }
+            }
+            watchdog.stop()
+            // Where inside the next save the kill lands varies with this pause; the outcome must not.
+            usleep(UInt32(random.next() % 3_000))
             kill(writer.processIdentifier, SIGKILL)
             writer.waitUntilExit()
+            try? output.fileHandleForReading.close()
+            guard reported >= floor else {
+                throw WorkloadError("round \(round + 1): the writer ended before reporting generation \(floor) (last reported \(reported), exit \(writer.terminationStatus))")
+            }
             let generation = try reopen()
+            if generation < reported {
+                throw WorkloadError("after kill \(round + 1) the store holds generation \(generation), but the writer had reported generation \(reported) as saved")
+            }
             if let last = seen.last, generation < last {
                 throw WorkloadError("after kill \(round + 1) the store went back from generation \(last) to \(generation)")
             }
@@ -77,3 +105,50 @@ public enum CrashWorkload {
         return Int(g)
     }
 }
+
+/// Reads a pipe line by line, blocking; `nil` at end of file.
+final class LineReader {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    func nextLine() -> String? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
+                if start > 65_536 { buffer.removeFirst(start); start = 0 }
+                return line
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(contentsOf: chunk)
+        }
+    }
+}
+
+/// Kills a process that stops making progress for `limit`, so a hung writer fails a test instead of
+/// hanging it. Progress is reported by the caller; the limit is a safety net, not a timing assumption.
+final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lastProgress = ContinuousClock.now
+    private var stopped = false
+
+    init(process: Process, limit: Duration) {
+        let pid = process.processIdentifier
+        Thread.detachNewThread { [self] in
+            while true {
+                Thread.sleep(forTimeInterval: 0.5)
+                let (done, idle) = lock.withLock { (stopped, ContinuousClock.now - lastProgress) }
+                if done { return }
+                if idle > limit { kill(pid, SIGKILL); return }
+            }
+        }
+    }
+
+    func progress() { lock.withLock { lastProgress = .now } }
+    func stop() { lock.withLock { stopped = true } }
+}
+
