@@ -57,6 +57,8 @@ final class SQLiteSaveTransaction {
     private var deletedSet = Set<Key>()
     /// Rows whose unique values were held back, with the properties to set again.
     private var pending: [Key: Set<PropertyReference>] = [:]
+    /// Partial updates whose stored result differs from the client's snapshot: reported as changed.
+    private var refreshed = Set<Key>()
 
     /// Per entity, "no targets" for every relationship (what an insert starts from), shared.
     private lazy var emptyStored: [[[Int64]]] = schema.entities.map { $0.relationships.map { _ in [] } }
@@ -128,27 +130,29 @@ final class SQLiteSaveTransaction {
     private func links(_ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier) throws -> [Link] {
         var links: [Link] = []
         links.reserveCapacity(relationships.count)
-        for (i, value) in relationships.enumerated() {
-            let destination = schema.entities[entity.destinationIndices[i]]
-            switch (value, entity.relationshipIsToMany[i]) {
-            case (.toOne(nil), false):
-                links.append(.one(nil))
-            case (.toOne(let t?), false):
-                links.append(.one(try reference(t, destination, entity, i)))
-            case (.toMany(let ts), true):
-                var keys: [Int64] = []
-                keys.reserveCapacity(ts.count)
-                for t in ts { keys.append(try reference(t, destination, entity, i)) }
-                if keys.count > 1 {
-                    var seen = Set<Int64>()
-                    keys = keys.filter { seen.insert($0).inserted }
-                }
-                links.append(.many(keys))
-            default:
-                throw SaveValidation.shapeMismatch(entity, i, identifier: id)
-            }
-        }
+        for (i, value) in relationships.enumerated() { links.append(try link(value, entity, i, id)) }
         return links
+    }
+
+    private func link(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier) throws -> Link {
+        let destination = schema.entities[entity.destinationIndices[i]]
+        switch (value, entity.relationshipIsToMany[i]) {
+        case (.toOne(nil), false):
+            return .one(nil)
+        case (.toOne(let t?), false):
+            return .one(try reference(t, destination, entity, i))
+        case (.toMany(let ts), true):
+            var keys: [Int64] = []
+            keys.reserveCapacity(ts.count)
+            for t in ts { keys.append(try reference(t, destination, entity, i)) }
+            if keys.count > 1 {
+                var seen = Set<Int64>()
+                keys = keys.filter { seen.insert($0).inserted }
+            }
+            return .many(keys)
+        default:
+            throw SaveValidation.shapeMismatch(entity, i, identifier: id)
+        }
     }
 
     private func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
@@ -173,7 +177,15 @@ final class SQLiteSaveTransaction {
             }
             guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") }
             try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
-            writes.append(Write(entity: entity, key: key, isInsert: false, attributes: snapshot.attributeValues, links: try links(snapshot.relationshipValues, entity, id), stored: stored))
+            var attributes = snapshot.attributeValues, sent = try links(snapshot.relationshipValues, entity, id)
+            if let scope = request.updatedProperties[id], let row = try records.snapshot(entity, key) {
+                // A partial update writes the listed properties over the row as stored now.
+                let storedLinks = zip(stored, entity.relationshipIsToMany).map { $1 ? Link.many($0) : Link.one($0.first) }
+                let merged = try scope.merged(attributes: attributes, links: sent, storedAttributes: row.attributes, storedLinks: storedLinks, entity: entity, identifier: id) { value, r in try link(value, entity, r, id) }
+                if merged.attributes != attributes || merged.links != sent { refreshed.insert(Key(entity: entity.index, key: key)) }
+                (attributes, sent) = merged
+            }
+            writes.append(Write(entity: entity, key: key, isInsert: false, attributes: attributes, links: sent, stored: stored))
         }
     }
 
@@ -638,11 +650,11 @@ final class SQLiteSaveTransaction {
             guard isInserted(k), let first = firstInserted[k.entity] else { return nil }
             return insertedWrite(k.entity, Int(k.key - first))
         }
-        let candidates = touched.filter { written($0) == nil }.union(touchedByOthers)
+        let candidates = touched.filter { written($0) == nil }.union(touchedByOthers).union(refreshed)
         for key in candidates where !deletedSet.contains(key) {
             let entity = schema.entities[key.entity]
             guard let snapshot = try records.snapshot(entity, key.key) else { continue }
-            if let w = written(key) {
+            if let w = written(key), !refreshed.contains(key) {
                 let sent = w.links.map { $0.keys }
                 let now = snapshot.relationships.map { $0.targets.map(\.primaryKey) }
                 let same = zip(entity.relationships, zip(sent, now)).allSatisfy { r, pair in

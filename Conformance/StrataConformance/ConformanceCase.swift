@@ -59,11 +59,13 @@ public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterab
     case badInput
     /// Concurrent saves and reads on one store.
     case concurrency
+    /// Updates that list their properties write only those; the opt-in conflict check.
+    case partialUpdates
 
     /// Whether the category is part of the required contract (section 3 of the store contract).
     public var isRequired: Bool {
         switch self {
-        case .identifiers, .relationships, .deleteRules, .unique, .atomicity, .fetch: true
+        case .identifiers, .relationships, .deleteRules, .unique, .atomicity, .fetch, .partialUpdates: true
         case .roundTrip, .persistence, .badInput, .concurrency: false
         }
     }

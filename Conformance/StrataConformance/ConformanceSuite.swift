@@ -26,7 +26,7 @@ public enum ConformanceSuite {
     /// Every registered case, in report order. The single registry: nothing runs that is not here.
     public static let cases: [ConformanceCase] =
         identifierCases + roundTripCases + persistenceCases + relationshipCases + deleteRuleCases
-        + uniqueCases + atomicityCases + fetchCases + badInputCases + concurrencyCases
+        + uniqueCases + atomicityCases + fetchCases + badInputCases + concurrencyCases + partialUpdateCases
 
     /// Runs one case on a fresh location and returns its structured result.
     public static func run<Store: DataStore>(_ testCase: ConformanceCase, on factory: StoreFactory<Store>) -> ConformanceResult {

@@ -38,6 +38,11 @@ struct BrokenBackendTests {
         #expect(failed.contains("atomicity.failure-in-large-insert"), "caught: \(failed.sorted())")
     }
 
+    @Test func catchesLostUpdates() {
+        let failed = Self.failed(Self.results(WholeRecordUpdates.self))
+        #expect(failed.isSuperset(of: ["partialUpdates.writes-listed-only", "partialUpdates.unlisted-relationships-kept", "partialUpdates.conflict-check-fails"]), "caught: \(failed.sorted())")
+    }
+
     @Test func catchesUnstableTies() {
         let failed = Self.failed(Self.results(UnstableTies.self))
         #expect(failed.isSuperset(of: ["fetch.sort-ties-by-key", "fetch.sort-descending-ties"]), "caught: \(failed.sorted())")

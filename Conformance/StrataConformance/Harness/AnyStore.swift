@@ -14,7 +14,14 @@ protocol SuiteStore: AnyObject, Sendable {
     func fetch(_ d: FetchDescriptor) throws -> [SuiteRecord]
     func fetchCount(_ d: FetchDescriptor) throws -> Int
     func fetchIdentifiers(_ d: FetchDescriptor) throws -> [PersistentIdentifier]
-    func save(inserted: [SuiteRecord], updated: [SuiteRecord], deleted: [SuiteRecord]) throws -> SuiteSaveResult
+    func save(inserted: [SuiteRecord], updated: [SuiteRecord], deleted: [SuiteRecord], updatedProperties: [PersistentIdentifier: UpdatedProperties]) throws -> SuiteSaveResult
+}
+
+extension SuiteStore {
+    /// A save whose updates replace whole records.
+    func save(inserted: [SuiteRecord], updated: [SuiteRecord], deleted: [SuiteRecord]) throws -> SuiteSaveResult {
+        try save(inserted: inserted, updated: updated, deleted: deleted, updatedProperties: [:])
+    }
 }
 
 /// Forwards to `Store`, converting records only through the snapshot protocol.
@@ -27,11 +34,12 @@ final class StoreBox<Store: DataStore>: SuiteStore {
     func fetch(_ d: FetchDescriptor) throws -> [SuiteRecord] { try store.fetch(d).map(SuiteRecord.init) }
     func fetchCount(_ d: FetchDescriptor) throws -> Int { try store.fetchCount(d) }
     func fetchIdentifiers(_ d: FetchDescriptor) throws -> [PersistentIdentifier] { try store.fetchIdentifiers(d) }
-    func save(inserted: [SuiteRecord], updated: [SuiteRecord], deleted: [SuiteRecord]) throws -> SuiteSaveResult {
+    func save(inserted: [SuiteRecord], updated: [SuiteRecord], deleted: [SuiteRecord], updatedProperties: [PersistentIdentifier: UpdatedProperties]) throws -> SuiteSaveResult {
         let request = SaveRequest<Store.Snapshot>(
             inserted: inserted.map { $0.snapshot(as: Store.Snapshot.self) },
             updated: updated.map { $0.snapshot(as: Store.Snapshot.self) },
-            deleted: deleted.map { $0.snapshot(as: Store.Snapshot.self) })
+            deleted: deleted.map { $0.snapshot(as: Store.Snapshot.self) },
+            updatedProperties: updatedProperties)
         let result = try store.save(request)
         return SuiteSaveResult(remapped: result.remappedIdentifiers, deleted: result.deletedIdentifiers, changed: result.changedSnapshots.mapValues(SuiteRecord.init))
     }

@@ -66,8 +66,21 @@ final class CaseContext: @unchecked Sendable {
     }
 
     @discardableResult
-    func save(inserted: [SuiteRecord] = [], updated: [SuiteRecord] = [], deleted: [SuiteRecord] = []) throws -> SuiteSaveResult {
-        try store.save(inserted: inserted, updated: updated, deleted: deleted)
+    func save(inserted: [SuiteRecord] = [], updated: [SuiteRecord] = [], deleted: [SuiteRecord] = [], properties: [PersistentIdentifier: UpdatedProperties] = [:]) throws -> SuiteSaveResult {
+        try store.save(inserted: inserted, updated: updated, deleted: deleted, updatedProperties: properties)
+    }
+
+    /// Updates `record`, writing only the named properties (`expecting`: with the conflict check
+    /// against the values `seen` holds).
+    @discardableResult
+    func savePartial(_ record: SuiteRecord, _ names: [String], expecting seen: SuiteRecord? = nil) throws -> SuiteSaveResult {
+        let entity = record.entity
+        var scope = try UpdatedProperties(names, of: entity)
+        if let seen {
+            scope.expectedAttributes = scope.attributes.map { seen.attributes[$0] }
+            scope.expectedRelationships = scope.relationships.map { seen.relationships[$0] }
+        }
+        return try save(updated: [record], properties: [record.id: scope])
     }
 
     /// Inserts in one save and returns the permanent identifiers in the same order.

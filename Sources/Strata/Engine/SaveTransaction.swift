@@ -39,6 +39,8 @@ struct SaveTransaction {
         let key: Int64
         let sent: [Link]
         let isInsert: Bool
+        /// A partial update whose stored result differs from the client's snapshot: report it.
+        var refresh = false
     }
 
     init(base: StoreState) {
@@ -134,26 +136,28 @@ struct SaveTransaction {
         try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: snapshot.persistentIdentifier)
         var links: [Link] = []
         links.reserveCapacity(relationships.count)
-        for (i, isToMany) in entity.relationshipIsToMany.enumerated() {
-            let destination = entities[entity.destinationIndices[i]]
-            switch (relationships[i], isToMany) {
-            case (.toOne(nil), false):
-                links.append(.one(nil))
-            case (.toOne(let id?), false):
-                links.append(.one(try resolve(id, to: destination, from: entity, i)))
-            case (.toMany(let ids), true):
-                links.append(.many(deduplicated(try ids.map { try resolve($0, to: destination, from: entity, i) })))
-            default:
-                throw SaveValidation.shapeMismatch(entity, i, identifier: snapshot.persistentIdentifier)
-            }
-        }
+        for i in relationships.indices { links.append(try convert(relationships[i], entity, i, snapshot.persistentIdentifier)) }
         return (attributes, links)
+    }
+
+    private func convert(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier) throws -> Link {
+        let destination = entities[entity.destinationIndices[i]]
+        switch (value, entity.relationshipIsToMany[i]) {
+        case (.toOne(nil), false):
+            return .one(nil)
+        case (.toOne(let target?), false):
+            return .one(try resolve(target, to: destination, from: entity, i))
+        case (.toMany(let ids), true):
+            return .many(deduplicated(try ids.map { try resolve($0, to: destination, from: entity, i) }))
+        default:
+            throw SaveValidation.shapeMismatch(entity, i, identifier: id)
+        }
     }
 
     private mutating func writeRecords(_ request: IncomingRequest) throws {
         written.reserveCapacity(request.inserted.count + request.updated.count)
         try request.inserted.withUnsafeBufferPointer { try writeInserts($0) }
-        try writeUpdates(request.updated)
+        try writeUpdates(request)
     }
 
     private mutating func writeInserts(_ inserted: UnsafeBufferPointer<DefaultSnapshot>) throws {
@@ -170,18 +174,29 @@ struct SaveTransaction {
         }
     }
 
-    private mutating func writeUpdates(_ updated: [DefaultSnapshot]) throws {
+    private mutating func writeUpdates(_ request: IncomingRequest) throws {
         var seen = Set<RecordKey>()
-        for snapshot in updated {
+        for snapshot in request.updated {
             let entity = try entity(of: snapshot)
             let key = try existingKey(snapshot.persistentIdentifier, entity, verb: "update")
             guard seen.insert(RecordKey(entity: entity.index, key: key)).inserted else {
                 throw SaveValidation.twice(snapshot.persistentIdentifier, entity, "updated")
             }
-            let (attributes, links) = try convert(snapshot, entity)
+            var (attributes, links) = try convert(snapshot, entity)
+            var refresh = false
+            if let scope = request.updatedProperties[snapshot.persistentIdentifier] {
+                // A partial update writes the listed properties over the record as stored now.
+                let stored = base.tables[entity.index].records[key]!
+                let sentLinks = links
+                (attributes, links) = try scope.merged(
+                    attributes: attributes, links: links, storedAttributes: stored.attributes, storedLinks: stored.links,
+                    entity: entity, identifier: snapshot.persistentIdentifier
+                ) { value, r in try convert(value, entity, r, snapshot.persistentIdentifier) }
+                refresh = attributes != snapshot.attributes || links != sentLinks
+            }
             work.tables[entity.index].records.modify(key) { $0.attributes = attributes }
             markTouched(entity.index, key)
-            written.append(Written(entity: entity, key: key, sent: links, isInsert: false))
+            written.append(Written(entity: entity, key: key, sent: links, isInsert: false, refresh: refresh))
         }
     }
 
@@ -449,7 +464,7 @@ struct SaveTransaction {
         var writtenExisting = Set<RecordKey>()
         for w in written {
             if !w.isInsert { writtenExisting.insert(RecordKey(entity: w.entity.index, key: w.key)) }
-            if let record = work.tables[w.entity.index].records[w.key], record.links != w.sent {
+            if let record = work.tables[w.entity.index].records[w.key], record.links != w.sent || w.refresh {
                 changed.append((w.entity, w.key, record))
             }
         }
@@ -472,8 +487,10 @@ struct IncomingRequest {
     var inserted: [DefaultSnapshot]
     var updated: [DefaultSnapshot]
     var deleted: [DefaultSnapshot]
+    var updatedProperties: [PersistentIdentifier: UpdatedProperties]
 
     init<S: DataStoreSnapshot>(_ request: SaveRequest<S>) {
+        updatedProperties = request.updatedProperties
         if S.self == DefaultSnapshot.self {
             inserted = unsafeBitCast(request.inserted, to: [DefaultSnapshot].self)
             updated = unsafeBitCast(request.updated, to: [DefaultSnapshot].self)

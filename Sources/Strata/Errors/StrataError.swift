@@ -99,6 +99,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let ioFailure = Code(rawValue: "ioFailure")
         /// The request itself is malformed (a record inserted or updated twice, a permanent identifier on an insert).
         public static let invalidRequest = Code(rawValue: "invalidRequest")
+        /// A conflict-checked update found a property changed by another save since it was read.
+        public static let writeConflict = Code(rawValue: "writeConflict")
     }
 }
 

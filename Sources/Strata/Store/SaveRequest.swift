@@ -1,7 +1,8 @@
 /// One atomic change to a store: records to insert, update and delete.
 ///
 /// Inserted snapshots carry temporary identifiers; they may reference each other by those. Updated
-/// snapshots replace the whole stored record (every attribute and relationship). Deleted snapshots
+/// snapshots replace the whole stored record (every attribute and relationship), unless
+/// `updatedProperties` lists what they write: then only those properties. Deleted snapshots
 /// only need the right identifier. The store applies inserts and updates first, then deletes with
 /// their delete rules, then validates; if anything fails, nothing changes.
 public struct SaveRequest<Snapshot: DataStoreSnapshot>: Sendable {
@@ -11,12 +12,17 @@ public struct SaveRequest<Snapshot: DataStoreSnapshot>: Sendable {
     public var updated: [Snapshot]
     /// Records to delete (permanent identifiers).
     public var deleted: [Snapshot]
+    /// For updates listed here, the properties they write (the others keep their stored values)
+    /// and, optionally, what the writer saw in them (a conflict check). Updates not listed replace
+    /// the whole record.
+    public var updatedProperties: [PersistentIdentifier: UpdatedProperties] = [:]
 
     /// Describes a save.
-    public init(inserted: [Snapshot] = [], updated: [Snapshot] = [], deleted: [Snapshot] = []) {
+    public init(inserted: [Snapshot] = [], updated: [Snapshot] = [], deleted: [Snapshot] = [], updatedProperties: [PersistentIdentifier: UpdatedProperties] = [:]) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
+        self.updatedProperties = updatedProperties
     }
 
     /// Whether the request changes nothing.

@@ -45,7 +45,7 @@ struct PartialSave: StoreFlaw {
         var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
         func run(_ r: SaveRequest<DefaultSnapshot>) throws {
             let fix = { (s: DefaultSnapshot) in s.copy(persistentIdentifier: s.persistentIdentifier, remappedIdentifiers: remap) }
-            let result = try inner.save(SaveRequest(inserted: r.inserted.map(fix), updated: r.updated.map(fix), deleted: r.deleted))
+            let result = try inner.save(SaveRequest(inserted: r.inserted.map(fix), updated: r.updated.map(fix), deleted: r.deleted, updatedProperties: r.updatedProperties))
             remap.merge(result.remappedIdentifiers)
             deleted.formUnion(result.deletedIdentifiers)
             changed.merge(result.changedSnapshots) { _, b in b }
@@ -56,7 +56,7 @@ struct PartialSave: StoreFlaw {
             try run(SaveRequest(inserted: Array(request.inserted[start..<end])))
             start = end
         } while start < request.inserted.count
-        try run(SaveRequest(updated: request.updated, deleted: request.deleted))
+        try run(SaveRequest(updated: request.updated, deleted: request.deleted, updatedProperties: request.updatedProperties))
         return SaveResult(storeIdentifier: inner.identifier, remappedIdentifiers: remap, deletedIdentifiers: deleted, changedSnapshots: changed)
     }
 }
@@ -134,5 +134,13 @@ final class ReusedIdentifiers: StoreFlaw, @unchecked Sendable {
 struct WithoutPersistence: StoreFlaw {
     func capabilities(inner: MemoryStore) -> StoreCapabilities {
         inner.capabilities.subtracting([.persistence, .concurrentAccess])
+    }
+}
+
+/// Ignores which properties an update lists: every update replaces the whole record from the
+/// client's possibly stale copy, the lost-update bug of whole-record saves.
+struct WholeRecordUpdates: StoreFlaw {
+    func save(_ request: SaveRequest<DefaultSnapshot>, inner: MemoryStore) throws -> SaveResult<DefaultSnapshot> {
+        try inner.save(SaveRequest(inserted: request.inserted, updated: request.updated, deleted: request.deleted))
     }
 }
