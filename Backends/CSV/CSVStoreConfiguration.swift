@@ -9,19 +9,22 @@ import Strata
 public struct CSVStoreConfiguration: DataStoreConfiguration {
     /// The store type this opens.
     public typealias Store = CSVStore
-    /// The folder holding the CSV files and the manifest (created if missing).
+    /// The folder holding the CSV files and the manifest (a writer creates it if missing).
     public var folder: URL
     /// The schema of the data.
     public var schema: Schema
-    /// How long opening waits for another process that holds the store; `nil` fails at once with
-    /// `storeLocked`.
+    /// How long opening waits for another writer that holds the store; `nil` fails at once with
+    /// `storeLocked`. Read-only stores never wait.
     public var lockWait: Duration?
+    /// Reads only: never creates or changes a file, takes no lock, and sees a writer's saves.
+    public var isReadOnly: Bool
 
     /// Describes a CSV store.
-    public init(folder: URL, schema: Schema, lockWait: Duration? = nil) {
+    public init(folder: URL, schema: Schema, lockWait: Duration? = nil, isReadOnly: Bool = false) {
         self.folder = folder
         self.schema = schema
         self.lockWait = lockWait
+        self.isReadOnly = isReadOnly
     }
 
     /// The folder path.

@@ -17,12 +17,13 @@ public final class MemoryStore: DataStore {
     public let configuration: MemoryStoreConfiguration
     private let engine: RecordEngine
 
-    /// Opens the named store, creating it if needed.
+    /// Opens the named store, creating it if needed (a read-only open never creates).
     ///
-    /// - Throws: `schemaMismatch` if the name holds data of another schema.
+    /// - Throws: `schemaMismatch` if the name holds data of another schema; `ioFailure` for a
+    ///   read-only open of a name no store has.
     public init(_ configuration: MemoryStoreConfiguration) throws {
         self.configuration = configuration
-        self.engine = try MemoryStoreRegistry.open(configuration.name, schema: configuration.schema)
+        self.engine = try MemoryStoreRegistry.open(configuration.name, schema: configuration.schema, existingOnly: configuration.isReadOnly)
     }
 
     /// The identifier in every permanent identifier this store makes.
@@ -43,8 +44,13 @@ public final class MemoryStore: DataStore {
     }
 
     /// Saves through the shared engine (which every store of this name uses).
+    ///
+    /// - Throws: `readOnlyStore` if this store was opened read-only; the contract's errors.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
-        try engine.save(request)
+        guard !configuration.isReadOnly else {
+            throw StrataError(.readOnlyStore, "The memory store '\(configuration.name)' was opened read-only.", file: configuration.name)
+        }
+        return try engine.save(request)
     }
 
     /// Deletes the named store's data from the process.

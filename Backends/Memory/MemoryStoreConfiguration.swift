@@ -12,10 +12,14 @@ public struct MemoryStoreConfiguration: DataStoreConfiguration {
     public var name: String
     /// The schema of the data.
     public var schema: Schema
+    /// Opens an existing store of this name for reading only (saves fail with `readOnlyStore`);
+    /// a name no store in this process has is an error rather than a new empty store.
+    public var isReadOnly: Bool
 
     /// Describes an in-memory store.
-    public init(name: String, schema: Schema) {
+    public init(name: String, schema: Schema, isReadOnly: Bool = false) {
         self.name = name
         self.schema = schema
+        self.isReadOnly = isReadOnly
     }
 }

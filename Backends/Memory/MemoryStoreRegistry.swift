@@ -10,15 +10,18 @@ import Synchronization
 enum MemoryStoreRegistry {
     private static let engines = Mutex<[String: RecordEngine]>([:])
 
-    /// The engine of `name`, created empty if new; throws `schemaMismatch` when the name holds data
-    /// of another schema.
-    static func open(_ name: String, schema: Schema) throws -> RecordEngine {
+    /// The engine of `name`, created empty if new (unless `existingOnly`); throws `schemaMismatch`
+    /// listing the differences when the name holds data of another schema.
+    static func open(_ name: String, schema: Schema, existingOnly: Bool = false) throws -> RecordEngine {
         try engines.withLock { engines in
             if let engine = engines[name] {
                 guard engine.schema.fingerprint == schema.fingerprint else {
-                    throw StrataError(.schemaMismatch, "The memory store '\(name)' holds data of schema \(engine.schema.fingerprint), not \(schema.fingerprint). Open it with its schema, or use another name.", file: name)
+                    throw schema.mismatch(storedFingerprint: engine.schema.fingerprint, storedDescription: engine.schema.canonicalDescription, file: name)
                 }
                 return engine
+            }
+            guard !existingOnly else {
+                throw StrataError(.ioFailure, "There is no memory store named '\(name)' in this process; a read-only open never creates one.", file: name)
             }
             let engine = RecordEngine(state: StoreState(schema: schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier()))
             engines[name] = engine

@@ -59,7 +59,7 @@ enum SQLiteFormat {
             throw StrataError(.corruptStore, "The store's metadata table is incomplete.", file: file)
         }
         guard fingerprint == schema.fingerprint else {
-            throw StrataError(.schemaMismatch, "The store holds data of schema \(fingerprint), not \(schema.fingerprint). Open it with the schema it was written with; it was left untouched.", file: file)
+            throw schema.mismatch(storedFingerprint: fingerprint, storedDescription: nil, file: file)
         }
         return identifier
     }

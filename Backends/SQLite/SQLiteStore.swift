@@ -33,7 +33,10 @@ public final class SQLiteStore: DataStore {
         self.mapping = mapping
         let path = configuration.url.path
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        let db = try SQLiteConnection(path: path, create: size == nil, busyTimeout: configuration.busyTimeout)
+        if configuration.isReadOnly, size ?? 0 == 0 {
+            throw StrataError(.ioFailure, "There is no SQLite store at this path; a read-only open never creates one.", file: path)
+        }
+        let db = try SQLiteConnection(path: path, create: size == nil, readOnly: configuration.isReadOnly, busyTimeout: configuration.busyTimeout)
         var identifier = size.flatMap { $0 > 0 ? $0 : nil } == nil ? nil : try SQLiteFormat.inspect(db, schema: configuration.schema)
         if identifier == nil {
             let fresh = PersistentIdentifier.makeStoreIdentifier()
@@ -57,7 +60,8 @@ public final class SQLiteStore: DataStore {
     /// Runs `body` on a pooled reader connection; `consistent` wraps it in a read transaction, so
     /// several statements (a query and its to-many lists) see one committed state.
     private func withReader<T>(consistent: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
-        let db = try readers.withLock { $0.popLast() } ?? SQLiteConnection(path: configuration.url.path, create: false, busyTimeout: configuration.busyTimeout)
+        let db = try readers.withLock { $0.popLast() }
+            ?? SQLiteConnection(path: configuration.url.path, create: false, readOnly: configuration.isReadOnly, busyTimeout: configuration.busyTimeout)
         defer { readers.withLock { if $0.count < 8 { $0.append(db) } } }
         do {
             guard consistent else { return try body(db) }
@@ -127,7 +131,10 @@ public final class SQLiteStore: DataStore {
 
     /// Applies the save in one transaction; on any error it is rolled back and nothing changes.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
-        try writer.withLock { db in
+        guard !configuration.isReadOnly else {
+            throw StrataError(.readOnlyStore, "This SQLite store was opened read-only; open it without `isReadOnly` to save.", file: configuration.url.path)
+        }
+        return try writer.withLock { db in
             do {
                 try db.prepare("BEGIN IMMEDIATE").run()
             } catch let error as SQLiteError {

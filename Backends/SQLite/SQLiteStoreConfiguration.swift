@@ -15,12 +15,16 @@ public struct SQLiteStoreConfiguration: DataStoreConfiguration {
     public var schema: Schema
     /// How long a save waits for another writer (another process) before failing with `storeLocked`.
     public var busyTimeout: Duration
+    /// Opens the database with `SQLITE_OPEN_READONLY`: nothing is created or changed (a missing or
+    /// empty database is an error), saves fail with `readOnlyStore`, and other connections may write.
+    public var isReadOnly: Bool
 
     /// Describes a SQLite store.
-    public init(url: URL, schema: Schema, busyTimeout: Duration = .seconds(5)) {
+    public init(url: URL, schema: Schema, busyTimeout: Duration = .seconds(5), isReadOnly: Bool = false) {
         self.url = url
         self.schema = schema
         self.busyTimeout = busyTimeout
+        self.isReadOnly = isReadOnly
     }
 
     /// The file path.

@@ -40,7 +40,11 @@ struct BuiltinBackend: Sendable {
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
                 return try FixtureDomain.writeSample(into: try Store(factory.configuration(dir, FixtureDomain.schema))).count
             },
-            dump: { dir in try StoreDump.json(try Store(factory.configuration(dir, FixtureDomain.schema))) },
+            dump: { dir in
+                var configuration = factory.configuration(dir, FixtureDomain.schema)
+                configuration.isReadOnly = true  // a dump never creates, repairs or removes a file
+                return try StoreDump.json(try Store(configuration))
+            },
             generations: { dir, count in try CrashWorkload.run(try Store(factory.configuration(dir, FixtureDomain.schema)), saves: count) })
     }
 

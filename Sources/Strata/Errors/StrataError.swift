@@ -93,6 +93,8 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let corruptStore = Code(rawValue: "corruptStore")
         /// Another writer holds the store.
         public static let storeLocked = Code(rawValue: "storeLocked")
+        /// A save on a store opened read-only.
+        public static let readOnlyStore = Code(rawValue: "readOnlyStore")
         /// The backend does not support what was asked.
         public static let unsupported = Code(rawValue: "unsupported")
         /// An I/O failure that is none of the above (disk full, permission denied…).

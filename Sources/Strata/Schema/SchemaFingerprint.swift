@@ -5,19 +5,25 @@
 /// is stored or validated changes the fingerprint. It does not depend on `Hasher` (which is seeded per
 /// process) nor on JSON key order.
 enum SchemaFingerprint {
-    static func compute(_ entities: [Entity]) -> String {
-        var text = "strata-schema-1\n"
+    /// The canonical text, one line per entity, property, constraint and index (no line ends).
+    static func lines(_ entities: [Entity]) -> [String] {
+        var lines: [String] = []
         for e in entities {
-            text += "entity \(e.name)\n"
+            lines.append("entity \(e.name)")
             for a in e.attributes {
-                text += " attr \(a.name) \(a.type.rawValue) opt=\(a.isOptional) uniq=\(a.isUnique) idx=\(a.isIndexed) def=\(a.defaultValue.map { String(reflecting: $0) } ?? "-")\n"
+                lines.append(" attr \(a.name) \(a.type.rawValue) opt=\(a.isOptional) uniq=\(a.isUnique) idx=\(a.isIndexed) def=\(a.defaultValue.map { String(reflecting: $0) } ?? "-")")
             }
             for r in e.relationships {
-                text += " rel \(r.name) -> \(r.destination).\(r.inverse) many=\(r.isToMany) ord=\(r.isOrdered) opt=\(r.isOptional) rule=\(r.deleteRule.rawValue) min=\(r.minCount.map(String.init) ?? "-") max=\(r.maxCount.map(String.init) ?? "-")\n"
+                lines.append(" rel \(r.name) -> \(r.destination).\(r.inverse) many=\(r.isToMany) ord=\(r.isOrdered) opt=\(r.isOptional) rule=\(r.deleteRule.rawValue) min=\(r.minCount.map(String.init) ?? "-") max=\(r.maxCount.map(String.init) ?? "-")")
             }
-            for u in e.uniqueConstraints { text += " unique \(u.properties.joined(separator: ","))\n" }
-            for i in e.indexes { text += " index \(i.properties.joined(separator: ","))\n" }
+            for u in e.uniqueConstraints { lines.append(" unique \(u.properties.joined(separator: ","))") }
+            for i in e.indexes { lines.append(" index \(i.properties.joined(separator: ","))") }
         }
+        return lines
+    }
+
+    static func compute(_ entities: [Entity]) -> String {
+        let text = "strata-schema-1\n" + lines(entities).map { $0 + "\n" }.joined()
         var a: UInt64 = 0xcbf2_9ce4_8422_2325
         var b: UInt64 = 0x6c62_272e_07bb_0142
         for byte in text.utf8 {

@@ -60,4 +60,8 @@ public protocol DataStoreConfiguration: Sendable {
     var name: String { get }
     /// The schema of the data.
     var schema: Schema { get }
+    /// Opens the store for reading only: opening never creates, repairs or removes a file, a missing
+    /// store is an error instead of a new empty one, and every save fails with `readOnlyStore`.
+    /// File backends let several readers open beside one writer.
+    var isReadOnly: Bool { get set }
 }

@@ -26,6 +26,7 @@ struct BrokenConfiguration<Flaw: StoreFlaw>: DataStoreConfiguration {
     typealias Store = BrokenStore<Flaw>
     var name: String
     var schema: Schema
+    var isReadOnly = false
 }
 
 /// A memory store with one flaw; snapshots are moved between the outer and inner schema by entity name.
@@ -38,7 +39,7 @@ final class BrokenStore<Flaw: StoreFlaw>: DataStore {
     init(_ configuration: BrokenConfiguration<Flaw>) throws {
         self.configuration = configuration
         self.flaw = Flaw()
-        self.inner = try MemoryStore(MemoryStoreConfiguration(name: configuration.name, schema: flaw.innerSchema(configuration.schema)))
+        self.inner = try MemoryStore(MemoryStoreConfiguration(name: configuration.name, schema: flaw.innerSchema(configuration.schema), isReadOnly: configuration.isReadOnly))
     }
 
     var identifier: String { inner.identifier }
