@@ -25,8 +25,10 @@ let package = Package(
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
         .systemLibrary(name: "CSQLite", path: "Backends/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Backends/SQLite"),
-        .target(name: "StrataJSON", dependencies: ["Strata"], path: "Backends/JSON"),
-        .target(name: "StrataCSV", dependencies: ["Strata"], path: "Backends/CSV"),
+        // The durable-file code the file backends share (not a product: backends link it in).
+        .target(name: "StrataFileSupport", dependencies: ["Strata"], path: "Backends/FileSupport"),
+        .target(name: "StrataJSON", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/JSON"),
+        .target(name: "StrataCSV", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/CSV"),
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
@@ -36,6 +38,7 @@ let package = Package(
             path: "Sources/StrataCLI"
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], path: "Tests/StrataTests"),
+        .testTarget(name: "StrataFileSupportTests", dependencies: ["Strata", "StrataFileSupport"], path: "Tests/StrataFileSupportTests"),
         .testTarget(
             name: "StrataMemoryTests",
             dependencies: ["Strata", "StrataMemory", "StrataConformance"],
@@ -48,12 +51,12 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataJSONTests",
-            dependencies: ["Strata", "StrataJSON", "StrataConformance"],
+            dependencies: ["Strata", "StrataJSON", "StrataFileSupport", "StrataConformance"],
             path: "Tests/StrataJSONTests"
         ),
         .testTarget(
             name: "StrataCSVTests",
-            dependencies: ["Strata", "StrataCSV", "StrataConformance"],
+            dependencies: ["Strata", "StrataCSV", "StrataFileSupport", "StrataConformance"],
             path: "Tests/StrataCSVTests"
         ),
         .testTarget(

@@ -1,0 +1,119 @@
+import Foundation
+import Strata
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An append-only file of checksummed lines, one per save: `<16 hex digits> <body>\n`.
+///
+/// A save appends its line and syncs it before returning, so a crash can only tear the last line,
+/// and a torn line is a save that never returned. `scan` tells the two apart from damage:
+/// - a line that ends with `\n` is whole: a checksum mismatch there is damage (`corruptStore`);
+/// - the bytes after the last `\n` are a torn save, *unless* they hold a whole line whose line end
+///   is missing (a write cut before its last byte: kept, and `append` adds the line end) or damaged
+///   (one byte past a whole line: `corruptStore`).
+///
+/// Reading never repairs: the torn bytes stay until a writer's next `append`, which first cuts the
+/// file back to the end of its last good line, so a new line never follows a fragment.
+public enum Journal {
+    /// One whole line: where it starts and its body (without checksum and line end).
+    public struct Line: Sendable {
+        /// The byte offset of the line in the file.
+        public let offset: Int
+        /// The line's body.
+        public let body: ArraySlice<UInt8>
+    }
+
+    /// What `scan` found.
+    public struct Scan: Sendable {
+        /// The whole lines, in order.
+        public var lines: [Line] = []
+        /// The offset just after the last whole line: what a writer keeps.
+        public var end = 0
+        /// Whether the last whole line lacks its `\n` (the writer adds it before appending).
+        public var needsLineEnd = false
+        /// Bytes after `end` that are a torn, never-acknowledged save.
+        public var tornBytes = 0
+        /// An empty journal.
+        public init() {}
+    }
+
+    /// The line recording `body`.
+    public static func line(_ body: [UInt8]) -> [UInt8] {
+        Array((Checksum.hex(body) + " ").utf8) + body + [0x0A]
+    }
+
+    private static func whole(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard line.count > 17, line[line.startIndex + 16] == 0x20 else { return nil }
+        let body = line[(line.startIndex + 17)...]
+        return Checksum.hex(body).utf8.elementsEqual(line.prefix(16)) ? body : nil
+    }
+
+    /// Splits a journal into whole lines and a torn tail; see the type's rules.
+    ///
+    /// - Throws: `corruptStore` with the line's byte offset for a damaged line.
+    public static func scan(_ bytes: [UInt8], file: String) throws -> Scan {
+        var scan = Scan()
+        var start = 0
+        func corrupt(_ why: String) -> StrataError {
+            StrataError(.corruptStore, "The journal is damaged at byte \(start) (\(why)); restore the store from a backup.", file: file, offset: start)
+        }
+        while start < bytes.count {
+            guard let end = bytes[start...].firstIndex(of: 0x0A) else {
+                let tail = bytes[start...]
+                if let body = whole(tail) {
+                    scan.lines.append(Line(offset: start, body: body))
+                    scan.end = bytes.count
+                    scan.needsLineEnd = true
+                } else if whole(tail.dropLast()) != nil {
+                    throw corrupt("a whole line whose line end is damaged")
+                } else {
+                    scan.tornBytes = tail.count
+                }
+                return scan
+            }
+            guard let body = whole(bytes[start..<end]) else {
+                throw corrupt(bytes[start..<end].count > 17 ? "a checksum mismatch" : "a line without its checksum")
+            }
+            scan.lines.append(Line(offset: start, body: body))
+            start = end + 1
+            scan.end = start
+        }
+        return scan
+    }
+
+    /// Appends `line` at `scan`'s end, first cutting off a torn tail (and adding a missing line end),
+    /// and syncs it; returns the new end. Call it only while holding the writer lock.
+    ///
+    /// - Throws: `ioFailure`, leaving the file as long as before (a partial line is cut off again);
+    ///   `corruptStore` if the file became shorter than `end` underneath the store.
+    public static func append(_ line: [UInt8], to path: String, end: Int, needsLineEnd: Bool) throws -> Int {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw DurableFile.failure("open the journal", path) }
+        defer { close(fd) }
+        guard let stamp = FileStamp(descriptor: fd) else { throw DurableFile.failure("inspect the journal", path) }
+        guard stamp.size >= end else {
+            throw StrataError(.corruptStore, "The journal became shorter (\(stamp.size) bytes, \(end) expected) while the store was open; reopen it.", file: path)
+        }
+        if stamp.size > end {
+            // A torn tail from a killed writer: the save it was never returned; cut it off durably first.
+            guard ftruncate(fd, off_t(end)) == 0, fsync(fd) == 0 else { throw DurableFile.failure("cut the journal's torn tail", path) }
+        }
+        let bytes = needsLineEnd ? [0x0A] + line : line
+        guard DurableFile.writeAll(fd, bytes, at: end), fsync(fd) == 0 else {
+            let error = DurableFile.failure("append to the journal", path)
+            _ = ftruncate(fd, off_t(end))
+            throw error
+        }
+        if end == 0 { DurableFile.syncFolder(of: path) }
+        return end + bytes.count
+    }
+
+    /// Empties the journal durably (after its lines were folded into a document).
+    public static func truncate(_ path: String) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DurableFile.failure("empty the journal", path) }
+        defer { close(fd) }
+        guard ftruncate(fd, 0) == 0, fsync(fd) == 0 else { throw DurableFile.failure("empty the journal", path) }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Strata
+import StrataFileSupport
+import Testing
+
+/// The writer lock: one writer, the holder named, no lock file to delete around it.
+struct WriterLockTests {
+    static func file() throws -> (dir: URL, path: String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-lock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent("journal").path
+        try Data().write(to: URL(fileURLWithPath: path))
+        return (dir, path)
+    }
+
+    @Test func aSecondWriterInThisProcessIsToldSo() throws {
+        let (dir, path) = try Self.file()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            let first = try WriterLock(path: path, store: path, wait: nil)
+            let error = try #require(throws: StrataError.self) { try WriterLock(path: path, store: path, wait: nil) }
+            #expect(error.code == .storeLocked)
+            #expect(error.message.contains("This process"), "\(error)")
+            _ = first
+        }
+        _ = try WriterLock(path: path, store: path, wait: nil)  // released with the first
+    }
+
+    @Test func aWriterInAnotherProcessIsNamedAsSuch() throws {
+        let (dir, path) = try Self.file()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["-x", path, "-c", "echo locked; read line"]  // holds the lock until its stdin closes
+        let output = Pipe(), input = Pipe()
+        holder.standardOutput = output
+        holder.standardInput = input
+        try holder.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        #expect(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("locked"))
+        let error = try #require(throws: StrataError.self) { try WriterLock(path: path, store: path, wait: nil) }
+        #expect(error.code == .storeLocked)
+        #expect(error.message.contains("Another process"), "\(error)")
+    }
+
+    @Test func aLockedFileThatWasReplacedIsNoLongerALock() throws {
+        let (dir, path) = try Self.file()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lock = try WriterLock(path: path, store: path, wait: nil)
+        try lock.check(store: path)
+        try FileManager.default.removeItem(atPath: path)
+        try Data().write(to: URL(fileURLWithPath: path))
+        let second = try WriterLock(path: path, store: path, wait: nil)  // the new file is free…
+        let error = try #require(throws: StrataError.self) { try lock.check(store: path) }  // …and the first writer knows
+        #expect(error.code == .storeLocked)
+        _ = second
+    }
+}
