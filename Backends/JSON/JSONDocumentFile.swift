@@ -1,23 +1,38 @@
 import Foundation
 import Strata
+import StrataFileSupport
 
 /// The store document: one JSON object holding every record, written whole and atomically.
 ///
 /// ```json
-/// {"format": "strata-json", "version": 1, "schemaFingerprint": "…", "storeIdentifier": "…",
-///  "journalSequence": 12,
-///  "entities": {"Item": {"nextKey": 101, "records": [{"@id": 1, "name": "…", "owner": 1}, …]}}}
+/// {"format": "strata-json", "version": 2, "schemaFingerprint": "…", "schema": ["entity Item", …],
+///  "storeIdentifier": "…", "journalSequence": 12,
+///  "entities": {"Item": {"nextKey": 101, "records": [{"@id": 1, "name": "…", "owner": 1}, …]}},
+///  "checksum": "<FNV-1a of every byte before this member>"}
 /// ```
+/// Version 1 had neither `schema` nor `checksum`; it is still read, and the first save rewrites it
+/// as version 2.
 enum JSONDocumentFile {
     static let format = "strata-json"
-    static let version: Int64 = 1
+    static let version: Int64 = 2
 
-    /// The document text for `state`, one record per line so diffs stay readable.
+    /// What a document holds besides its records.
+    struct Header {
+        var version: Int64
+        var journalSequence: Int64
+    }
+
+    /// The document text for `state`, one record per line so diffs stay readable, sealed with its checksum.
     static func encode(_ state: StoreState, journalSequence: Int64) -> [UInt8] {
         var w = JSONWriter()
         w.raw("{\n\"format\": \"\(format)\",\n\"version\": \(version),\n\"schemaFingerprint\": ")
         w.string(state.schema.fingerprint)
-        w.raw(",\n\"storeIdentifier\": ")
+        w.raw(",\n\"schema\": [")
+        for (n, line) in state.schema.canonicalDescription.enumerated() {
+            w.raw(n == 0 ? "\n" : ",\n")
+            w.string(line)
+        }
+        w.raw("\n],\n\"storeIdentifier\": ")
         w.string(state.storeIdentifier)
         w.raw(",\n\"journalSequence\": \(journalSequence),\n\"entities\": {")
         for (n, entity) in state.schema.entities.enumerated() {
@@ -33,34 +48,57 @@ enum JSONDocumentFile {
             }
             w.raw(first ? "]}" : "\n]}")
         }
-        w.raw("\n}\n}\n")
-        return w.bytes
+        w.raw("\n},\n")
+        return DocumentSeal.json.seal(w.bytes)
+    }
+
+    /// Whether the bytes end like a sealed (version 2 or later) document, whatever their checksum.
+    static func looksSealed(_ bytes: [UInt8]) -> Bool {
+        let trail = Array(DocumentSeal.json.trail.utf8), lead = Array(DocumentSeal.json.lead.utf8)
+        let start = bytes.count - trail.count - 16 - lead.count
+        return start >= 0 && bytes[start..<(start + lead.count)].elementsEqual(lead)
     }
 
     /// Reads a document into a state; every damage is a `corruptStore` naming the file and offset.
-    static func decode(_ data: Data, schema: Schema, file: String) throws -> (StoreState, journalSequence: Int64) {
+    static func decode(_ bytes: [UInt8], schema: Schema, file: String) throws -> (StoreState, Header) {
+        guard !bytes.isEmpty else {
+            throw StrataError(.corruptStore, "The store file is empty (0 bytes); it was truncated. Restore it from a backup.", file: file, offset: 0)
+        }
+        let sealed = looksSealed(bytes)
+        if sealed { _ = try DocumentSeal.json.content(of: bytes, file: file) }
         let json: JSONValue
         do {
-            json = try JSONParser.parse(data)
+            json = try JSONParser.parse(bytes)
         } catch let error as JSONSyntaxError {
             throw StrataError(.corruptStore, "The store file is not valid JSON at byte \(error.offset): \(error.reason). It may be truncated or edited; restore it from a backup.", file: file, offset: error.offset)
         }
         guard case .string(format)? = json["format"] else {
             throw StrataError(.corruptStore, "The file is JSON but not a Strata store (no \"format\": \"\(format)\").", file: file)
         }
-        guard case .int(let v)? = json["version"], v <= version else {
-            throw StrataError(.unsupported, "The store was written by a newer Strata (format version \(json["version"].map { "\($0)" } ?? "?")); upgrade Strata.", file: file)
+        guard case .int(let v)? = json["version"], v >= 1 else {
+            throw StrataError(.corruptStore, "The store file has no valid format version.", file: file)
+        }
+        guard v <= version else {
+            throw StrataError(.unsupported, "The store was written by a newer Strata (format version \(v)); upgrade Strata.", file: file)
+        }
+        // Version 1 had no checksum; a later document without its seal (or a version 1 document with
+        // members only later versions write) is damage, not an old store.
+        guard sealed == (v >= 2), v >= 2 || (json["checksum"] == nil && json["schema"] == nil) else {
+            throw StrataError(.corruptStore, "The store file does not end with the checksum its format version \(v) requires; it was damaged or truncated.", file: file)
         }
         guard case .string(let fingerprint)? = json["schemaFingerprint"], case .string(let identifier)? = json["storeIdentifier"],
-            case .int(let sequence)? = json["journalSequence"], case .object(let entities)? = json["entities"]
+            case .int(let sequence)? = json["journalSequence"], sequence >= 0, case .object(let entities)? = json["entities"]
         else { throw StrataError(.corruptStore, "The store file lacks its header fields.", file: file) }
         guard fingerprint == schema.fingerprint else {
-            throw StrataError(.schemaMismatch, "The store holds data of schema \(fingerprint), not \(schema.fingerprint). Open it with the schema it was written with.", file: file)
+            var stored: [String]?
+            if case .array(let lines)? = json["schema"] { stored = lines.compactMap { if case .string(let s) = $0 { s } else { nil } } }
+            throw schema.mismatch(storedFingerprint: fingerprint, storedDescription: stored, file: file)
         }
         var state = StoreState(schema: schema, storeIdentifier: identifier)
+        var seen = Set<String>()
         for (name, body) in entities {
-            guard let entity = schema.entity(named: name) else {
-                throw StrataError(.corruptStore, "The store file holds entity '\(name)', which the schema does not declare.", entity: name, file: file)
+            guard let entity = schema.entity(named: name), seen.insert(name).inserted else {
+                throw StrataError(.corruptStore, "The store file holds entity '\(name)' twice or one the schema does not declare.", entity: name, file: file)
             }
             guard case .int(let next)? = body["nextKey"], case .array(let records)? = body["records"] else {
                 throw StrataError(.corruptStore, "Entity '\(name)' in the store file lacks \"nextKey\" or \"records\".", entity: name, file: file)
@@ -71,6 +109,6 @@ enum JSONDocumentFile {
             }
             state.setNextPrimaryKey(entity, atLeast: next)
         }
-        return (state, sequence)
+        return (state, Header(version: v, journalSequence: sequence))
     }
 }

@@ -1,28 +1,22 @@
 import Foundation
 import Strata
+import StrataFileSupport
 
 /// The append-only change journal beside the document: one line per save.
 ///
-/// A line is `<16 hex digits> <json>\n`; the digits are an FNV-1a checksum of the JSON bytes. The
-/// JSON is `{"seq": n, "next": {"Entity": key}, "put": {"Entity": [records]}, "delete": {"Entity":
-/// [keys]}}`. A save appends its line and syncs it before it returns, so only the last line can be
-/// torn by a crash; a torn last line is a save that never returned and is ignored. A damaged line
-/// followed by good ones is corruption.
+/// A line is `<16 hex digits> <json>\n` (the shared `Journal` format: the digits are the checksum of
+/// the JSON). The JSON is `{"seq": n, "next": {"Entity": key}, "put": {"Entity": [records]},
+/// "delete": {"Entity": [keys]}}`. Sequence numbers are consecutive, so a line dropped, repeated or
+/// moved is found; `next` holds every key counter the save moved (also when all its inserts were
+/// deleted again by a cascade in the same save), so a key is never given out twice.
 enum JSONJournal {
-    static func checksum(_ bytes: some Sequence<UInt8>) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
-        let s = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
-
     /// The line recording one save.
     static func line(sequence: Int64, commit: CommitContext) -> [UInt8] {
         let schema = commit.next.schema
         var w = JSONWriter()
         w.raw("{\"seq\":\(sequence),\"next\":{")
         var firstEntity = true
-        for entity in schema.entities where !commit.changes.inserted[entity.index].isEmpty {
+        for entity in schema.entities where commit.next.nextPrimaryKey(entity) != commit.previous.nextPrimaryKey(entity) {
             w.raw(firstEntity ? "" : ",")
             firstEntity = false
             w.string(entity.name)
@@ -55,39 +49,34 @@ enum JSONJournal {
             w.raw(":[" + commit.changes.deleted[entity.index].sorted().map(String.init).joined(separator: ",") + "]")
         }
         w.raw("}}")
-        return Array((checksum(w.bytes) + " ").utf8) + w.bytes + [0x0A]
+        return Journal.line(w.bytes)
     }
 
-    /// Applies the journal's lines after `sequence` to `state`; returns the last sequence applied.
-    static func replay(_ data: Data, into state: inout StoreState, after sequence: Int64, file: String) throws -> Int64 {
-        let bytes = [UInt8](data)
+    /// Applies the journal's lines after the document's `sequence` to `state`; returns the scan
+    /// (where a writer appends next) and the last sequence number.
+    ///
+    /// Lines at or below `sequence` were folded into the document already (a crash between the
+    /// document's rename and the journal's truncation leaves them) and are skipped; the first line
+    /// after them must be `sequence + 1`, and every line the one before it plus one.
+    static func replay(_ bytes: [UInt8], into state: inout StoreState, after sequence: Int64, file: String) throws -> (Journal.Scan, Int64) {
+        let scan = try Journal.scan(bytes, file: file)
         var last = sequence
-        var start = 0
-        while start < bytes.count {
-            guard let end = bytes[start...].firstIndex(of: 0x0A) else { break }  // torn last line: a save that never returned
-            let line = bytes[start..<end]
-            let lineStart = start
-            start = end + 1
+        var previous: Int64?
+        for line in scan.lines {
             func corrupt(_ why: String) -> StrataError {
-                StrataError(.corruptStore, "The journal is damaged at byte \(lineStart) (\(why)); restore the store from a backup.", file: file, offset: lineStart)
-            }
-            guard line.count > 17, line[line.startIndex + 16] == 0x20 else {
-                if start >= bytes.count { break }
-                throw corrupt("a line without its checksum")
-            }
-            let body = line[(line.startIndex + 17)...]
-            guard String(decoding: line.prefix(16), as: UTF8.self) == checksum(body) else {
-                if start >= bytes.count { break }  // the last line, torn
-                throw corrupt("a checksum mismatch")
+                StrataError(.corruptStore, "The journal is damaged at byte \(line.offset) (\(why)); restore the store from a backup.", file: file, offset: line.offset)
             }
             let json: JSONValue
-            do { json = try JSONParser.parse(Data(body)) } catch { throw corrupt("unreadable JSON") }
+            do { json = try JSONParser.parse(Array(line.body)) } catch { throw corrupt("unreadable JSON") }
             guard case .int(let seq)? = json["seq"] else { throw corrupt("no sequence number") }
-            guard seq > last else { continue }  // already folded into the document
+            if let previous, seq != previous + 1 { throw corrupt("sequence \(seq) follows \(previous): lines are missing, repeated or out of order") }
+            previous = seq
+            guard seq > sequence else { continue }  // already folded into the document
+            guard seq == last + 1 else { throw corrupt("sequence \(seq) follows the document's \(last): lines are missing") }
             try apply(json, to: &state, file: file)
             last = seq
         }
-        return last
+        return (scan, last)
     }
 
     private static func apply(_ json: JSONValue, to state: inout StoreState, file: String) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataFileSupport
 import Synchronization
 
 /// The JSON backend: a readable document, crash-safe, whose small saves append to a journal.
@@ -7,10 +8,10 @@ import Synchronization
 /// The whole store lives in memory on the shared engine after open, so fetches never read the file.
 /// A save appends its changes — only the records it changed — to `<file>.journal` and syncs it; when
 /// the journal grows past a threshold it is folded into the document (written to a temporary file,
-/// synced, renamed over, folder synced). A crash at any moment leaves the old or the new state. An
-/// advisory lock keeps a second process out (`storeLocked`, or a wait). Before every save, and at most
-/// every 5 ms before a fetch, the store checks the files' identity and size and reloads them if
-/// someone else changed them.
+/// synced, renamed over, folder synced). A crash at any moment leaves the old or the new state. One
+/// writer at a time (`storeLocked`, or a wait), any number of read-only stores beside it. Before
+/// every save, and at most every 5 ms before a fetch, the store checks the files' identity and size
+/// and reloads them if someone else changed them (a reader sees the writer's saves this way).
 /// `docs/formats/json.md` describes the files.
 public final class JSONStore: DataStore {
     /// Snapshots are the core's default.
@@ -21,14 +22,28 @@ public final class JSONStore: DataStore {
     /// The identifier in every permanent identifier, kept in the document.
     public let identifier: String
     private let engine: RecordEngine
-    private let files: JSONFiles
+    private let files: JSONStoreFiles
+    private let lock: WriterLock?
     private struct Disk {
+        var version: Int64
         var sequence: Int64
-        var documentStamp: JSONFiles.Stamp?
-        var journalStamp: JSONFiles.Stamp?
-        var journalBytes: Int
+        var documentStamp: FileStamp?
+        var journalStamp: FileStamp?
+        var journalEnd: Int
+        var needsLineEnd: Bool
         var documentBytes: Int
         var checked = ContinuousClock.now
+        var temporariesRemoved = false
+
+        init(_ loaded: JSONStoreFiles.Loaded) {
+            version = loaded.header.version
+            sequence = loaded.sequence
+            documentStamp = loaded.documentStamp
+            journalStamp = loaded.journalStamp
+            journalEnd = loaded.scan.end
+            needsLineEnd = loaded.scan.needsLineEnd
+            documentBytes = loaded.documentBytes
+        }
     }
 
     /// How stale a fetch may be about an outside edit: the files are looked at (two `stat` calls)
@@ -36,46 +51,33 @@ public final class JSONStore: DataStore {
     static let outsideChangeWindow = Duration.milliseconds(5)
     private let disk: Mutex<Disk>
 
-    /// Opens the store, creating the document if it is missing.
+    /// Opens the store; a writer creates it if the document is missing, a reader never writes.
     ///
-    /// - Throws: `storeLocked` if another process holds it, `corruptStore` (with the byte offset)
-    ///   for a damaged document or journal, `schemaMismatch`, `unsupported` for a newer format.
+    /// - Throws: `storeLocked` if another writer holds it (saying whether in this process),
+    ///   `corruptStore` (with the byte offset) for a damaged document or journal, `schemaMismatch`
+    ///   listing what differs, `unsupported` for a newer format, `ioFailure` for a read-only open of
+    ///   a missing store.
     public init(_ configuration: JSONStoreConfiguration) throws {
         self.configuration = configuration
-        let files = JSONFiles(document: configuration.url)
-        try files.lock(wait: configuration.lockWait)
+        let files = JSONStoreFiles(document: configuration.url)
         self.files = files
-        let loaded = try Self.load(files, configuration)
+        var lock: WriterLock?
+        if !configuration.isReadOnly {
+            try files.prepareJournalForWriter()
+            lock = try WriterLock(path: files.journal, store: files.document, wait: configuration.lockWait)
+            if FileStamp(files.document) == nil {
+                guard FileStamp(files.journal)?.size == 0 else {
+                    throw StrataError(.corruptStore, "The store's document is missing but its journal holds saves; restore the document from a backup.", file: files.document)
+                }
+                let empty = StoreState(schema: configuration.schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier())
+                try DurableFile.replace(files.document, with: JSONDocumentFile.encode(empty, journalSequence: 0))
+            }
+        }
+        self.lock = lock
+        let loaded = try files.load(configuration.schema)
         self.identifier = loaded.state.storeIdentifier
         self.engine = RecordEngine(state: loaded.state)
-        self.disk = Mutex(loaded.disk)
-    }
-
-    private static func load(_ files: JSONFiles, _ configuration: JSONStoreConfiguration) throws -> (state: StoreState, disk: Disk) {
-        let path = files.document.path
-        var state: StoreState
-        var sequence: Int64 = 0
-        var documentBytes = 0
-        if let data = FileManager.default.contents(atPath: path) {
-            guard !data.isEmpty else {
-                throw StrataError(.corruptStore, "The store file is empty (0 bytes); it was truncated. Restore it from a backup.", file: path, offset: 0)
-            }
-            (state, sequence) = try JSONDocumentFile.decode(data, schema: configuration.schema, file: path)
-            documentBytes = data.count
-        } else {
-            state = StoreState(schema: configuration.schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier())
-            let bytes = JSONDocumentFile.encode(state, journalSequence: 0)
-            try files.replace(files.document, with: bytes)
-            documentBytes = bytes.count
-        }
-        var journalBytes = 0
-        if let journal = FileManager.default.contents(atPath: files.journal.path), !journal.isEmpty {
-            sequence = try JSONJournal.replay(journal, into: &state, after: sequence, file: files.journal.path)
-            journalBytes = journal.count
-        }
-        try state.finishLoading()
-        let disk = Disk(sequence: sequence, documentStamp: files.stamp(files.document), journalStamp: files.stamp(files.journal), journalBytes: journalBytes, documentBytes: documentBytes)
-        return (state, disk)
+        self.disk = Mutex(Disk(loaded))
     }
 
     /// Reloads the files if someone else changed them since this store last wrote or read them.
@@ -84,13 +86,13 @@ public final class JSONStore: DataStore {
             let now = ContinuousClock.now
             guard always || now - disk.checked >= Self.outsideChangeWindow else { return }
             disk.checked = now
-            guard files.stamp(files.document) != disk.documentStamp || files.stamp(files.journal) != disk.journalStamp else { return }
-            let (state, fresh) = try Self.load(files, configuration)
-            guard state.storeIdentifier == identifier else {
-                throw StrataError(.corruptStore, "The store file was replaced by another store's while open; reopen it.", file: files.document.path)
+            guard FileStamp(files.document) != disk.documentStamp || FileStamp(files.journal) != disk.journalStamp else { return }
+            let loaded = try files.load(configuration.schema)
+            guard loaded.state.storeIdentifier == identifier else {
+                throw StrataError(.corruptStore, "The store file was replaced by another store's while open; reopen it.", file: files.document)
             }
-            engine.replaceState(state)
-            disk = fresh
+            engine.replaceState(loaded.state)
+            disk = Disk(loaded)
         }
     }
 
@@ -118,27 +120,42 @@ public final class JSONStore: DataStore {
     }
 
     /// Applies the save in memory, appends its changes to the journal (synced) and commits; folds
-    /// the journal into the document when it has grown past the threshold.
+    /// the journal into the document when it has grown past the threshold, or when the document is
+    /// of an older format version.
+    ///
+    /// - Throws: `readOnlyStore` on a read-only store; the contract's errors; `storeLocked` if the
+    ///   journal this store locked was deleted or replaced underneath it.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
+        guard let lock else {
+            throw StrataError(.readOnlyStore, "This JSON store was opened read-only; open it without `isReadOnly` to save.", file: files.document)
+        }
+        try lock.check(store: files.document)
         try refreshIfChanged(always: true)
         return try engine.save(request) { commit in
             guard !commit.changes.isEmpty else { return }
             try disk.withLock { disk in
+                if !disk.temporariesRemoved {
+                    DurableFile.removeTemporaries(of: files.document)  // left by a writer killed while folding
+                    disk.temporariesRemoved = true
+                }
                 let line = JSONJournal.line(sequence: disk.sequence + 1, commit: commit)
-                try files.append(files.journal, line)
+                disk.journalEnd = try Journal.append(line, to: files.journal, end: disk.journalEnd, needsLineEnd: disk.needsLineEnd)
+                disk.needsLineEnd = false
                 disk.sequence += 1
-                disk.journalBytes += line.count
-                if configuration.journalThreshold == 0 || disk.journalBytes > max(configuration.journalThreshold, disk.documentBytes / 2) {
+                if disk.version < JSONDocumentFile.version || configuration.journalThreshold == 0
+                    || disk.journalEnd > max(configuration.journalThreshold, disk.documentBytes / 2)
+                {
                     // Fold: the document becomes the new state; a crash before the journal is emptied
                     // is harmless, as replay skips lines the document already holds.
                     let document = JSONDocumentFile.encode(commit.next, journalSequence: disk.sequence)
-                    try files.replace(files.document, with: document)
-                    try files.truncate(files.journal)
+                    try DurableFile.replace(files.document, with: document)
+                    try Journal.truncate(files.journal)
+                    disk.version = JSONDocumentFile.version
                     disk.documentBytes = document.count
-                    disk.journalBytes = 0
+                    disk.journalEnd = 0
                 }
-                disk.documentStamp = files.stamp(files.document)
-                disk.journalStamp = files.stamp(files.journal)
+                disk.documentStamp = FileStamp(files.document)
+                disk.journalStamp = FileStamp(files.journal)
             }
         }
     }

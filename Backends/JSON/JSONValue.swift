@@ -41,12 +41,19 @@ struct JSONSyntaxError: Error {
 struct JSONParser {
     private let bytes: [UInt8]
     private var i = 0
+    private var depth = 0
+    /// The deepest nesting a store file needs is 6 (document, entities, entity, records, record, list);
+    /// deeper input is refused rather than recursed into, so a hostile file cannot overflow the stack.
+    static let maximumDepth = 32
 
-    init(_ data: Data) { bytes = [UInt8](data) }
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     /// Parses one document; anything but whitespace after it is an error.
-    static func parse(_ data: Data) throws -> JSONValue {
-        var parser = JSONParser(data)
+    static func parse(_ data: Data) throws -> JSONValue { try parse([UInt8](data)) }
+
+    /// Parses one document from bytes.
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        var parser = JSONParser(bytes)
         let value = try parser.value()
         parser.skip()
         guard parser.i == parser.bytes.count else { throw JSONSyntaxError(offset: parser.i, reason: "unexpected data after the document") }
@@ -64,12 +71,16 @@ struct JSONParser {
     private mutating func value() throws -> JSONValue {
         skip()
         guard i < bytes.count else { throw fail("expected a value") }
+        if bytes[i] == UInt8(ascii: "{") || bytes[i] == UInt8(ascii: "[") {
+            guard depth < Self.maximumDepth else { throw fail("arrays and objects nested deeper than \(Self.maximumDepth) levels") }
+            depth += 1
+        }
         switch bytes[i] {
         case UInt8(ascii: "{"):
             i += 1
             var members: [(String, JSONValue)] = []
             skip()
-            if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(members) }
             while true {
                 skip()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
@@ -81,20 +92,20 @@ struct JSONParser {
                 skip()
                 guard i < bytes.count else { throw fail("expected ',' or '}'") }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                if bytes[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(members) }
                 throw fail("expected ',' or '}'")
             }
         case UInt8(ascii: "["):
             i += 1
             var items: [JSONValue] = []
             skip()
-            if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
             while true {
                 items.append(try value())
                 skip()
                 guard i < bytes.count else { throw fail("expected ',' or ']'") }
                 if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(items) }
                 throw fail("expected ',' or ']'")
             }
         case UInt8(ascii: "\""):
