@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataFileSupport
 
 /// Reads the files a manifest names back into a state, checking every row.
 struct CSVLoader {
@@ -12,11 +13,13 @@ struct CSVLoader {
         var order: [Int: Int]
     }
 
-    func load(_ manifest: CSVFolder.Manifest) throws -> StoreState {
+    /// Reads every table the manifest names (checking each file's checksum first) into a state,
+    /// and checks that every reference names a record the store holds.
+    func load(_ manifest: CSVManifest) throws -> StoreState {
         let schema = layout.schema
         var rows: [[Int64: Row]] = Array(repeating: [:], count: schema.entities.count)
         for entity in schema.entities {
-            rows[entity.index] = try readEntity(entity, file: try fileName(entity.name, manifest))
+            rows[entity.index] = try readEntity(entity, file: manifest.files[entity.name], manifest)
         }
         var state = StoreState(schema: schema, storeIdentifier: manifest.storeIdentifier)
         // To-many lists come from the rows that point back (ordered by their order column) or from pair files.
@@ -32,10 +35,10 @@ struct CSVLoader {
             }
         }
         for pair in layout.pairs {
-            let file = try fileName(pair.name, manifest)
+            guard let file = manifest.files[pair.name] else { continue }  // never written: no pairs
             let leftOrdered = pair.left.entity.relationships[pair.left.relationship].isOrdered
             let rightOrdered = pair.right.entity.relationships[pair.right.relationship].isOrdered
-            let parsed = try table(file, header: pair.header)
+            let parsed = try table(file, header: pair.header, manifest)
             for (line, fields) in parsed {
                 func key(_ column: Int) throws -> Int64 {
                     guard let k = Int64(fields[column].text) else { throw corrupt(file, line, column + 1, "'\(fields[column].text)' is not a key") }
@@ -62,12 +65,8 @@ struct CSVLoader {
             state.setNextPrimaryKey(entity, atLeast: manifest.nextKeys[entity.name] ?? 1)
         }
         try state.finishLoading()
+        try state.verifyReferences(file: folder.url.path)
         return state
-    }
-
-    private func fileName(_ name: String, _ manifest: CSVFolder.Manifest) throws -> String {
-        guard let file = manifest.files[name] else { throw StrataError(.corruptStore, "The manifest names no file for '\(name)'.", file: folder.manifestURL.path) }
-        return file
     }
 
     private func corrupt(_ file: String, _ line: Int, _ column: Int, _ what: String) -> StrataError {
@@ -75,12 +74,15 @@ struct CSVLoader {
     }
 
     /// The data rows of a file whose header must hold exactly `header` (in any order), reordered to it.
-    private func table(_ file: String, header: [String]) throws -> [(Int, [CSVField])] {
-        let path = folder.url.appendingPathComponent(file).path
-        guard let data = FileManager.default.contents(atPath: path) else {
+    private func table(_ file: String, header: [String], _ manifest: CSVManifest) throws -> [(Int, [CSVField])] {
+        let path = folder.path(file)
+        guard let bytes = try DurableFile.read(path) else {
             throw StrataError(.corruptStore, "The file \(file) named by the manifest is missing.", file: path)
         }
-        let parsed = try CSVParser(file: path).rows(data)
+        if manifest.version >= 2, manifest.checksums[file] != Checksum.hex(bytes) {
+            throw StrataError(.corruptStore, "\(file) does not match the checksum the manifest holds for it: it was damaged, edited or swapped. Restore it from a backup.", file: path)
+        }
+        let parsed = try CSVParser(file: path).rows(Data(bytes))
         guard let first = parsed.first else { throw corrupt(file, 1, 1, "the header row is missing") }
         var positions: [Int] = []
         for name in header {
@@ -96,11 +98,12 @@ struct CSVLoader {
         }
     }
 
-    private func readEntity(_ entity: EntitySchema, file: String) throws -> [Int64: Row] {
+    private func readEntity(_ entity: EntitySchema, file: String?, _ manifest: CSVManifest) throws -> [Int64: Row] {
+        guard let file else { return [:] }  // never written: no records
         let header = layout.header(entity)
         let toOnes = layout.toOneColumns(entity)
         var rows: [Int64: Row] = [:]
-        for (line, fields) in try table(file, header: header) {
+        for (line, fields) in try table(file, header: header, manifest) {
             guard let key = Int64(fields[0].text) else { throw corrupt(file, line, 1, "'\(fields[0].text)' is not a key") }
             var attributes: [Value] = []
             for (i, type) in entity.attributeTypes.enumerated() {

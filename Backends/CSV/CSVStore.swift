@@ -1,13 +1,16 @@
 import Foundation
 import Strata
+import StrataFileSupport
 import Synchronization
 
 /// The CSV backend: a folder of spreadsheet-readable tables, committed atomically, on the shared engine.
 ///
-/// One CSV file per entity and per many-to-many relationship, named by a manifest; a save rewrites
-/// only the files of the entities it changed, beside the old ones, and switches the manifest
-/// atomically. An advisory lock keeps a second process out (`storeLocked`). Snapshots are
-/// `CSVSnapshot`s: rows of fields, typed only when read.
+/// One CSV file per entity and per many-to-many relationship, named by a manifest with each file's
+/// checksum; a save rewrites only the files of the entities it changed, beside the old ones, and
+/// switches the manifest atomically. One writer at a time holds a lock on the folder itself
+/// (`storeLocked`), any number of read-only stores beside it. Before every save, and at most every
+/// 5 ms before a fetch, the store checks whether the files changed underneath it and reloads them.
+/// Snapshots are `CSVSnapshot`s: rows of fields, typed only when read.
 /// `docs/formats/csv.md` describes the files.
 public final class CSVStore: DataStore {
     /// Snapshots keep their CSV fields.
@@ -20,58 +23,93 @@ public final class CSVStore: DataStore {
     private let engine: RecordEngine
     private let layout: CSVLayout
     private let folder: CSVFolder
-    private let manifest: Mutex<CSVFolder.Manifest>
-    private let lockDescriptor: Int32
+    private let lock: WriterLock?
+    private struct Disk {
+        var manifest: CSVManifest
+        var stamps: [FileStamp?]
+        var checked = ContinuousClock.now
+        var straysRemoved = false
+    }
+    private let disk: Mutex<Disk>
 
-    /// Opens the folder, creating an empty store if it holds no manifest.
+    /// Opens the folder; a writer creates an empty store in an empty or missing folder. Opening
+    /// never writes or removes a file of an existing store.
     ///
-    /// - Throws: `corruptStore` naming the file, line and column of a malformed file,
-    ///   `schemaMismatch`, `unsupported` for a newer format.
+    /// - Throws: `corruptStore` naming the file, line and column of a malformed file (or a folder of
+    ///   tables without its manifest), `schemaMismatch` listing what differs, `unsupported` for a
+    ///   newer format, `storeLocked`, `ioFailure` for a read-only open of a missing store.
     public init(_ configuration: CSVStoreConfiguration) throws {
         self.configuration = configuration
         let layout = CSVLayout(schema: configuration.schema)
         let folder = CSVFolder(url: configuration.folder)
         self.layout = layout
         self.folder = folder
-        try FileManager.default.createDirectory(at: configuration.folder, withIntermediateDirectories: true)
-        let lockDescriptor = try folder.lock(wait: configuration.lockWait)
-        var locked = true
-        defer { if locked { close(lockDescriptor) } }
-        let state: StoreState
-        let manifest: CSVFolder.Manifest
-        if let existing = try folder.readManifest() {
-            guard existing.fingerprint == configuration.schema.fingerprint else {
-                throw StrataError(.schemaMismatch, "The store holds data of schema \(existing.fingerprint), not \(configuration.schema.fingerprint). Open it with the schema it was written with.", file: folder.manifestURL.path)
+        var lock: WriterLock?
+        if !configuration.isReadOnly {
+            try FileManager.default.createDirectory(at: configuration.folder, withIntermediateDirectories: true)
+            lock = try WriterLock(path: configuration.folder.path, store: configuration.folder.path, wait: configuration.lockWait)
+            if FileStamp(folder.manifestPath) == nil {
+                let tables = folder.tableFiles()
+                guard tables.isEmpty else {
+                    throw StrataError(.corruptStore, "manifest.json is missing but the folder holds tables (\(tables.prefix(3).joined(separator: ", "))…); restore the manifest from a backup. Nothing was changed.", file: folder.manifestPath)
+                }
+                let schema = configuration.schema
+                try folder.commit(CSVManifest(
+                    storeIdentifier: PersistentIdentifier.makeStoreIdentifier(), fingerprint: schema.fingerprint, schema: schema.canonicalDescription,
+                    generation: 0, files: [:], checksums: [:], nextKeys: [:]))
             }
-            state = try CSVLoader(layout: layout, folder: folder).load(existing)
-            manifest = existing
-        } else {
-            let empty = StoreState(schema: configuration.schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier())
-            var fresh = CSVFolder.Manifest(storeIdentifier: empty.storeIdentifier, fingerprint: configuration.schema.fingerprint, generation: 0, files: [:], nextKeys: [:])
-            for entity in configuration.schema.entities {
-                let name = "\(entity.name).0.csv"
-                try folder.write(name, layout.rows(entity, in: empty))
-                fresh.files[entity.name] = name
-                fresh.nextKeys[entity.name] = 1
-            }
-            for pair in layout.pairs {
-                let name = "\(pair.name).0.csv"
-                try folder.write(name, layout.rows(pair, in: empty))
-                fresh.files[pair.name] = name
-            }
-            try folder.commit(fresh)
-            state = empty
-            manifest = fresh
         }
-        folder.removeStrays(keeping: manifest)
+        self.lock = lock
+        let (state, disk) = try Self.load(folder, layout)
         self.identifier = state.storeIdentifier
         self.engine = RecordEngine(state: state)
-        self.manifest = Mutex(manifest)
-        self.lockDescriptor = lockDescriptor
-        locked = false
+        self.disk = Mutex(disk)
     }
 
-    deinit { close(lockDescriptor) }  // closing the descriptor releases the lock
+    /// Reads the manifest and the tables it names; retries when a writer committed meanwhile (it
+    /// may have removed a table the old manifest named).
+    private static func load(_ folder: CSVFolder, _ layout: CSVLayout) throws -> (StoreState, Disk) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let before = FileStamp(folder.manifestPath)
+            do {
+                guard let manifest = try folder.readManifest() else {
+                    let tables = folder.tableFiles()
+                    throw tables.isEmpty
+                        ? StrataError(.ioFailure, "There is no CSV store in this folder (no manifest.json).", file: folder.manifestPath)
+                        : StrataError(.corruptStore, "manifest.json is missing but the folder holds tables (\(tables.prefix(3).joined(separator: ", "))…); restore the manifest from a backup.", file: folder.manifestPath)
+                }
+                let schema = layout.schema
+                guard manifest.fingerprint == schema.fingerprint else {
+                    throw schema.mismatch(storedFingerprint: manifest.fingerprint, storedDescription: manifest.schema, file: folder.manifestPath)
+                }
+                let state = try CSVLoader(layout: layout, folder: folder).load(manifest)
+                return (state, Disk(manifest: manifest, stamps: folder.stamps(manifest)))
+            } catch let error as StrataError where error.code == .corruptStore && attempt < 20 {
+                guard FileStamp(folder.manifestPath) != before else { throw error }
+            }
+        }
+    }
+
+    /// Reloads the files if someone else changed them since this store last wrote or read them.
+    private func refreshIfChanged(always: Bool = false) throws {
+        try disk.withLock { disk in
+            let now = ContinuousClock.now
+            guard always || now - disk.checked >= Self.outsideChangeWindow else { return }
+            disk.checked = now
+            guard folder.stamps(disk.manifest) != disk.stamps else { return }
+            let (state, fresh) = try Self.load(folder, layout)
+            guard state.storeIdentifier == identifier else {
+                throw StrataError(.corruptStore, "The store folder now holds another store; reopen it.", file: folder.manifestPath)
+            }
+            engine.replaceState(state)
+            disk = fresh
+        }
+    }
+
+    /// How stale a fetch may be about a change made by another process.
+    static let outsideChangeWindow = Duration.milliseconds(5)
 
     /// Everything the contract has.
     public var capabilities: StoreCapabilities {
@@ -79,41 +117,69 @@ public final class CSVStore: DataStore {
     }
 
     /// Fetches from memory as `CSVSnapshot`s.
-    public func fetch(_ descriptor: FetchDescriptor) throws -> [CSVSnapshot] { try engine.fetch(descriptor) }
+    public func fetch(_ descriptor: FetchDescriptor) throws -> [CSVSnapshot] {
+        try refreshIfChanged()
+        return try engine.fetch(descriptor)
+    }
+
     /// Counts from memory.
-    public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int { try engine.fetchCount(descriptor) }
+    public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
+        try refreshIfChanged()
+        return try engine.fetchCount(descriptor)
+    }
+
     /// Lists identifiers from memory.
-    public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [PersistentIdentifier] { try engine.fetchIdentifiers(descriptor) }
+    public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [PersistentIdentifier] {
+        try refreshIfChanged()
+        return try engine.fetchIdentifiers(descriptor)
+    }
 
     /// Applies the save in memory, writes new versions of the files it changed and switches the
-    /// manifest; if anything fails before the switch, nothing is committed.
+    /// manifest; if anything fails before the switch, nothing is committed. Files the new manifest
+    /// no longer names are removed after the switch.
+    ///
+    /// - Throws: `readOnlyStore` on a read-only store; the contract's errors; `storeLocked` if the
+    ///   folder was replaced underneath the store.
     public func save(_ request: SaveRequest<CSVSnapshot>) throws -> SaveResult<CSVSnapshot> {
-        try engine.save(request) { commit in
+        guard let lock else {
+            throw StrataError(.readOnlyStore, "This CSV store was opened read-only; open it without `isReadOnly` to save.", file: folder.url.path)
+        }
+        try lock.check(store: folder.url.path)
+        try refreshIfChanged(always: true)
+        return try engine.save(request) { commit in
             guard !commit.changes.isEmpty else { return }
-            try manifest.withLock { manifest in
-                var next = manifest
+            try disk.withLock { disk in
+                let schema = layout.schema
+                var next = disk.manifest
+                next.version = CSVManifest.version
+                next.schema = schema.canonicalDescription
                 next.generation += 1
-                var changed = Set(layout.schema.entities.filter { e in
-                    !commit.changes.inserted[e.index].isEmpty || !commit.changes.updated[e.index].isEmpty || !commit.changes.deleted[e.index].isEmpty
+                var changed = Set(schema.entities.filter { e in
+                    disk.manifest.version < CSVManifest.version || !commit.changes.inserted[e.index].isEmpty
+                        || !commit.changes.updated[e.index].isEmpty || !commit.changes.deleted[e.index].isEmpty
                 }.map(\.index))
-                for e in changed { changed.formUnion(layout.orderDependents(layout.schema.entities[e])) }
+                for e in changed { changed.formUnion(layout.orderDependents(schema.entities[e])) }
                 var replaced: [String] = []
-                for entity in layout.schema.entities where changed.contains(entity.index) {
-                    let name = "\(entity.name).\(next.generation).csv"
-                    try folder.write(name, layout.rows(entity, in: commit.next))
-                    if let old = next.files[entity.name] { replaced.append(old) }
-                    next.files[entity.name] = name
+                func put(_ table: String, _ bytes: [UInt8]) throws {
+                    let name = "\(table).\(next.generation).csv"
+                    let checksum = try folder.write(name, bytes)
+                    if let old = next.files[table] {
+                        replaced.append(old)
+                        next.checksums[old] = nil
+                    }
+                    next.files[table] = name
+                    next.checksums[name] = checksum
                 }
+                for entity in schema.entities where changed.contains(entity.index) { try put(entity.name, layout.rows(entity, in: commit.next)) }
                 for pair in layout.pairs where changed.contains(pair.left.entity.index) || changed.contains(pair.right.entity.index) {
-                    let name = "\(pair.name).\(next.generation).csv"
-                    try folder.write(name, layout.rows(pair, in: commit.next))
-                    if let old = next.files[pair.name] { replaced.append(old) }
-                    next.files[pair.name] = name
+                    try put(pair.name, layout.rows(pair, in: commit.next))
                 }
-                for entity in layout.schema.entities { next.nextKeys[entity.name] = commit.next.nextPrimaryKey(entity) }
+                for entity in schema.entities { next.nextKeys[entity.name] = commit.next.nextPrimaryKey(entity) }
                 try folder.commit(next)
-                manifest = next
-                for old in replaced { unlink(folder.url.appendingPathComponent(old).path) }
+                folder.removeUnnamed(replaced, keeping: next, tables: Set(schema.entities.map(\.name) + layout.pairs.map(\.name)), everyStray: !disk.straysRemoved)
+                disk.straysRemoved = true
+                disk.manifest = next
+                disk.stamps = folder.stamps(next)
             }
         }
     }

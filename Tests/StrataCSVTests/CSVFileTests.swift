@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataCSV
 import StrataConformance
+import StrataFileSupport
 import Testing
 
 /// The CSV backend's files: read back by Python's `csv` module, crash-safe, damage reported by file,
@@ -19,10 +20,38 @@ struct CSVFileTests {
         try CSVStore(CSVStoreConfiguration(folder: folder, schema: FixtureDomain.schema, lockWait: wait))
     }
 
+    static func manifest(_ folder: URL) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("manifest.json"))) as! [String: Any]
+    }
+
     static func manifestFile(_ folder: URL, _ name: String) throws -> URL {
-        let data = try Data(contentsOf: folder.appendingPathComponent("manifest.json"))
-        let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-        return folder.appendingPathComponent((object["files"] as! [String: String])[name]!)
+        folder.appendingPathComponent(try #require((try manifest(folder)["files"] as? [String: String])?[name], "no file for \(name)"))
+    }
+
+    /// Replaces the manifest with an edited one whose checksum is valid again: what a careful hand
+    /// edit (or a bug in a writer) produces, as opposed to damage.
+    static func rewriteManifest(_ folder: URL, _ edit: (inout [String: Any]) -> Void) throws {
+        var object = try manifest(folder)
+        object["checksum"] = nil
+        edit(&object)
+        var text = [UInt8](try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        text.removeLast()  // the closing brace; the seal closes the object
+        text += Array(",\n".utf8)
+        try Data(DocumentSeal(lead: "  \"checksum\": \"", trail: "\"\n}\n").seal(text)).write(to: folder.appendingPathComponent("manifest.json"))
+    }
+
+    /// Writes `text` as the table `name` and names it in the manifest with its checksum.
+    static func replaceTable(_ folder: URL, _ name: String, with text: String) throws -> URL {
+        let file = "\(name).50.csv"
+        try Data(text.utf8).write(to: folder.appendingPathComponent(file))
+        try rewriteManifest(folder) { object in
+            var files = object["files"] as! [String: String], checksums = object["checksums"] as! [String: String]
+            files[name] = file
+            checksums[file] = Checksum.hex(Array(text.utf8))
+            object["files"] = files
+            object["checksums"] = checksums
+        }
+        return folder.appendingPathComponent(file)
     }
 
     static var strata: URL {
@@ -118,8 +147,7 @@ struct CSVFileTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let folder = dir.appendingPathComponent("store")
         do { _ = try Self.open(folder) }
-        let notes = try Self.manifestFile(folder, "Note")
-        try Data(example.1.utf8).write(to: notes)
+        let notes = try Self.replaceTable(folder, "Note", with: example.1)
         let error = try #require(throws: StrataError.self, "\(example.0)") { try Self.open(folder) }
         #expect(error.code == .corruptStore, "\(example.0)")
         #expect(error.file == notes.path, "\(example.0)")
