@@ -146,13 +146,15 @@ public final class JSONStore: DataStore {
                     || disk.journalEnd > max(configuration.journalThreshold, disk.documentBytes / 2)
                 {
                     // Fold: the document becomes the new state; a crash before the journal is emptied
-                    // is harmless, as replay skips lines the document already holds.
+                    // is harmless, as replay skips lines the document already holds. The save is
+                    // durable in the journal already, so a fold that fails is only retried later:
+                    // failing the save now would leave a line on disk for a save reported as failed.
                     let document = JSONDocumentFile.encode(commit.next, journalSequence: disk.sequence)
-                    try DurableFile.replace(files.document, with: document)
-                    try Journal.truncate(files.journal)
-                    disk.version = JSONDocumentFile.version
-                    disk.documentBytes = document.count
-                    disk.journalEnd = 0
+                    if (try? DurableFile.replace(files.document, with: document)) != nil {
+                        disk.version = JSONDocumentFile.version
+                        disk.documentBytes = document.count
+                        if (try? Journal.truncate(files.journal)) != nil { disk.journalEnd = 0 }
+                    }
                 }
                 disk.documentStamp = FileStamp(files.document)
                 disk.journalStamp = FileStamp(files.journal)
