@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "StrataSQLite", targets: ["StrataSQLite"]),
         .library(name: "StrataJSON", targets: ["StrataJSON"]),
         .library(name: "StrataCSV", targets: ["StrataCSV"]),
+        .library(name: "StrataLMDB", targets: ["StrataLMDB"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
     ],
     dependencies: [
@@ -29,10 +30,12 @@ let package = Package(
         .target(name: "StrataFileSupport", dependencies: ["Strata"], path: "Backends/FileSupport"),
         .target(name: "StrataJSON", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/JSON"),
         .target(name: "StrataCSV", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/CSV"),
+        .systemLibrary(name: "CLMDB", path: "Backends/CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
+        .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB"),
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "CSQLite",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI"
@@ -58,6 +61,11 @@ let package = Package(
             name: "StrataCSVTests",
             dependencies: ["Strata", "StrataCSV", "StrataFileSupport", "StrataConformance"],
             path: "Tests/StrataCSVTests"
+        ),
+        .testTarget(
+            name: "StrataLMDBTests",
+            dependencies: ["Strata", "StrataLMDB", "StrataConformance"],
+            path: "Tests/StrataLMDBTests"
         ),
         .testTarget(
             name: "StrataCrossBackendTests",

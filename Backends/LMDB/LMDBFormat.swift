@@ -1,0 +1,134 @@
+import CLMDB
+import Foundation
+import Strata
+
+/// What makes an LMDB environment a Strata store, and the checks made before touching a folder.
+enum LMDBFormat {
+    /// liblmdb's meta page magic and data version, at byte 16 and 20 of `data.mdb`.
+    static let magic: UInt32 = 0xBEEF_C0DE
+    static let dataVersion: UInt32 = 1
+
+    /// Checks `folder` without writing to it: `true` if it holds an environment, `false` if it is
+    /// missing or empty (it is created then).
+    ///
+    /// - Throws: `corruptStore` for a file, a folder of other files, or a `data.mdb` that is not
+    ///   LMDB's — before liblmdb could create its lock file there.
+    static func preflight(_ folder: URL) throws -> Bool {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
+            do {
+                try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw StrataError(.ioFailure, "Cannot create the environment folder (\(error.localizedDescription)).", file: folder.path)
+            }
+            return false
+        }
+        guard isDirectory.boolValue else {
+            throw StrataError(.corruptStore, "\(folder.path) is a file, not an LMDB environment folder; it was left untouched. Give the store a folder.", file: folder.path)
+        }
+        let data = folder.appendingPathComponent("data.mdb")
+        guard fm.fileExists(atPath: data.path) else {
+            let others = ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0 != "lock.mdb" }
+            guard others.isEmpty else {
+                throw StrataError(.corruptStore, "The folder holds \(others.count) file(s) but no data.mdb: it is not an LMDB environment; it was left untouched. Open an empty or missing folder to create a store.", file: folder.path)
+            }
+            return false
+        }
+        guard let handle = FileHandle(forReadingAtPath: data.path) else {
+            throw StrataError(.ioFailure, "Cannot read data.mdb; check its permissions.", file: data.path)
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 24)) ?? Data()
+        guard header.count == 24 else {
+            throw StrataError(.corruptStore, "data.mdb is \(header.count) bytes, too short for an LMDB environment; it was left untouched.", file: data.path)
+        }
+        let magic = header.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) }
+        let version = header.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 20, as: UInt32.self)) }
+        guard magic == Self.magic else {
+            throw StrataError(.corruptStore, "data.mdb is not an LMDB environment (no LMDB magic number); it was left untouched.", file: data.path, offset: 16)
+        }
+        guard version == Self.dataVersion else {
+            throw StrataError(.unsupported, "data.mdb was written by LMDB data format \(version); this liblmdb reads format \(Self.dataVersion). It was left untouched.", file: data.path, offset: 20)
+        }
+        return true
+    }
+
+    /// Opens the store's databases in an existing environment without writing; returns the layout
+    /// and store identifier, or `nil` if the environment is empty.
+    ///
+    /// - Throws: `corruptStore` for an environment of someone else or with missing databases,
+    ///   `unsupported` for a newer format, `schemaMismatch` for another schema.
+    static func inspect(_ env: LMDBEnvironment, schema: Schema) throws -> (LMDBLayout, String)? {
+        var txn: OpaquePointer?
+        try lmdbCheck(mdb_txn_begin(env.env, nil, UInt32(MDB_RDONLY), &txn), "begin a read transaction")
+        guard let txn else { return nil }
+        do {
+            var meta: MDB_dbi = 0
+            let rc = mdb_dbi_open(txn, LMDBLayout.metaName, 0, &meta)
+            if rc == MDB_NOTFOUND {
+                var stat = MDB_stat()
+                try lmdbCheck(mdb_stat(txn, 1 /* the main database */, &stat), "mdb_stat")
+                mdb_txn_abort(txn)
+                guard stat.ms_entries == 0 else {
+                    throw StrataError(.corruptStore, "The LMDB environment holds \(stat.ms_entries) key(s) but no Strata metadata: it is someone else's; it was left untouched.", file: env.path)
+                }
+                return nil
+            }
+            try lmdbCheck(rc, "open the metadata database")
+            let identifier = try check(txn, meta, schema: schema, file: env.path)
+            let layout: LMDBLayout
+            do {
+                layout = try LMDBLayout(schema: schema, txn: txn, create: false)
+            } catch let error as LMDBError where error.code == MDB_NOTFOUND {
+                throw StrataError(.corruptStore, "The store lacks a database its schema needs (\(error.operation)); restore it from a backup.", file: env.path)
+            }
+            try lmdbCheck(mdb_txn_commit(txn), "commit")
+            return (layout, identifier)
+        } catch {
+            mdb_txn_abort(txn)
+            throw error
+        }
+    }
+
+    /// Checks the metadata of an existing store against `schema`; returns the store identifier.
+    static func check(_ txn: OpaquePointer, _ meta: MDB_dbi, schema: Schema, file: String) throws -> String {
+        guard let format = try LMDBMeta.get(txn, meta, "format"), format.count == 4 else {
+            throw StrataError(.corruptStore, "The store's metadata has no readable format version; restore it from a backup.", file: file)
+        }
+        let version = format.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) }
+        guard version <= LMDBMeta.formatVersion else {
+            throw StrataError(.unsupported, "The store was written by a newer Strata (format \(version), this one reads up to \(LMDBMeta.formatVersion)); it was left untouched. Upgrade Strata.", file: file)
+        }
+        guard let fingerprint = try LMDBMeta.get(txn, meta, "fingerprint").map({ String(decoding: $0, as: UTF8.self) }),
+            let identifier = try LMDBMeta.get(txn, meta, "store").map({ String(decoding: $0, as: UTF8.self) }), !identifier.isEmpty
+        else {
+            throw StrataError(.corruptStore, "The store's metadata is incomplete (fingerprint or store identifier missing); restore it from a backup.", file: file)
+        }
+        guard fingerprint == schema.fingerprint else {
+            throw StrataError(.schemaMismatch, "The store holds data of schema \(fingerprint), not \(schema.fingerprint). Open it with the schema it was written with; it was left untouched.", file: file)
+        }
+        return identifier
+    }
+
+    /// Creates the store's databases and metadata in one write transaction — or, if another process
+    /// created them first, checks and opens those.
+    static func create(_ env: LMDBEnvironment, schema: Schema) throws -> (LMDBLayout, String) {
+        try env.write { txn in
+            var meta: MDB_dbi = 0
+            try lmdbCheck(mdb_dbi_open(txn, LMDBLayout.metaName, UInt32(MDB_CREATE), &meta), "create the metadata database")
+            if try LMDBMeta.get(txn, meta, "format") != nil {
+                let identifier = try check(txn, meta, schema: schema, file: env.path)
+                return (try LMDBLayout(schema: schema, txn: txn, create: false), identifier)
+            }
+            let layout = try LMDBLayout(schema: schema, txn: txn, create: true)
+            let identifier = PersistentIdentifier.makeStoreIdentifier()
+            let schemaJSON = Array(try JSONEncoder().encode(schema))
+            try LMDBMeta.put(txn, meta, "format", withUnsafeBytes(of: LMDBMeta.formatVersion.bigEndian) { Array($0) })
+            try LMDBMeta.put(txn, meta, "fingerprint", Array(schema.fingerprint.utf8))
+            try LMDBMeta.put(txn, meta, "store", Array(identifier.utf8))
+            try LMDBMeta.put(txn, meta, "schema", schemaJSON)
+            return (layout, identifier)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Strata
+
+/// The byte forms of keys: primary keys in big-endian (so LMDB's byte order is key order), and
+/// order-preserving encodings of values for unique-constraint and index databases.
+///
+/// A value key sorts by LMDB's memcmp exactly as `Value.sortOrder` sorts the values: integers with
+/// the sign bit flipped, doubles and dates with the IEEE order trick (−0 is written as +0), strings,
+/// URLs and data as their bytes. Each part starts with a type tag, so no key is empty (LMDB refuses
+/// empty keys). Composite keys escape each variable-length part (0x00 → 0x00 0xFF, ended by 0x00 0x01)
+/// so parts cannot run into each other. Keys longer than LMDB's limit are cut: a cut key still sorts
+/// no later than the value, and every user of a cut key compares the full values (`isTruncated`).
+enum LMDBKeyCodec {
+    /// The longest key this backend writes; LMDB's default build allows 511 bytes.
+    static let maximumKeyLength = 500
+
+    /// `key` as 8 big-endian bytes.
+    @inline(__always)
+    static func bigEndian(_ key: Int64) -> UInt64 { UInt64(bitPattern: key).bigEndian }
+
+    /// Reads 8 big-endian bytes at `p`.
+    @inline(__always)
+    static func readBigEndian(_ p: UnsafeRawPointer?) -> Int64 {
+        Int64(bitPattern: UInt64(bigEndian: p!.loadUnaligned(as: UInt64.self)))
+    }
+
+    /// The index or unique key of one or more values, or `nil` when a part is `nil` (or NaN, which
+    /// equals nothing): such records are neither indexed nor constrained.
+    static func valueKey(_ values: [Value]) -> [UInt8]? {
+        var key: [UInt8] = []
+        key.reserveCapacity(24)
+        if values.count == 1 {
+            guard append(values[0].uniqueKey, to: &key, escaped: false) else { return nil }
+        } else {
+            for v in values { guard append(v.uniqueKey, to: &key, escaped: true) else { return nil } }
+        }
+        if key.count > maximumKeyLength { key.removeLast(key.count - maximumKeyLength) }
+        return key
+    }
+
+    /// Whether a key made by `valueKey` was cut to the length limit.
+    static func isTruncated(_ key: [UInt8]) -> Bool { key.count == maximumKeyLength }
+
+    /// The type tag of each kind of value (their order is `Value.sortOrder`'s type order).
+    static func tag(_ type: AttributeType) -> UInt8 { UInt8(AttributeType.allCases.firstIndex(of: type)! + 1) }
+
+    private static func append(_ value: Value, to key: inout [UInt8], escaped: Bool) -> Bool {
+        guard let type = value.type else { return false }
+        key.append(tag(type))
+        func fixed(_ bits: UInt64) { withUnsafeBytes(of: bits.bigEndian) { key.append(contentsOf: $0) } }
+        func bytes<C: Collection<UInt8>>(_ c: C) {
+            guard escaped else { key.append(contentsOf: c); return }
+            for b in c {
+                key.append(b)
+                if b == 0 { key.append(0xFF) }
+            }
+            key.append(0)
+            key.append(1)
+        }
+        switch value {
+        case .null: return false
+        case .bool(let b): key.append(b ? 1 : 0)
+        case .int(let i): fixed(UInt64(bitPattern: i) ^ (1 << 63))
+        case .double(let d): fixed(orderedBits(d))
+        case .date(let d): fixed(orderedBits(d.timeIntervalSinceReferenceDate))
+        case .string(let s): bytes(s.utf8)
+        case .url(let u): bytes(u.absoluteString.utf8)
+        case .data(let d): bytes(d)
+        case .uuid(let u): withUnsafeBytes(of: u.uuid) { key.append(contentsOf: $0) }
+        }
+        return true
+    }
+
+    /// A double's bits arranged so that unsigned comparison is numeric order (−0 as +0).
+    static func orderedBits(_ d: Double) -> UInt64 {
+        let bits = (d == 0 ? 0 : d).bitPattern
+        return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    }
+}

@@ -1,0 +1,75 @@
+import CLMDB
+import Foundation
+import Strata
+
+/// The named databases of a store and their handles, derived from the schema.
+///
+/// Names (`docs/formats/lmdb.md`): `strata.meta`; `e.<Entity>` records by big-endian key;
+/// `u.<Entity>.<p1,p2…>` one per unique constraint (value key → owner key); `i.<Entity>.<p…>` one per
+/// index (value key → keys, duplicate-sorted); `r.<Entity>.<relationship>` one per to-many side
+/// (owner key → target keys, duplicate-sorted; an ordered side's values are position then key).
+/// To-one targets are in the record, so every relationship side is stored explicitly and delete rules
+/// and inverse maintenance find every referrer with a lookup, never a scan.
+struct LMDBLayout: @unchecked Sendable {
+    let schema: Schema
+    let meta: MDB_dbi
+    let records: [MDB_dbi]
+    let uniques: [[MDB_dbi]]
+    let indexes: [[MDB_dbi]]
+    /// Per entity and relationship, the to-many side's database (0 for a to-one).
+    let toMany: [[MDB_dbi]]
+
+    static let metaName = "strata.meta"
+
+    static func recordsName(_ e: EntitySchema) -> String { "e.\(e.name)" }
+    static func uniqueName(_ e: EntitySchema, _ c: Int) -> String { "u.\(e.name).\(e.uniqueConstraints[c].map(e.name(of:)).joined(separator: ","))" }
+    static func indexName(_ e: EntitySchema, _ i: Int) -> String { "i.\(e.name).\(e.indexes[i].map(e.name(of:)).joined(separator: ","))" }
+    static func toManyName(_ e: EntitySchema, _ r: Int) -> String { "r.\(e.name).\(e.relationships[r].name)" }
+
+    /// How many named databases the schema needs.
+    static func databaseCount(_ schema: Schema) -> Int {
+        1 + schema.entities.reduce(0) { $0 + 1 + $1.uniqueConstraints.count + $1.indexes.count + $1.relationshipIsToMany.filter { $0 }.count }
+    }
+
+    /// Opens every database in `txn`; `create` makes missing ones (a new store).
+    ///
+    /// - Throws: `MDB_NOTFOUND` as an `LMDBError` when a database is missing and `create` is false.
+    init(schema: Schema, txn: OpaquePointer, create: Bool) throws {
+        self.schema = schema
+        func open(_ name: String, _ flags: Int32) throws -> MDB_dbi {
+            var dbi: MDB_dbi = 0
+            try lmdbCheck(mdb_dbi_open(txn, name, UInt32(flags | (create ? MDB_CREATE : 0)), &dbi), "open database '\(name)'")
+            return dbi
+        }
+        let dups = MDB_DUPSORT | MDB_DUPFIXED
+        meta = try open(Self.metaName, 0)
+        records = try schema.entities.map { try open(Self.recordsName($0), 0) }
+        uniques = try schema.entities.map { e in try e.uniqueConstraints.indices.map { try open(Self.uniqueName(e, $0), dups) } }
+        indexes = try schema.entities.map { e in try e.indexes.indices.map { try open(Self.indexName(e, $0), dups) } }
+        toMany = try schema.entities.map { e in
+            try e.relationships.indices.map { e.relationshipIsToMany[$0] ? try open(Self.toManyName(e, $0), dups) : 0 }
+        }
+    }
+}
+
+/// An `MDB_val` over bytes that outlive the call.
+@inline(__always)
+func withValue<T>(_ bytes: UnsafeRawBufferPointer, _ body: (inout MDB_val) throws -> T) rethrows -> T {
+    var v = MDB_val(mv_size: bytes.count, mv_data: UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+    return try body(&v)
+}
+
+/// An `MDB_val` over a primary key's 8 big-endian bytes.
+@inline(__always)
+func withKey<T>(_ key: Int64, _ body: (inout MDB_val) throws -> T) rethrows -> T {
+    var be = LMDBKeyCodec.bigEndian(key)
+    return try withUnsafeMutableBytes(of: &be) { raw in
+        var v = MDB_val(mv_size: 8, mv_data: raw.baseAddress)
+        return try body(&v)
+    }
+}
+
+extension MDB_val {
+    /// The bytes the value points at.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: mv_data, count: mv_size) }
+}

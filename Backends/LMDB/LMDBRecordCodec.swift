@@ -1,0 +1,164 @@
+import Foundation
+import Strata
+
+/// One record as the LMDB backend holds it: the attribute values and the to-one targets.
+///
+/// To-many sides live in their own duplicate-sorted databases (one per relationship), so appending a
+/// child never rewrites its parent. `toOne` has one slot per relationship; to-many slots stay `nil`.
+struct LMDBRecord: Equatable {
+    var attributes: [Value]
+    var toOne: [Int64?]
+}
+
+/// The record encoding, version 1 (`docs/formats/lmdb.md`):
+///
+///     version (1 byte) · checksum (4 bytes, little-endian, over everything after it) ·
+///     each attribute: a tag byte and its payload · each to-one: 0, or 1 and the key (8 bytes)
+///
+/// Tags: 0 nil, 1 false, 2 true, 3 int, 4 double, 5 string, 6 date, 7 data, 8 uuid, 9 url. Integers,
+/// doubles and dates are 8 little-endian bytes (doubles and dates as their bit pattern, so −0, NaN
+/// payloads and subnormals survive); strings, data and URLs a LEB128 length and the bytes; UUIDs 16
+/// bytes. The entity's schema says how many values follow and of which type; the decoder checks every
+/// tag against it and the checksum against the bytes, so damage is `corruptStore`, never a crash.
+enum LMDBRecordCodec {
+    static let version: UInt8 = 1
+
+    /// Encodes `record` into `buffer` (cleared first; kept by the caller to reuse its storage).
+    static func encode(_ record: LMDBRecord, _ entity: EntitySchema, into buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.append(version)
+        buffer.append(contentsOf: [0, 0, 0, 0])
+        func fixed(_ bits: UInt64) { withUnsafeBytes(of: bits.littleEndian) { buffer.append(contentsOf: $0) } }
+        func length(_ n: Int) {
+            var n = UInt(n)
+            while n >= 0x80 { buffer.append(UInt8(n & 0x7F) | 0x80); n >>= 7 }
+            buffer.append(UInt8(n))
+        }
+        for value in record.attributes {
+            switch value {
+            case .null: buffer.append(0)
+            case .bool(let b): buffer.append(b ? 2 : 1)
+            case .int(let i): buffer.append(3); fixed(UInt64(bitPattern: i))
+            case .double(let d): buffer.append(4); fixed(d.bitPattern)
+            case .string(var s):
+                buffer.append(5)
+                s.withUTF8 { length($0.count); buffer.append(contentsOf: $0) }
+            case .date(let d): buffer.append(6); fixed(d.timeIntervalSinceReferenceDate.bitPattern)
+            case .data(let d): buffer.append(7); length(d.count); buffer.append(contentsOf: d)
+            case .uuid(let u): buffer.append(8); withUnsafeBytes(of: u.uuid) { buffer.append(contentsOf: $0) }
+            case .url(let u):
+                buffer.append(9)
+                let s = u.absoluteString.utf8
+                length(s.count)
+                buffer.append(contentsOf: s)
+            }
+        }
+        for (r, isToMany) in entity.relationshipIsToMany.enumerated() where !isToMany {
+            if let k = record.toOne[r] { buffer.append(1); fixed(UInt64(bitPattern: k)) } else { buffer.append(0) }
+        }
+        let sum = buffer.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[5...])) }
+        buffer.withUnsafeMutableBytes { $0.storeBytes(of: sum.littleEndian, toByteOffset: 1, as: UInt32.self) }
+    }
+
+    /// A fast 32-bit checksum over 8-byte words (multiply-xorshift), enough to catch damaged bytes.
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var i = 0
+        let n = bytes.count
+        while i + 8 <= n {
+            h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < n { tail |= UInt64(bytes[i]) << shift; shift += 8; i += 1 }
+        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
+        h ^= h >> 29
+        return UInt32(truncatingIfNeeded: h ^ (h >> 32))
+    }
+
+    /// Decodes a stored record of `entity`.
+    ///
+    /// - Throws: `corruptStore` naming the entity and key for a wrong version, checksum, tag or length.
+    static func decode(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, file: String) throws -> LMDBRecord {
+        func damaged(_ what: String) -> StrataError {
+            StrataError(.corruptStore, "Record \(key) of '\(entity.name)' is damaged (\(what)); restore the environment from a backup.", entity: entity.name, file: file)
+        }
+        guard bytes.count >= 5 else { throw damaged("\(bytes.count) bytes") }
+        guard bytes[0] == version else {
+            throw bytes[0] > version
+                ? StrataError(.unsupported, "Record \(key) of '\(entity.name)' was written by a newer Strata (record format \(bytes[0])); upgrade Strata.", entity: entity.name, file: file)
+                : damaged("record format \(bytes[0])")
+        }
+        let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
+        guard stored == checksum(UnsafeRawBufferPointer(rebasing: bytes[5...])) else { throw damaged("checksum mismatch") }
+        var p = 5
+        let end = bytes.count
+        func fixed() throws -> UInt64 {
+            guard p + 8 <= end else { throw damaged("truncated") }
+            defer { p += 8 }
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: p, as: UInt64.self))
+        }
+        func span() throws -> UnsafeRawBufferPointer {
+            var n = 0
+            var shift = 0
+            while true {
+                guard p < end, shift < 63 else { throw damaged("bad length") }
+                let b = bytes[p]
+                p += 1
+                n |= Int(b & 0x7F) << shift
+                if b < 0x80 { break }
+                shift += 7
+            }
+            guard n <= end - p else { throw damaged("truncated") }
+            defer { p += n }
+            return UnsafeRawBufferPointer(rebasing: bytes[p..<(p + n)])
+        }
+        let types = entity.attributeTypes
+        var attributes: [Value] = []
+        attributes.reserveCapacity(types.count)
+        for (i, type) in types.enumerated() {
+            guard p < end else { throw damaged("truncated") }
+            let tag = bytes[p]
+            p += 1
+            let value: Value
+            switch (tag, type) {
+            case (0, _): value = .null
+            case (1, .bool): value = .bool(false)
+            case (2, .bool): value = .bool(true)
+            case (3, .int): value = .int(Int64(bitPattern: try fixed()))
+            case (4, .double): value = .double(Double(bitPattern: try fixed()))
+            case (5, .string): value = .string(String(decoding: try span(), as: UTF8.self))
+            case (6, .date): value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try fixed())))
+            case (7, .data): value = .data(Data(try span()))
+            case (8, .uuid):
+                guard p + 16 <= end else { throw damaged("truncated") }
+                var u = UUID().uuid
+                withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[p..<(p + 16)])) }
+                p += 16
+                value = .uuid(UUID(uuid: u))
+            case (9, .url):
+                let text = String(decoding: try span(), as: UTF8.self)
+                guard let url = URL(string: text) else { throw damaged("unreadable URL") }
+                value = .url(url)
+            default:
+                throw damaged("tag \(tag) for \(entity.attributes[i].name), a \(type.rawValue)")
+            }
+            attributes.append(value)
+        }
+        var toOne: [Int64?] = Array(repeating: nil, count: entity.relationships.count)
+        for (r, isToMany) in entity.relationshipIsToMany.enumerated() where !isToMany {
+            guard p < end else { throw damaged("truncated") }
+            let tag = bytes[p]
+            p += 1
+            switch tag {
+            case 0: break
+            case 1: toOne[r] = Int64(bitPattern: try fixed())
+            default: throw damaged("relationship tag \(tag)")
+            }
+        }
+        guard p == end else { throw damaged("\(end - p) bytes too many") }
+        return LMDBRecord(attributes: attributes, toOne: toOne)
+    }
+}

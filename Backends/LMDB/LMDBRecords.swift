@@ -1,0 +1,118 @@
+import CLMDB
+import Foundation
+import Strata
+
+/// Reads records and to-many lists inside one transaction (read or write) and builds snapshots.
+struct LMDBRecords {
+    let txn: OpaquePointer
+    let layout: LMDBLayout
+    let storeIdentifier: String
+    let file: String
+
+    /// The record of `entity` with `key`, or `nil`.
+    func record(_ entity: EntitySchema, _ key: Int64) throws -> LMDBRecord? {
+        var data = MDB_val()
+        let rc = withKey(key) { mdb_get(txn, layout.records[entity.index], &$0, &data) }
+        if rc == MDB_NOTFOUND { return nil }
+        try lmdbCheck(rc, "read \(entity.name) \(key)")
+        return try LMDBRecordCodec.decode(data.bytes, entity, key: key, file: file)
+    }
+
+    /// Whether `entity` holds a record with `key`.
+    func exists(_ entity: EntitySchema, _ key: Int64) throws -> Bool {
+        var data = MDB_val()
+        let rc = withKey(key) { mdb_get(txn, layout.records[entity.index], &$0, &data) }
+        if rc == MDB_NOTFOUND { return false }
+        try lmdbCheck(rc, "read \(entity.name) \(key)")
+        return true
+    }
+
+    /// The targets of to-many relationship `r` of record `key`, in order.
+    func targets(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> [Int64] {
+        var result: [Int64] = []
+        try forEachTarget(entity, key, r) { result.append($0); return true }
+        return result
+    }
+
+    /// Visits the targets of to-many `r` of `key` in order (with their stored value); stop by returning false.
+    func forEachTarget(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ body: (Int64) throws -> Bool) throws {
+        let ordered = entity.relationships[r].isOrdered
+        try withCursor(layout.toMany[entity.index][r]) { cursor in
+            try withKey(key) { k in
+                var data = MDB_val()
+                var rc = mdb_cursor_get(cursor, &k, &data, MDB_SET_KEY)
+                while rc == 0 {
+                    guard data.mv_size == (ordered ? 16 : 8) else {
+                        throw StrataError(.corruptStore, "The list '\(entity.relationships[r].name)' of \(entity.name) \(key) holds a \(data.mv_size)-byte entry; restore the environment from a backup.", entity: entity.name, file: file)
+                    }
+                    guard try body(LMDBKeyCodec.readBigEndian(data.mv_data! + (ordered ? 8 : 0))) else { return }
+                    rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT_DUP)
+                }
+                if rc != MDB_NOTFOUND { try lmdbCheck(rc, "read list \(entity.relationships[r].name)") }
+            }
+        }
+    }
+
+    /// Whether unordered to-many `r` of `key` holds `target` (one lookup).
+    func holds(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64) throws -> Bool {
+        if entity.relationships[r].isOrdered {
+            var found = false
+            try forEachTarget(entity, key, r) { found = $0 == target; return !found }
+            return found
+        }
+        return try withCursor(layout.toMany[entity.index][r]) { cursor in
+            try withKey(key) { k in
+                try withKey(target) { t in
+                    let rc = mdb_cursor_get(cursor, &k, &t, MDB_GET_BOTH)
+                    if rc == MDB_NOTFOUND { return false }
+                    try lmdbCheck(rc, "read list \(entity.relationships[r].name)")
+                    return true
+                }
+            }
+        }
+    }
+
+    /// How many targets to-many `r` of `key` holds.
+    func count(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> Int {
+        try withCursor(layout.toMany[entity.index][r]) { cursor in
+            try withKey(key) { k in
+                var data = MDB_val()
+                let rc = mdb_cursor_get(cursor, &k, &data, MDB_SET_KEY)
+                if rc == MDB_NOTFOUND { return 0 }
+                try lmdbCheck(rc, "read list")
+                var n = 0
+                try lmdbCheck(mdb_cursor_count(cursor, &n), "count list")
+                return n
+            }
+        }
+    }
+
+    /// Runs `body` with a cursor on `dbi`, closed afterwards.
+    func withCursor<T>(_ dbi: MDB_dbi, _ body: (OpaquePointer) throws -> T) throws -> T {
+        var cursor: OpaquePointer?
+        try lmdbCheck(mdb_cursor_open(txn, dbi, &cursor), "open a cursor")
+        defer { mdb_cursor_close(cursor) }
+        return try body(cursor!)
+    }
+
+    /// The permanent identifier of `entity`'s record `key`.
+    @inline(__always)
+    func id(_ entityName: String, _ key: Int64) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
+    }
+
+    /// The snapshot a client sees for a record.
+    func snapshot(_ entity: EntitySchema, _ key: Int64, _ record: LMDBRecord) throws -> DefaultSnapshot {
+        var relationships: [RelationshipValue] = []
+        relationships.reserveCapacity(entity.relationships.count)
+        for r in entity.relationships.indices {
+            let destination = entity.destinationNames[r]
+            if entity.relationshipIsToMany[r] {
+                relationships.append(.toMany(try targets(entity, key, r).map { id(destination, $0) }))
+            } else {
+                relationships.append(.toOne(record.toOne[r].map { id(destination, $0) }))
+            }
+        }
+        return DefaultSnapshot(entity: entity, persistentIdentifier: id(entity.name, key), attributes: record.attributes, relationships: relationships)
+    }
+}

@@ -1,0 +1,155 @@
+import CLMDB
+import Foundation
+import Strata
+
+/// Writing a save's records, unique-constraint and index entries and key counters.
+extension LMDBSaveTransaction {
+    /// Writes everything the save changed; a unique collision throws (and the transaction is aborted).
+    ///
+    /// Unique entries of changed existing records are removed first and every new entry added after,
+    /// so two records may swap values and a value freed by a delete is free in the same save.
+    func flush() throws {
+        var changed: [[(key: Int64, cached: Cached)]] = entities.map { _ in [] }
+        for (k, c) in cache where c.dirty { changed[k.entity].append((k.key, c)) }
+        let meta = LMDBMeta(txn: txn, layout: layout, file: records.file)
+        for entity in entities {
+            let e = entity.index
+            changed[e].sort { $0.key < $1.key }
+            try writeRecords(entity, changed[e])
+            for c in entity.uniqueConstraints.indices { try writeUnique(entity, c, changed[e]) }
+            for i in entity.indexes.indices { try writeIndex(entity, i, changed[e]) }
+            if !inserted[e].isEmpty { try meta.setNextKey(entity, firstInserted[e] + Int64(inserted[e].count)) }
+        }
+    }
+
+    private func writeRecords(_ entity: EntitySchema, _ changed: [(key: Int64, cached: Cached)]) throws {
+        let dbi = layout.records[entity.index]
+        for (key, c) in changed {
+            if let record = c.current {
+                try put(dbi, key, record, entity, flags: 0)
+            } else if c.original != nil {
+                let rc = withKey(key) { mdb_del(txn, dbi, &$0, nil) }
+                if rc != MDB_NOTFOUND { try lmdbCheck(rc, "delete \(entity.name) \(key)") }
+            }
+        }
+        let first = firstInserted[entity.index]
+        for (i, record) in inserted[entity.index].enumerated() {
+            guard let record else { continue }
+            // New keys are above every stored key (the counter never goes back), so they append.
+            try put(dbi, first + Int64(i), record, entity, flags: MDB_APPEND)
+        }
+    }
+
+    private func put(_ dbi: MDB_dbi, _ key: Int64, _ record: LMDBRecord, _ entity: EntitySchema, flags: Int32) throws {
+        LMDBRecordCodec.encode(record, entity, into: &buffer)
+        let rc = buffer.withUnsafeBytes { bytes in
+            withValue(bytes) { v in withKey(key) { k in mdb_put(txn, dbi, &k, &v, UInt32(flags)) } }
+        }
+        if rc == MDB_KEYEXIST {
+            throw StrataError(.corruptStore, "The key counter of '\(entity.name)' is behind its stored keys (\(key) exists); restore the environment from a backup.", entity: entity.name, file: records.file)
+        }
+        try lmdbCheck(rc, "write \(entity.name) \(key)")
+    }
+
+    /// The values a unique constraint or index compares for a record.
+    func parts(_ refs: [PropertyReference], _ record: LMDBRecord) -> [Value] {
+        refs.map { ref in
+            switch ref {
+            case .attribute(let i): record.attributes[i]
+            case .relationship(let r): record.toOne[r].map { Value.int($0) } ?? .null
+            }
+        }
+    }
+
+    private func valueKey(_ refs: [PropertyReference], _ record: LMDBRecord?) -> [UInt8]? {
+        record.flatMap { LMDBKeyCodec.valueKey(parts(refs, $0)) }
+    }
+
+    private func writeUnique(_ entity: EntitySchema, _ c: Int, _ changed: [(key: Int64, cached: Cached)]) throws {
+        let refs = entity.uniqueConstraints[c]
+        let dbi = layout.uniques[entity.index][c]
+        var additions: [(key: Int64, value: [UInt8])] = []
+        let first = firstInserted[entity.index]
+        for (i, record) in inserted[entity.index].enumerated() {
+            if let value = valueKey(refs, record) { additions.append((first + Int64(i), value)) }
+        }
+        for (key, cached) in changed {
+            let old = valueKey(refs, cached.original), new = valueKey(refs, cached.current)
+            guard old != new else { continue }
+            if let old { try removeEntry(dbi, old, key) }
+            if let new { additions.append((key, new)) }
+        }
+        for (key, value) in additions {
+            if LMDBKeyCodec.isTruncated(value) {
+                // A cut key may be shared by different values: compare the holders' full values.
+                let mine = parts(refs, try load(entity.index, key)!).map(\.uniqueKey)
+                for holder in try holders(dbi, value) where holder != key {
+                    if let record = try load(entity.index, holder), parts(refs, record).map(\.uniqueKey) == mine {
+                        throw SaveValidation.uniqueViolation(entity, constraint: c, holder: client(entity.index, holder), offender: client(entity.index, key))
+                    }
+                }
+                try putEntry(dbi, value, key, flags: MDB_NODUPDATA)
+                continue
+            }
+            var existing = MDB_val()
+            let rc = value.withUnsafeBytes { bytes in
+                withValue(bytes) { k in
+                    withKey(key) { v in
+                        let rc = mdb_put(txn, dbi, &k, &v, UInt32(MDB_NOOVERWRITE))
+                        existing = v
+                        return rc
+                    }
+                }
+            }
+            if rc == MDB_KEYEXIST {
+                let holder = existing.mv_size == 8 ? LMDBKeyCodec.readBigEndian(existing.mv_data) : key
+                throw SaveValidation.uniqueViolation(entity, constraint: c, holder: client(entity.index, holder), offender: client(entity.index, key))
+            }
+            try lmdbCheck(rc, "write unique constraint of \(entity.name)")
+        }
+    }
+
+    private func writeIndex(_ entity: EntitySchema, _ i: Int, _ changed: [(key: Int64, cached: Cached)]) throws {
+        let refs = entity.indexes[i]
+        let dbi = layout.indexes[entity.index][i]
+        for (key, cached) in changed {
+            let old = valueKey(refs, cached.original), new = valueKey(refs, cached.current)
+            guard old != new else { continue }
+            if let old { try removeEntry(dbi, old, key) }
+            if let new { try putEntry(dbi, new, key, flags: 0) }
+        }
+        let first = firstInserted[entity.index]
+        for (n, record) in inserted[entity.index].enumerated() {
+            if let value = valueKey(refs, record) { try putEntry(dbi, value, first + Int64(n), flags: 0) }
+        }
+    }
+
+    /// The keys filed under `value` in a duplicate-sorted database.
+    private func holders(_ dbi: MDB_dbi, _ value: [UInt8]) throws -> [Int64] {
+        var result: [Int64] = []
+        try records.withCursor(dbi) { cursor in
+            try value.withUnsafeBytes { bytes in
+                try withValue(bytes) { k in
+                    var data = MDB_val()
+                    var rc = mdb_cursor_get(cursor, &k, &data, MDB_SET_KEY)
+                    while rc == 0 {
+                        if data.mv_size == 8 { result.append(LMDBKeyCodec.readBigEndian(data.mv_data)) }
+                        rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT_DUP)
+                    }
+                    if rc != MDB_NOTFOUND { try lmdbCheck(rc, "read an index") }
+                }
+            }
+        }
+        return result
+    }
+
+    private func putEntry(_ dbi: MDB_dbi, _ value: [UInt8], _ key: Int64, flags: Int32) throws {
+        let rc = value.withUnsafeBytes { bytes in withValue(bytes) { k in withKey(key) { v in mdb_put(txn, dbi, &k, &v, UInt32(flags)) } } }
+        if rc != MDB_KEYEXIST { try lmdbCheck(rc, "write an index entry") }
+    }
+
+    private func removeEntry(_ dbi: MDB_dbi, _ value: [UInt8], _ key: Int64) throws {
+        let rc = value.withUnsafeBytes { bytes in withValue(bytes) { k in withKey(key) { v in mdb_del(txn, dbi, &k, &v) } } }
+        if rc != MDB_NOTFOUND { try lmdbCheck(rc, "remove an index entry") }
+    }
+}

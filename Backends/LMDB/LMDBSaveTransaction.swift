@@ -1,0 +1,201 @@
+import CLMDB
+import Foundation
+import Strata
+
+/// Applies one save inside one LMDB write transaction, with the contract's semantics.
+///
+/// The order is the shared engine's: permanent keys for every insert first; inserts and updates;
+/// relationship changes, each compared with the record as stored before the save and applied as edge
+/// additions and removals in request order; deletes with their rules over everything stored;
+/// validation; then the records, unique constraints, indexes and key counters are written. Records
+/// read or changed during the save are held in a cache (inserts in one array per entity, since their
+/// keys are contiguous) and written once at the end; to-many lists are changed in place in their
+/// databases. Any error leaves the transaction to be aborted, so a failed save changes nothing.
+final class LMDBSaveTransaction {
+    struct Key: Hashable {
+        let entity: Int
+        let key: Int64
+    }
+
+    struct Write {
+        let entity: EntitySchema
+        let key: Int64
+        let isInsert: Bool
+        let sent: [Link]
+        /// For an update, the relationships as stored before the save.
+        var stored: [Link]
+    }
+
+    struct Cached {
+        var original: LMDBRecord?
+        var current: LMDBRecord?
+        var dirty: Bool
+    }
+
+    struct Slot: Hashable {
+        let entity: Int
+        let key: Int64
+        let relationship: Int
+    }
+
+    let txn: OpaquePointer
+    let layout: LMDBLayout
+    let records: LMDBRecords
+    let storeIdentifier: String
+    let entities: [EntitySchema]
+
+    private(set) var remap = IdentifierRemapping()
+    /// Per entity, the first key this save assigns (the stored counter).
+    var firstInserted: [Int64]
+    /// Per entity, the inserted records by `key - firstInserted` (`nil` once deleted by a cascade).
+    var inserted: [[LMDBRecord?]]
+    var temporaries: [[PersistentIdentifier]]
+    var cache: [Key: Cached] = [:]
+    var writes: [Write] = []
+    /// Records whose relationships the store changed (for validation and the result).
+    var touched = Set<Key>()
+    var deletedSet = Set<Key>()
+    var deleted: [Key] = []
+    /// Members of ordered lists appended to in this save, so an append checks membership in O(1).
+    var membership: [Slot: Set<Int64>] = [:]
+    var buffer: [UInt8] = []
+
+    init(txn: OpaquePointer, layout: LMDBLayout, storeIdentifier: String, file: String) throws {
+        self.txn = txn
+        self.layout = layout
+        self.records = LMDBRecords(txn: txn, layout: layout, storeIdentifier: storeIdentifier, file: file)
+        self.storeIdentifier = storeIdentifier
+        self.entities = layout.schema.entities
+        let meta = LMDBMeta(txn: txn, layout: layout, file: file)
+        self.firstInserted = try entities.map { try meta.nextKey($0) }
+        self.inserted = entities.map { _ in [] }
+        self.temporaries = entities.map { _ in [] }
+    }
+
+    // MARK: Records
+
+    @inline(__always)
+    func isInserted(_ entity: Int, _ key: Int64) -> Bool {
+        let first = firstInserted[entity]
+        return key >= first && key - first < Int64(inserted[entity].count)
+    }
+
+    /// The identifier the client knows a record by: temporary for one this save inserts.
+    func client(_ entity: Int, _ key: Int64) -> PersistentIdentifier {
+        if isInserted(entity, key) { return temporaries[entity][Int(key - firstInserted[entity])] }
+        return records.id(entities[entity].name, key)
+    }
+
+    /// The record as it stands in this save, or `nil`.
+    func load(_ entity: Int, _ key: Int64) throws -> LMDBRecord? {
+        if isInserted(entity, key) { return inserted[entity][Int(key - firstInserted[entity])] }
+        let k = Key(entity: entity, key: key)
+        if let cached = cache[k] { return cached.current }
+        let record = try records.record(entities[entity], key)
+        cache[k] = Cached(original: record, current: record, dirty: false)
+        return record
+    }
+
+    /// Changes a record that exists in this save.
+    func modify(_ entity: Int, _ key: Int64, _ body: (inout LMDBRecord) -> Void) throws {
+        if isInserted(entity, key) {
+            let i = Int(key - firstInserted[entity])
+            guard inserted[entity][i] != nil else { return }
+            body(&inserted[entity][i]!)
+            return
+        }
+        guard try load(entity, key) != nil else { return }
+        let k = Key(entity: entity, key: key)
+        body(&cache[k]!.current!)
+        cache[k]!.dirty = true
+    }
+
+    func exists(_ entity: Int, _ key: Int64) throws -> Bool {
+        if isInserted(entity, key) { return inserted[entity][Int(key - firstInserted[entity])] != nil }
+        if let cached = cache[Key(entity: entity, key: key)] { return cached.current != nil }
+        return try records.exists(entities[entity], key)
+    }
+
+    // MARK: Run
+
+    func run<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
+        try assignKeys(request.inserted)
+        try resolveWrites(request)
+        for n in writes.indices where writes[n].isInsert {
+            for (r, link) in writes[n].sent.enumerated() {
+                guard case .many(let targets) = link, !targets.isEmpty else { continue }
+                try writeList(writes[n].entity.index, writes[n].key, r, targets)
+            }
+        }
+        for w in writes {
+            for r in w.entity.relationships.indices { try applyLink(w, r) }
+        }
+        try applyDeletes(request.deleted)
+        try validate()
+        try flush()
+    }
+
+    private func assignKeys<S: DataStoreSnapshot>(_ snapshots: [S]) throws {
+        remap.reserveCapacity(snapshots.count)
+        var next = firstInserted
+        for snapshot in snapshots {
+            let id = snapshot.persistentIdentifier
+            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: layout.schema)
+            guard id.isTemporary else { throw SaveValidation.permanentOnInsert(id, entity) }
+            let key = next[entity.index]
+            next[entity.index] = key + 1
+            guard remap.insert(records.id(entity.name, key), for: id) else { throw SaveValidation.twice(id, entity, "inserted") }
+            temporaries[entity.index].append(id)
+        }
+    }
+
+    /// The last reference resolved: children saved together usually point at the same parent.
+    private var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
+
+    private func links(_ snapshot: some DataStoreSnapshot, _ entity: EntitySchema) throws -> [Link] {
+        try SaveValidation.links(snapshot.relationshipValues, of: entity, identifier: snapshot.persistentIdentifier) { target, r in
+            let destination = entities[entity.destinationIndices[r]]
+            if let last = lastReference, last.destination == destination.index, last.id == target { return last.key }
+            let key = try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: r, storeIdentifier: storeIdentifier, remapping: remap)
+            lastReference = (target, destination.index, key)
+            return key
+        }
+    }
+
+    private func toOnes(_ links: [Link]) -> [Int64?] {
+        links.map { if case .one(let k) = $0 { k } else { nil } }
+    }
+
+    private func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
+        writes.reserveCapacity(request.inserted.count + request.updated.count)
+        for (n, snapshot) in request.inserted.enumerated() {
+            let entity = try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: layout.schema)
+            let attributes = snapshot.attributeValues
+            try SaveValidation.checkValues(attributes, snapshot.relationshipValues, of: entity, identifier: snapshot.persistentIdentifier)
+            let sent = try links(snapshot, entity)
+            inserted[entity.index].append(LMDBRecord(attributes: attributes, toOne: toOnes(sent)))
+            writes.append(Write(entity: entity, key: remap.permanentIdentifiers[n].primaryKey, isInsert: true, sent: sent, stored: []))
+        }
+        var seen = Set<Key>()
+        for snapshot in request.updated {
+            let id = snapshot.persistentIdentifier
+            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: layout.schema)
+            let key = try SaveValidation.existingKey(id, of: entity, verb: "update", storeIdentifier: storeIdentifier) { k in
+                try !isInserted(entity.index, k) && load(entity.index, k) != nil
+            }
+            guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") }
+            try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
+            let sent = try links(snapshot, entity)
+            let record = try load(entity.index, key)!
+            let stored: [Link] = try entity.relationships.indices.map { r in
+                entity.relationshipIsToMany[r] ? .many(try records.targets(entity, key, r)) : .one(record.toOne[r])
+            }
+            writes.append(Write(entity: entity, key: key, isInsert: false, sent: sent, stored: stored))
+        }
+        for snapshot in request.updated {
+            let entity = try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: layout.schema)
+            let attributes = snapshot.attributeValues
+            try modify(entity.index, snapshot.persistentIdentifier.primaryKey) { $0.attributes = attributes }
+        }
+    }
+}

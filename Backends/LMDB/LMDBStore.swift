@@ -1,0 +1,117 @@
+import CLMDB
+import Foundation
+import Strata
+import Synchronization
+
+/// The LMDB backend: records in B-trees keyed by big-endian primary keys, unique constraints,
+/// indexes and to-many sides in their own databases, one write transaction per save.
+///
+/// The layout is in `docs/formats/lmdb.md`. A save is one LMDB write transaction, so it is atomic
+/// and, with LMDB's copy-on-write pages, a killed writer leaves the last committed state. Fetches run
+/// in pooled read transactions (MVCC): they see the last committed state and never wait for a save,
+/// in this process or another one opening the same folder; writers of several processes take turns
+/// through LMDB's writer lock.
+public final class LMDBStore: DataStore {
+    /// Snapshots are the core's default.
+    public typealias Snapshot = DefaultSnapshot
+
+    /// The configuration the store was opened with.
+    public let configuration: LMDBStoreConfiguration
+    /// The identifier in every permanent identifier, kept in the metadata database.
+    public let identifier: String
+    let environment: LMDBEnvironment
+    let layout: LMDBLayout
+    /// Runs inside every save after its writes and before its commit (tests watch readers there).
+    let beforeCommit = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Opens the environment in `configuration.folder`, creating it if the folder is missing or empty.
+    ///
+    /// - Throws: `corruptStore` for a folder that is not an LMDB environment or is someone else's,
+    ///   `unsupported` for a newer format, `schemaMismatch` for another schema — each without
+    ///   modifying the folder's data.
+    public init(_ configuration: LMDBStoreConfiguration) throws {
+        self.configuration = configuration
+        let path = configuration.folder.path
+        do {
+            let existed = try LMDBFormat.preflight(configuration.folder)
+            let flags: Int32 = switch configuration.durability {
+            case .full: 0
+            case .noMetaSync: MDB_NOMETASYNC
+            case .none: MDB_NOSYNC
+            }
+            let environment = try LMDBEnvironment(
+                path: path, mapSize: configuration.initialMapSize, maximumMapSize: configuration.maximumMapSize,
+                maxDatabases: LMDBLayout.databaseCount(configuration.schema) + 2, flags: flags)
+            let opened = try (existed ? LMDBFormat.inspect(environment, schema: configuration.schema) : nil)
+                ?? LMDBFormat.create(environment, schema: configuration.schema)
+            self.environment = environment
+            self.layout = opened.0
+            self.identifier = opened.1
+        } catch let error as LMDBError {
+            throw error.strataError(path: path)
+        }
+    }
+
+    /// Everything the contract has: indexes are walked by fetches (`queryPushdown`).
+    public var capabilities: StoreCapabilities {
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes]
+    }
+
+    private func read<T>(_ body: (LMDBRecords) throws -> T) throws -> T {
+        do {
+            return try environment.read { txn in
+                try body(LMDBRecords(txn: txn, layout: layout, storeIdentifier: identifier, file: environment.path))
+            }
+        } catch let error as LMDBError {
+            throw error.strataError(path: environment.path)
+        }
+    }
+
+    /// The matching records as snapshots, in the contract's order.
+    public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
+        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {
+            // Fetch by identifier, the hottest read: one mdb_get.
+            let entity = try schema.requireEntity(descriptor.entityName)
+            let id = ids[0]
+            guard !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == identifier else { return [] }
+            return try read { records in
+                guard let record = try records.record(entity, id.primaryKey) else { return [] }
+                return [try records.snapshot(entity, id.primaryKey, record)]
+            }
+        }
+        let entity = try descriptor.checkedEntity(in: schema)
+        return try read { records in
+            try LMDBQuery(records: records, schema: schema).matching(descriptor, entity).map { try records.snapshot(entity, $0.key, $0.record) }
+        }
+    }
+
+    /// How many records match.
+    public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
+        let entity = try descriptor.checkedEntity(in: schema)
+        return try read { records in try LMDBQuery(records: records, schema: schema).count(descriptor, entity) }
+    }
+
+    /// The identifiers of the matching records, in the contract's order.
+    public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [PersistentIdentifier] {
+        let entity = try descriptor.checkedEntity(in: schema)
+        return try read { records in
+            try LMDBQuery(records: records, schema: schema).matching(descriptor, entity).map { records.id(entity.name, $0.key) }
+        }
+    }
+
+    /// Applies the save in one write transaction; on any error it is aborted and nothing changes.
+    public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
+        do {
+            return try environment.write { txn in
+                let transaction = try LMDBSaveTransaction(txn: txn, layout: layout, storeIdentifier: identifier, file: environment.path)
+                try transaction.run(request)
+                var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
+                for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
+                if let hook = beforeCommit.withLock({ $0 }) { hook() }
+                return SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: transaction.deletedIdentifiers, changedSnapshots: changed)
+            }
+        } catch let error as LMDBError {
+            throw error.strataError(path: environment.path)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Strata
+
+/// Opens an `LMDBStore`: an environment folder, a schema, and how the map and syncing behave.
+///
+/// ```swift
+/// let store = try LMDBStore(LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema))
+/// ```
+public struct LMDBStoreConfiguration: DataStoreConfiguration {
+    /// The store type this opens.
+    public typealias Store = LMDBStore
+
+    /// How much a commit waits for the disk; liblmdb keeps the environment consistent in every mode
+    /// after a process crash, the modes differ after an operating-system crash or power loss.
+    public enum Durability: String, Sendable, Hashable, CaseIterable {
+        /// Data and metadata pages are flushed on every commit: a returned save survives power loss.
+        case full
+        /// Data pages are flushed on every commit, the metadata page at the next one (`MDB_NOMETASYNC`):
+        /// after power loss the environment is intact but may have lost the last save.
+        case noMetaSync
+        /// Nothing is flushed on commit (`MDB_NOSYNC`): a process crash loses nothing, but power loss may
+        /// lose recent saves or, on file systems that reorder writes, damage the environment.
+        case none
+    }
+
+    /// The environment folder (created if missing; `data.mdb` and `lock.mdb` live in it).
+    public var folder: URL
+    /// The schema of the data.
+    public var schema: Schema
+    /// The map size a new environment starts with, in bytes; it doubles whenever a save needs more.
+    public var initialMapSize: Int
+    /// The map size never grows beyond this; a save that would need more fails with `ioFailure`.
+    public var maximumMapSize: Int
+    /// How much a commit waits for the disk.
+    public var durability: Durability
+
+    /// Describes an LMDB store.
+    public init(folder: URL, schema: Schema, initialMapSize: Int = 64 << 20, maximumMapSize: Int = 1 << 40, durability: Durability = .noMetaSync) {
+        self.folder = folder
+        self.schema = schema
+        self.initialMapSize = initialMapSize
+        self.maximumMapSize = maximumMapSize
+        self.durability = durability
+    }
+
+    /// The folder path.
+    public var name: String { folder.path }
+}

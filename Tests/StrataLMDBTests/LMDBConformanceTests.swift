@@ -1,0 +1,10 @@
+import StrataConformance
+import StrataLMDB
+import Testing
+
+let lmdb = StoreFactory<LMDBStore> { dir, schema in LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }
+
+@Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
+    if let skip = try ConformanceSuite.expect(c, passesOn: lmdb) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+}
+@Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: lmdb) }
