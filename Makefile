@@ -40,7 +40,7 @@ report: release
 		.build/release/strata conformance --backend $$b --format markdown > $(REPORT_DIR)/conformance-$$b.md || true; \
 		.build/release/strata conformance --backend $$b | tail -n 1; \
 		echo "== $$b: standard workload (N = $(RECORDS))"; \
-		baseline=$$([ "$$b" = sqlite ] && echo --baseline); \
+		baseline=$$([ "$$b" = sqlite ] || [ "$$b" = lmdb ] && echo --baseline); \
 		.build/release/strata bench --backend $$b --records $(RECORDS) $$baseline --format json > $(REPORT_DIR)/bench-$$b.json; \
 		.build/release/strata bench --backend $$b --records $(RECORDS) $$baseline; \
 		echo; \

@@ -32,10 +32,11 @@ let package = Package(
         .target(name: "StrataCSV", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/CSV"),
         .systemLibrary(name: "CLMDB", path: "Backends/CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB"),
+        .target(name: "CLMDBBaseline", path: "Sources/CLMDBBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("lmdb")]),
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "CSQLite",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "CSQLite", "CLMDBBaseline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI"

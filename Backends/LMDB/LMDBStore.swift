@@ -34,11 +34,7 @@ public final class LMDBStore: DataStore {
         let path = configuration.folder.path
         do {
             let existed = try LMDBFormat.preflight(configuration.folder)
-            let flags: Int32 = switch configuration.durability {
-            case .full: 0
-            case .noMetaSync: MDB_NOMETASYNC
-            case .none: MDB_NOSYNC
-            }
+            let flags = LMDBStoreConfiguration.environmentFlags(configuration.durability)
             let environment = try LMDBEnvironment(
                 path: path, mapSize: configuration.initialMapSize, maximumMapSize: configuration.maximumMapSize,
                 maxDatabases: LMDBLayout.databaseCount(configuration.schema) + 2, flags: flags)

@@ -45,4 +45,14 @@ public struct LMDBStoreConfiguration: DataStoreConfiguration {
 
     /// The folder path.
     public var name: String { folder.path }
+
+    /// The liblmdb environment flags of a durability (besides `MDB_NOTLS`), for tools that open the
+    /// same kind of environment with the C API (the raw baseline of `strata bench`).
+    public static func environmentFlags(_ durability: Durability) -> Int32 {
+        switch durability {
+        case .full: 0
+        case .noMetaSync: 0x40000  // MDB_NOMETASYNC
+        case .none: 0x10000  // MDB_NOSYNC
+        }
+    }
 }

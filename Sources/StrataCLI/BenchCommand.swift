@@ -11,7 +11,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "The backend to measure.") var backend: String
     @Option(help: "N, the number of items (a multiple of 100, at least 1,000).") var records: Int = 100_000
     @Option(help: "Output format: text or json.") var format: Format = .text
-    @Flag(help: "Also run the same steps on the raw C engine underneath (sqlite), in this run, for ratios.") var baseline = false
+    @Flag(help: "Also run the same steps on the raw C engine underneath (sqlite, lmdb), in this run, for ratios.") var baseline = false
 
     func validate() throws {
         guard records >= 1_000, records % 100 == 0 else { throw ValidationError("--records must be a multiple of 100 and at least 1000.") }

@@ -63,7 +63,8 @@ struct BuiltinBackend: Sendable {
         ).with(baseline: { try SQLiteBaseline.run(records: $0) }),
         make(
             "lmdb", "B-trees in one LMDB environment: records by key, unique, index and to-many databases, MVCC readers (liblmdb).", onDisk: true,
-            factory: StoreFactory<LMDBStore> { dir, schema in LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }),
+            factory: StoreFactory<LMDBStore> { dir, schema in LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }
+        ).with(baseline: { try LMDBBaseline.run(records: $0) }),
         make(
             "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.", onDisk: true,
             factory: StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: .seconds(5)) }),

@@ -1,0 +1,150 @@
+import Foundation
+import Strata
+import Synchronization
+import StrataConformance
+import Testing
+
+@testable import StrataLMDB
+
+/// Readers beside a writer, two writing processes, and a writer killed mid-save.
+struct LMDBConcurrencyTests {
+    /// The `strata` tool built beside the tests (`swift build --build-tests` links it).
+    static var strata: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/strata")
+    }
+
+    static let tagEntity = FixtureDomain.schema.entity(named: "Tag")!
+
+    static func tags(_ prefix: String, _ range: Range<Int>) throws -> [DefaultSnapshot] {
+        try range.map { try DefaultSnapshot.inserting(tagEntity, values: ["name": .string("\(prefix)\($0)")]) }
+    }
+
+    /// What a reader saw in one fetch: how many tags and how many of them are new.
+    struct Observation: Sendable, Equatable {
+        let count: Int
+        let new: Int
+    }
+
+    @Test func readersDuringALargeSaveSeeTheOldOrTheNewStateNeverAMix() throws {
+        let dir = try LMDBFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try LMDBFileTests.open(dir.appendingPathComponent("store"))
+        let old = try store.save(SaveRequest(inserted: try Self.tags("old-", 0..<2_000)))
+        // The large save inserts 20,000 tags and deletes half of the old ones.
+        let doomed = old.remappedIdentifiers.permanentIdentifiers.prefix(1_000).map {
+            DefaultSnapshot(entity: Self.tagEntity, persistentIdentifier: $0, attributes: [], relationships: [])
+        }
+        let request = SaveRequest(inserted: try Self.tags("new-", 0..<20_000), deleted: Array(doomed))
+        @Sendable func observe() throws -> Observation {
+            let all = try store.fetch(FetchDescriptor(entity: "Tag"))
+            return Observation(count: all.count, new: all.filter { ($0["name"].string ?? "").hasPrefix("new-") }.count)
+        }
+        let before = Observation(count: 2_000, new: 0), after = Observation(count: 21_000, new: 20_000)
+
+        // Inside the save, after every write and before the commit: readers on other threads must
+        // neither wait for the writer nor see any of its writes.
+        let inside = Mutex<[Observation]>([])
+        store.beforeCommit.withLock {
+            $0 = {
+                DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                    let seen = (try? observe()) ?? Observation(count: -1, new: -1)
+                    inside.withLock { $0.append(seen) }
+                }
+            }
+        }
+        // Free-running readers throughout: every fetch is one state or the other.
+        let done = Mutex(false)
+        let seen = Mutex<[Observation]>([])
+        let readers = DispatchGroup()
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: readers) {
+                while true {
+                    let finished = done.withLock { $0 }
+                    let o = (try? observe()) ?? Observation(count: -1, new: -1)
+                    seen.withLock { $0.append(o) }
+                    if finished { return }
+                }
+            }
+        }
+        _ = try store.save(request)
+        done.withLock { $0 = true }
+        readers.wait()
+        store.beforeCommit.withLock { $0 = nil }
+
+        #expect(inside.withLock { $0 } == Array(repeating: before, count: 4))
+        let observations = seen.withLock { $0 }
+        #expect(observations.allSatisfy { $0 == before || $0 == after }, "a reader saw a mix: \(Set(observations.map { "\($0.count)/\($0.new)" }))")
+        #expect(observations.last == after, "a read after the commit sees the new state")
+    }
+
+    @Test func twoProcessesWriteInTurnAndSeeEachOthersSaves() throws {
+        let dir = try LMDBFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The other process saves generations (every Sample's int = g, tag "g<g>") and prints each.
+        let writer = Process()
+        writer.executableURL = Self.strata
+        writer.arguments = ["crash-writer", "--backend", "lmdb", "--path", dir.path, "--saves", "150"]
+        let output = Pipe()
+        writer.standardOutput = output
+        writer.standardError = FileHandle.nullDevice
+        try writer.run()
+        let lines = LinesOf(output.fileHandleForReading)
+        var reported = -1
+        while reported < 3, let line = lines.next() {
+            if line.hasPrefix("saved "), let g = Int(line.dropFirst(6)) { reported = g }
+        }
+        try #require(reported >= 3, "the other process never reported a save")
+
+        let store = try LMDBFileTests.open(dir.appendingPathComponent("store"))
+        // Its committed saves are visible here, whole.
+        #expect(try CrashWorkload.check(store) >= 3)
+        // The unique constraint holds across processes: the other one saved tag "g2".
+        let taken = try #require(throws: StrataError.self) { try store.save(SaveRequest(inserted: try Self.tags("g", 2..<3))) }
+        #expect(taken.code == .uniqueConstraintViolation)
+        // This process writes while the other one does: each save waits its turn, none is lost.
+        for i in 0..<20 { _ = try store.save(SaveRequest(inserted: try Self.tags("mine-", i..<(i + 1)))) }
+        while let line = lines.next() {
+            if line.hasPrefix("saved "), let g = Int(line.dropFirst(6)) { reported = g }
+        }
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0)
+        #expect(reported == 150)
+
+        let samples = try store.fetch(FetchDescriptor(entity: "Sample"))
+        #expect(Set(samples.map { $0["int"] }) == [.int(150)])
+        let names = Set(try store.fetch(FetchDescriptor(entity: "Tag")).compactMap { $0["name"].string })
+        #expect(names == Set((0...150).map { "g\($0)" } + (0..<20).map { "mine-\($0)" }))
+    }
+
+    @Test func aKilledWriterAlwaysLeavesTheOldOrTheNewState() throws {
+        let dir = try LMDBFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let generations = try CrashWorkload.killRepeatedly(Self.strata, ["crash-writer", "--backend", "lmdb", "--path", dir.path, "--saves", "1000000"], rounds: 24) {
+            try CrashWorkload.check(try LMDBFileTests.open(dir.appendingPathComponent("store")))
+        }
+        #expect(generations.last ?? 0 > 0, "no save ever completed")
+        #expect(Set(generations).count > 5, "the writer was not killed at enough different moments: \(generations)")
+    }
+}
+
+/// Reads a pipe line by line, blocking; `nil` at end of file.
+final class LinesOf {
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    func next() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(contentsOf: chunk)
+        }
+    }
+}
