@@ -13,10 +13,12 @@ enum LMDBFormat {
     ///
     /// - Throws: `corruptStore` for a file, a folder of other files, or a `data.mdb` that is not
     ///   LMDB's — before liblmdb could create its lock file there.
-    static func preflight(_ folder: URL) throws -> Bool {
+    static func preflight(_ folder: URL, readOnly: Bool) throws -> Bool {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
+        let missing = StrataError(.ioFailure, "There is no LMDB store in this folder; a read-only open never creates one.", file: folder.path)
         guard fm.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
+            if readOnly { throw missing }
             do {
                 try fm.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
@@ -33,6 +35,7 @@ enum LMDBFormat {
             guard others.isEmpty else {
                 throw StrataError(.corruptStore, "The folder holds \(others.count) file(s) but no data.mdb: it is not an LMDB environment; it was left untouched. Open an empty or missing folder to create a store.", file: folder.path)
             }
+            if readOnly { throw missing }
             return false
         }
         guard let handle = FileHandle(forReadingAtPath: data.path) else {
@@ -106,7 +109,8 @@ enum LMDBFormat {
             throw StrataError(.corruptStore, "The store's metadata is incomplete (fingerprint or store identifier missing); restore it from a backup.", file: file)
         }
         guard fingerprint == schema.fingerprint else {
-            throw StrataError(.schemaMismatch, "The store holds data of schema \(fingerprint), not \(schema.fingerprint). Open it with the schema it was written with; it was left untouched.", file: file)
+            let description = try LMDBMeta.get(txn, meta, "description").map { String(decoding: $0, as: UTF8.self).components(separatedBy: "\n") }
+            throw schema.mismatch(storedFingerprint: fingerprint, storedDescription: description, file: file)
         }
         return identifier
     }
@@ -128,6 +132,7 @@ enum LMDBFormat {
             try LMDBMeta.put(txn, meta, "fingerprint", Array(schema.fingerprint.utf8))
             try LMDBMeta.put(txn, meta, "store", Array(identifier.utf8))
             try LMDBMeta.put(txn, meta, "schema", schemaJSON)
+            try LMDBMeta.put(txn, meta, "description", Array(schema.canonicalDescription.joined(separator: "\n").utf8))
             return (layout, identifier)
         }
     }

@@ -97,11 +97,11 @@ extension LMDBSaveTransaction {
         var written: [Key: Write] = [:]
         for w in writes { written[Key(entity: w.entity.index, key: w.key)] = w }
         var result: [DefaultSnapshot] = []
-        for k in touched where !deletedSet.contains(k) {
+        for k in touched.union(refreshed) where !deletedSet.contains(k) {
             let entity = entities[k.entity]
             guard let record = try load(k.entity, k.key) else { continue }
             let snapshot = try records.snapshot(entity, k.key, record)
-            if let w = written[k] {
+            if let w = written[k], !refreshed.contains(k) {
                 let same = entity.relationships.indices.allSatisfy { r in
                     let now = snapshot.relationships[r].targets.map(\.primaryKey)
                     let sent = w.sent[r].keys

@@ -24,6 +24,8 @@ final class LMDBSaveTransaction {
         let sent: [Link]
         /// For an update, the relationships as stored before the save.
         var stored: [Link]
+        /// For an update, the attributes it writes (a partial update's merged over the stored ones).
+        var attributes: [Value] = []
     }
 
     struct Cached {
@@ -54,6 +56,8 @@ final class LMDBSaveTransaction {
     var writes: [Write] = []
     /// Records whose relationships the store changed (for validation and the result).
     var touched = Set<Key>()
+    /// Partial updates whose stored result differs from the client's snapshot: reported as changed.
+    var refreshed = Set<Key>()
     var deletedSet = Set<Key>()
     var deleted: [Key] = []
     /// Members of ordered lists appended to in this save, so an append checks membership in O(1).
@@ -152,14 +156,18 @@ final class LMDBSaveTransaction {
     /// The last reference resolved: children saved together usually point at the same parent.
     private var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
 
-    private func links(_ snapshot: some DataStoreSnapshot, _ entity: EntitySchema) throws -> [Link] {
-        try SaveValidation.links(snapshot.relationshipValues, of: entity, identifier: snapshot.persistentIdentifier) { target, r in
+    private func resolver(_ entity: EntitySchema) -> (PersistentIdentifier, Int) throws -> Int64 {
+        { [self] target, r in
             let destination = entities[entity.destinationIndices[r]]
             if let last = lastReference, last.destination == destination.index, last.id == target { return last.key }
             let key = try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: r, storeIdentifier: storeIdentifier, remapping: remap)
             lastReference = (target, destination.index, key)
             return key
         }
+    }
+
+    private func links(_ snapshot: some DataStoreSnapshot, _ entity: EntitySchema) throws -> [Link] {
+        try SaveValidation.links(snapshot.relationshipValues, of: entity, identifier: snapshot.persistentIdentifier, resolve: resolver(entity))
     }
 
     private func toOnes(_ links: [Link]) -> [Int64?] {
@@ -185,17 +193,24 @@ final class LMDBSaveTransaction {
             }
             guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") }
             try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
-            let sent = try links(snapshot, entity)
+            var sent = try links(snapshot, entity)
+            var attributes = snapshot.attributeValues
             let record = try load(entity.index, key)!
             let stored: [Link] = try entity.relationships.indices.map { r in
                 entity.relationshipIsToMany[r] ? .many(try records.targets(entity, key, r)) : .one(record.toOne[r])
             }
-            writes.append(Write(entity: entity, key: key, isInsert: false, sent: sent, stored: stored))
+            if let scope = request.updatedProperties[id] {
+                // A partial update writes the listed properties over the record as stored now.
+                let merged = try scope.merged(attributes: attributes, links: sent, storedAttributes: record.attributes, storedLinks: stored, entity: entity, identifier: id) { value, r in
+                    try SaveValidation.link(value, of: entity, relationship: r, identifier: id, resolve: resolver(entity))
+                }
+                if merged.attributes != attributes || merged.links != sent { refreshed.insert(Key(entity: entity.index, key: key)) }
+                (attributes, sent) = merged
+            }
+            writes.append(Write(entity: entity, key: key, isInsert: false, sent: sent, stored: stored, attributes: attributes))
         }
-        for snapshot in request.updated {
-            let entity = try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: layout.schema)
-            let attributes = snapshot.attributeValues
-            try modify(entity.index, snapshot.persistentIdentifier.primaryKey) { $0.attributes = attributes }
+        for w in writes where !w.isInsert {
+            try modify(w.entity.index, w.key) { $0.attributes = w.attributes }
         }
     }
 }

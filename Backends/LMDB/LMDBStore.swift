@@ -33,16 +33,21 @@ public final class LMDBStore: DataStore {
         self.configuration = configuration
         let path = configuration.folder.path
         do {
-            let existed = try LMDBFormat.preflight(configuration.folder)
-            let flags = LMDBStoreConfiguration.environmentFlags(configuration.durability)
+            let existed = try LMDBFormat.preflight(configuration.folder, readOnly: configuration.isReadOnly)
+            let flags = LMDBStoreConfiguration.environmentFlags(configuration.durability) | (configuration.isReadOnly ? MDB_RDONLY : 0)
             let environment = try LMDBEnvironment(
                 path: path, mapSize: configuration.initialMapSize, maximumMapSize: configuration.maximumMapSize,
                 maxDatabases: LMDBLayout.databaseCount(configuration.schema) + 2, flags: flags)
-            let opened = try (existed ? LMDBFormat.inspect(environment, schema: configuration.schema) : nil)
-                ?? LMDBFormat.create(environment, schema: configuration.schema)
+            var opened = try existed ? LMDBFormat.inspect(environment, schema: configuration.schema) : nil
+            if opened == nil {
+                guard !configuration.isReadOnly else {
+                    throw StrataError(.ioFailure, "The LMDB environment holds no store yet; a read-only open never creates one.", file: path)
+                }
+                opened = try LMDBFormat.create(environment, schema: configuration.schema)
+            }
             self.environment = environment
-            self.layout = opened.0
-            self.identifier = opened.1
+            self.layout = opened!.0
+            self.identifier = opened!.1
         } catch let error as LMDBError {
             throw error.strataError(path: path)
         }
@@ -97,6 +102,9 @@ public final class LMDBStore: DataStore {
 
     /// Applies the save in one write transaction; on any error it is aborted and nothing changes.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
+        guard !configuration.isReadOnly else {
+            throw StrataError(.readOnlyStore, "This LMDB store was opened read-only; open it without `isReadOnly` to save.", file: environment.path)
+        }
         do {
             return try environment.write { txn in
                 let transaction = try LMDBSaveTransaction(txn: txn, layout: layout, storeIdentifier: identifier, file: environment.path)

@@ -33,14 +33,18 @@ public struct LMDBStoreConfiguration: DataStoreConfiguration {
     public var maximumMapSize: Int
     /// How much a commit waits for the disk.
     public var durability: Durability
+    /// Opens the environment with `MDB_RDONLY`: nothing is created or changed (a missing store is an
+    /// error), saves fail with `readOnlyStore`, and other processes may write beside it.
+    public var isReadOnly: Bool
 
     /// Describes an LMDB store.
-    public init(folder: URL, schema: Schema, initialMapSize: Int = 64 << 20, maximumMapSize: Int = 1 << 40, durability: Durability = .noMetaSync) {
+    public init(folder: URL, schema: Schema, initialMapSize: Int = 64 << 20, maximumMapSize: Int = 1 << 40, durability: Durability = .noMetaSync, isReadOnly: Bool = false) {
         self.folder = folder
         self.schema = schema
         self.initialMapSize = initialMapSize
         self.maximumMapSize = maximumMapSize
         self.durability = durability
+        self.isReadOnly = isReadOnly
     }
 
     /// The folder path.

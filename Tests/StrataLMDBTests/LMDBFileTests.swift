@@ -149,6 +149,27 @@ struct LMDBFileTests {
         #expect(counter.code == .corruptStore)
     }
 
+    @Test func aReadOnlyStoreReadsBesideAWriterAndNeverWrites() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("store")
+        var readOnly = LMDBStoreConfiguration(folder: folder, schema: FixtureDomain.schema, isReadOnly: true)
+        #expect(throws: StrataError.self) { try LMDBStore(readOnly) }
+        #expect(!FileManager.default.fileExists(atPath: folder.path), "a read-only open created the folder")
+        let writer = try Self.open(folder)
+        try FixtureDomain.writeSample(into: writer)
+        let reader = try LMDBStore(readOnly)
+        #expect(try reader.fetchCount(FetchDescriptor(entity: "Book")) == 3)
+        let tag = try DefaultSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "later"])
+        _ = try writer.save(SaveRequest(inserted: [tag]))
+        #expect(try reader.fetchCount(FetchDescriptor(entity: "Tag")) == 2, "the reader sees the writer's commit")
+        let refused = try #require(throws: StrataError.self) { try reader.save(SaveRequest(inserted: [tag])) }
+        #expect(refused.code == .readOnlyStore)
+        readOnly.schema = WorkloadSchema.schema
+        let mismatch = try #require(throws: StrataError.self) { try LMDBStore(readOnly) }
+        #expect(mismatch.code == .schemaMismatch)
+    }
+
     @Test func theMapGrowsUpToItsCeiling() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -10,22 +10,25 @@ extension SaveValidation {
     public static func links(_ relationships: [RelationshipValue], of entity: EntitySchema, identifier: PersistentIdentifier, resolve: (PersistentIdentifier, Int) throws -> Int64) throws -> [Link] {
         var links: [Link] = []
         links.reserveCapacity(relationships.count)
-        for (r, isToMany) in entity.relationshipIsToMany.enumerated() {
-            switch (relationships[r], isToMany) {
-            case (.toOne(nil), false):
-                links.append(.one(nil))
-            case (.toOne(let target?), false):
-                links.append(.one(try resolve(target, r)))
-            case (.toMany(let targets), true):
-                var keys: [Int64] = []
-                keys.reserveCapacity(targets.count)
-                for t in targets { keys.append(try resolve(t, r)) }
-                links.append(.many(deduplicated(keys)))
-            default:
-                throw shapeMismatch(entity, r, identifier: identifier)
-            }
-        }
+        for r in entity.relationships.indices { links.append(try link(relationships[r], of: entity, relationship: r, identifier: identifier, resolve: resolve)) }
         return links
+    }
+
+    /// Resolves one relationship value (`links` for a single relationship `r`).
+    public static func link(_ value: RelationshipValue, of entity: EntitySchema, relationship r: Int, identifier: PersistentIdentifier, resolve: (PersistentIdentifier, Int) throws -> Int64) throws -> Link {
+        switch (value, entity.relationshipIsToMany[r]) {
+        case (.toOne(nil), false):
+            return .one(nil)
+        case (.toOne(let target?), false):
+            return .one(try resolve(target, r))
+        case (.toMany(let targets), true):
+            var keys: [Int64] = []
+            keys.reserveCapacity(targets.count)
+            for t in targets { keys.append(try resolve(t, r)) }
+            return .many(deduplicated(keys))
+        default:
+            throw shapeMismatch(entity, r, identifier: identifier)
+        }
     }
 
     /// The error for a record that would share the values of unique constraint `constraint` with
