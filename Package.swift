@@ -33,10 +33,13 @@ let package = Package(
         .systemLibrary(name: "CLMDB", path: "Backends/CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB"),
         .target(name: "CLMDBBaseline", path: "Sources/CLMDBBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("lmdb")]),
+        .target(
+            name: "CStrataBaselines", dependencies: ["CSQLite"], path: "Sources/CStrataBaselines",
+            linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "CSQLite", "CLMDBBaseline",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "CSQLite", "CLMDBBaseline", "CStrataBaselines",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI"

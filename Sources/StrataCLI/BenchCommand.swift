@@ -1,20 +1,38 @@
 import ArgumentParser
+import CStrataBaselines
 import Foundation
 import StrataConformance
 
 /// `strata bench --backend <name>`: the standard workload of `shared/WORKLOAD.md`. Build with `-c release`.
 struct BenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Run the standard benchmark workload on a built-in backend (build with -c release).")
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Run the standard benchmark workload on a built-in backend (build with -c release).",
+        discussion: """
+            With --runs N every figure is the median of N runs, the backend and its baseline taking turns, so
+            the ratios come from one session on one machine. With --step S only that step runs inside the C
+            function strata_measure, so an instruction count covers exactly it:
+              valgrind --tool=callgrind --collect-atstart=no --toggle-collect=strata_measure \\
+                .build/release/strata bench --backend sqlite --records 100000 --step fetch-by-id [--baseline]
+            (see docs/benchmarks.md).
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     @Option(help: "The backend to measure.") var backend: String
     @Option(help: "N, the number of items (a multiple of 100, at least 1,000).") var records: Int = 100_000
     @Option(help: "Output format: text or json.") var format: Format = .text
-    @Flag(help: "Also run the same steps on the raw C engine underneath (sqlite, lmdb), in this run, for ratios.") var baseline = false
+    @Flag(help: "Also run the same steps on the raw engine underneath (C for sqlite and lmdb, a dictionary floor for memory), in this run, for ratios.") var baseline = false
+    @Option(help: "Run the workload this many times and report each figure's median.") var runs: Int = 1
+    @Option(help: "Run only this step inside strata_measure, for callgrind (every step still runs).") var step: String?
+    @Flag(help: "With --step and --baseline: measure only the baseline (skip the backend).") var baselineOnly = false
+
+    static let steps = ["insert", "reopen", "fetch-by-id", "scan", "filter", "update-one", "update-batch", "unique-violation", "cascade-delete"]
 
     func validate() throws {
         guard records >= 1_000, records % 100 == 0 else { throw ValidationError("--records must be a multiple of 100 and at least 1000.") }
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1.") }
+        if let step, !Self.steps.contains(step) { throw ValidationError("Unknown step '\(step)'. Steps: \(Self.steps.joined(separator: ", ")).") }
+        if baselineOnly, !baseline { throw ValidationError("--baseline-only needs --baseline.") }
     }
 
     func run() throws {
@@ -22,11 +40,19 @@ struct BenchCommand: ParsableCommand {
         FileHandle.standardError.write(Data("note: this is a debug build; figures are only meaningful with `swift run -c release strata bench`.\n".utf8))
         #endif
         let chosen = try BuiltinBackend.named(backend)
-        var report = try chosen.bench(records)
-        if baseline {
-            guard let raw = chosen.baseline else { throw ValidationError("The \(chosen.name) backend has no raw engine baseline.") }
-            report.baseline = try raw(records)
+        let raw = try baseline ? chosen.baseline ?? { throw ValidationError("The \(chosen.name) backend has no raw engine baseline.") }() : nil
+        var reports: [WorkloadReport] = []
+        for _ in 0..<runs {
+            var report: WorkloadReport
+            if baselineOnly {
+                report = WorkloadReport(backend: chosen.name, records: records, steps: [:], order: Self.steps, version: StrataVersion.current, machine: .current, baseline: nil)
+            } else {
+                report = try chosen.bench(records, step.map(Self.bracket(only:)))
+            }
+            if let raw { report.baseline = try raw(records, step) }
+            reports.append(report)
         }
+        let report = runs == 1 ? reports[0] : WorkloadReport.median(of: reports)
         switch format {
         case .text: print(report.table)
         case .json:
@@ -35,4 +61,26 @@ struct BenchCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         }
     }
+
+    /// A bracket that runs the chosen step inside `strata_measure` and every other step plainly.
+    static func bracket(only chosen: String) -> StandardWorkload.StepBracket {
+        { step, body in
+            guard step == chosen else { return try body() }
+            try withoutActuallyEscaping(body) { body in
+                let box = MeasuredBody(body)
+                strata_measure({ context in
+                    let box = Unmanaged<MeasuredBody>.fromOpaque(context!).takeUnretainedValue()
+                    do { try box.body() } catch { box.error = error }
+                }, Unmanaged.passUnretained(box).toOpaque())
+                if let error = box.error { throw error }
+            }
+        }
+    }
+}
+
+/// A step's work handed through C's `strata_measure`, with the error it threw, if any.
+private final class MeasuredBody {
+    let body: () throws -> Void
+    var error: Error?
+    init(_ body: @escaping () throws -> Void) { self.body = body }
 }

@@ -18,13 +18,14 @@ struct BuiltinBackend: Sendable {
     let isPersistentOnDisk: Bool
     let capabilities: @Sendable () throws -> StoreCapabilities
     let conformance: @Sendable () -> [ConformanceResult]
-    let bench: @Sendable (_ records: Int) throws -> WorkloadReport
+    let bench: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> WorkloadReport
     let sample: @Sendable (_ directory: URL) throws -> Int
     let dump: @Sendable (_ directory: URL) throws -> String
     /// Saves generation after generation into a store until killed (for crash tests).
     let generations: @Sendable (_ directory: URL, _ count: Int) throws -> Void
-    /// The same workload on the raw C engine underneath, when there is one.
-    var baseline: (@Sendable (_ records: Int) throws -> [String: WorkloadReport.Figure])? = nil
+    /// The same workload on the raw engine underneath, when there is one; `step` names the one step
+    /// to run inside `strata_measure` (for callgrind), if any.
+    var baseline: (@Sendable (_ records: Int, _ step: String?) throws -> [String: WorkloadReport.Figure])? = nil
 
     static func make<Store: DataStore>(_ name: String, _ summary: String, onDisk: Bool, factory: StoreFactory<Store>) -> BuiltinBackend {
         BuiltinBackend(
@@ -36,7 +37,7 @@ struct BuiltinBackend: Sendable {
                 return try Store(factory.configuration(dir, FixtureDomain.schema)).capabilities
             },
             conformance: { ConformanceSuite.run(on: factory) },
-            bench: { records in try StandardWorkload.run(name, factory: factory, records: records) },
+            bench: { records, bracket in try StandardWorkload.run(name, factory: factory, records: records, bracket: bracket) },
             sample: { dir in
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
                 return try FixtureDomain.writeSample(into: try Store(factory.configuration(dir, FixtureDomain.schema))).count
@@ -49,7 +50,7 @@ struct BuiltinBackend: Sendable {
             generations: { dir, count in try CrashWorkload.run(try Store(factory.configuration(dir, FixtureDomain.schema)), saves: count) })
     }
 
-    func with(baseline: @escaping @Sendable (Int) throws -> [String: WorkloadReport.Figure]) -> BuiltinBackend {
+    func with(baseline: @escaping @Sendable (Int, String?) throws -> [String: WorkloadReport.Figure]) -> BuiltinBackend {
         var copy = self
         copy.baseline = baseline
         return copy
@@ -60,11 +61,14 @@ struct BuiltinBackend: Sendable {
         make(
             "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).", onDisk: true,
             factory: StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }
-        ).with(baseline: { try SQLiteBaseline.run(records: $0) }),
+        ).with(baseline: { try SQLiteBaseline.run(records: $0, step: $1) }),
         make(
             "lmdb", "B-trees in one LMDB environment: records by key, unique, index and to-many databases, MVCC readers (liblmdb).", onDisk: true,
             factory: StoreFactory<LMDBStore> { dir, schema in LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }
-        ).with(baseline: { try LMDBBaseline.run(records: $0) }),
+        ).with(baseline: { records, step in
+            guard step == nil else { throw ValidationError("The lmdb baseline cannot run one step inside strata_measure yet (--step).") }
+            return try LMDBBaseline.run(records: records)
+        }),
         make(
             "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.", onDisk: true,
             factory: StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: .seconds(5)) }),
@@ -73,7 +77,8 @@ struct BuiltinBackend: Sendable {
             factory: StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema, lockWait: .seconds(5)) }),
         make(
             "memory", "In-memory reference backend on the shared engine; data lives as long as the process.", onDisk: false,
-            factory: StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }),
+            factory: StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }
+        ).with(baseline: { try MemoryBaseline.run(records: $0, step: $1) }),
     ]
 
     /// The backend called `name`, or a validation error listing the known ones.

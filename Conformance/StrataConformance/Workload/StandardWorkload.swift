@@ -6,10 +6,23 @@ import Strata
 /// the way (the unique violation must fail and change nothing, the cascade must delete 1,000 items),
 /// so a fast wrong backend cannot post a figure.
 public enum StandardWorkload {
+    /// Wraps the timed part of one step (its name, then the work), so a caller can hand exactly that
+    /// part to an instruction counter: `strata bench --step` runs it inside a C function callgrind
+    /// toggles on. It must call `body` once.
+    public typealias StepBracket = (_ step: String, _ body: () throws -> Void) throws -> Void
+
     /// Runs every step with `records` items in a fresh directory and returns the figures.
+    /// `bracket` wraps each step's timed part (see `StepBracket`).
     ///
     /// - Throws: a store error, or `WorkloadError` when a step's result is wrong.
-    public static func run<Store: DataStore>(_ name: String, factory: StoreFactory<Store>, records: Int = 100_000) throws -> WorkloadReport {
+    public static func run<Store: DataStore>(_ name: String, factory: StoreFactory<Store>, records: Int = 100_000, bracket: StepBracket? = nil) throws -> WorkloadReport {
+        func time<T>(_ step: String, _ body: () throws -> T) throws -> (T, Double) {
+            var value: T?
+            let start = ContinuousClock.now
+            if let bracket { try bracket(step) { value = try body() } } else { value = try body() }
+            let elapsed = Self.seconds(since: start)
+            return (value!, elapsed)
+        }
         precondition(records >= 1_000 && records % 100 == 0, "records must be a multiple of 100, at least 1,000")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -35,7 +48,7 @@ public enum StandardWorkload {
             Store.Snapshot(entity: item, persistentIdentifier: .temporary(entity: "Item"), attributes: WorkloadSchema.itemValues(i), relationships: [.toOne(owners[i / 100].persistentIdentifier)])
         }
         let request = SaveRequest(inserted: owners + items)  // built before the clock starts
-        var (inserted, seconds) = try time { try store!.save(request) }
+        var (inserted, seconds) = try time("insert") { try store!.save(request) }
         record("insert", Double(ownerCount + records) / seconds, "records/s")
         let itemIDs = items.map { inserted.remappedIdentifiers[$0.persistentIdentifier]! }
         let ownerIDs = owners.map { inserted.remappedIdentifiers[$0.persistentIdentifier]! }
@@ -43,7 +56,7 @@ public enum StandardWorkload {
 
         // 2. reopen
         store = nil
-        (store, seconds) = try time {
+        (store, seconds) = try time("reopen") {
             let reopened = try Store(factory.configuration(directory, schema))
             _ = try reopened.fetchCount(FetchDescriptor(entity: "Owner"))
             return reopened
@@ -54,7 +67,7 @@ public enum StandardWorkload {
         // 3. fetch-by-id
         var rng = SeededGenerator(state: 42)
         let probes = (0..<10_000).map { _ in itemIDs[Int(rng.next() % UInt64(records))] }
-        (_, seconds) = try time {
+        (_, seconds) = try time("fetch-by-id") {
             for id in probes {
                 guard try s.fetch(FetchDescriptor(entity: "Item", predicate: .identifierIn([id]))).count == 1 else { throw WorkloadError("fetch-by-id found nothing for \(id)") }
             }
@@ -63,13 +76,13 @@ public enum StandardWorkload {
 
         // 4. scan
         var scanned: [Store.Snapshot] = []
-        (scanned, seconds) = try time { try s.fetch(FetchDescriptor(entity: "Item")) }
+        (scanned, seconds) = try time("scan") { try s.fetch(FetchDescriptor(entity: "Item")) }
         guard scanned.count == records else { throw WorkloadError("scan returned \(scanned.count) items, expected \(records)") }
         record("scan", Double(records) / seconds, "records/s")
 
         // 5. filter
         var hits: [Store.Snapshot] = []
-        (hits, seconds) = try time { try s.fetch(FetchDescriptor(entity: "Item", predicate: .compare("category", .equal, 42), sortBy: [SortKey("price", order: .descending)])) }
+        (hits, seconds) = try time("filter") { try s.fetch(FetchDescriptor(entity: "Item", predicate: .compare("category", .equal, 42), sortBy: [SortKey("price", order: .descending)])) }
         guard hits.count == records / 100 else { throw WorkloadError("filter returned \(hits.count) items, expected \(records / 100)") }
         record("filter", seconds * 1000, "ms")
 
@@ -81,7 +94,7 @@ public enum StandardWorkload {
             var values = target.attributeValues
             values[priceIndex] = .double(Double(round) + 0.5)
             let changed = Store.Snapshot(entity: item, persistentIdentifier: target.persistentIdentifier, attributes: values, relationships: target.relationshipValues)
-            durations.append(try time { try s.save(SaveRequest(updated: [changed])) }.1 * 1000)
+            durations.append(try time("update-one") { try s.save(SaveRequest(updated: [changed])) }.1 * 1000)
         }
         record("update-one", median(durations), "ms (median)")
 
@@ -92,22 +105,23 @@ public enum StandardWorkload {
             return Store.Snapshot(entity: item, persistentIdentifier: scanned[i].persistentIdentifier, attributes: values, relationships: scanned[i].relationshipValues)
         }
         scanned = []
-        (_, seconds) = try time { try s.save(SaveRequest(updated: batch)) }
+        (_, seconds) = try time("update-batch") { try s.save(SaveRequest(updated: batch)) }
         record("update-batch", Double(batch.count) / seconds, "records/s")
 
         // 8. unique-violation
         let duplicate = Store.Snapshot(entity: item, persistentIdentifier: .temporary(entity: "Item"), attributes: WorkloadSchema.itemValues(7), relationships: [.toOne(ownerIDs[0])])
-        let start = ContinuousClock.now
-        do {
-            _ = try s.save(SaveRequest(inserted: [duplicate]))
-            throw WorkloadError("inserting a duplicate name succeeded")
-        } catch let error as StrataError where error.code == .uniqueConstraintViolation {}
-        record("unique-violation", Self.seconds(since: start) * 1000, "ms")
+        (_, seconds) = try time("unique-violation") {
+            do {
+                _ = try s.save(SaveRequest(inserted: [duplicate]))
+                throw WorkloadError("inserting a duplicate name succeeded")
+            } catch let error as StrataError where error.code == .uniqueConstraintViolation {}
+        }
+        record("unique-violation", seconds * 1000, "ms")
         guard try s.fetchCount(FetchDescriptor(entity: "Item")) == records else { throw WorkloadError("the failed insert changed the item count") }
 
         // 9. cascade-delete
         let doomed = try s.fetch(FetchDescriptor(entity: "Owner", predicate: .identifierIn(Array(ownerIDs.prefix(10)))))
-        (_, seconds) = try time { try s.save(SaveRequest(deleted: doomed)) }
+        (_, seconds) = try time("cascade-delete") { try s.save(SaveRequest(deleted: doomed)) }
         record("cascade-delete", seconds * 1000, "ms")
         let left = try s.fetchCount(FetchDescriptor(entity: "Item"))
         guard left == records - 1_000 else { throw WorkloadError("after deleting 10 owners \(left) items remain, expected \(records - 1_000)") }
@@ -118,14 +132,8 @@ public enum StandardWorkload {
 
         return WorkloadReport(
             backend: name, records: records, steps: steps, order: order, version: StrataVersion.current,
-            machine: .init(cores: ProcessInfo.processInfo.activeProcessorCount, memoryBytes: ProcessInfo.processInfo.physicalMemory),
+            machine: .current,
             baseline: nil)
-    }
-
-    private static func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
-        let start = ContinuousClock.now
-        let value = try body()
-        return (value, seconds(since: start))
     }
 
     private static func seconds(since start: ContinuousClock.Instant) -> Double {
@@ -163,7 +171,8 @@ public enum StandardWorkload {
 public struct WorkloadError: Error, CustomStringConvertible {
     /// What went wrong.
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// A workload error saying what went wrong.
+    public init(_ description: String) { self.description = description }
 }
 
 /// The size of a store's files, as the workload's `size` step counts it (for raw baselines too).

@@ -1,0 +1,58 @@
+import Foundation
+import StrataConformance
+import Testing
+
+/// The benchmark's plumbing: medians, relative speeds, and the raw baselines really running.
+struct BenchTests {
+    static func report(_ steps: [String: Double], baseline: [String: Double]? = nil) -> WorkloadReport {
+        func figures(_ values: [String: Double]) -> [String: WorkloadReport.Figure] {
+            values.mapValues { .init(value: $0, unit: "records/s") }.merging(["reopen": .init(value: values["reopen"] ?? 1, unit: "ms")]) { _, new in new }
+        }
+        return WorkloadReport(
+            backend: "x", records: 1_000, steps: figures(steps), order: ["insert", "reopen"], version: "0", machine: .current,
+            baseline: baseline.map(figures))
+    }
+
+    @Test func theMedianIsTakenStepByStep() {
+        let runs = [Self.report(["insert": 3, "reopen": 9]), Self.report(["insert": 1, "reopen": 5]), Self.report(["insert": 2, "reopen": 7])]
+        let median = WorkloadReport.median(of: runs)
+        #expect(median.steps["insert"]?.value == 2)
+        #expect(median.steps["reopen"]?.value == 7)
+        #expect(median.runs == 3)
+        #expect(WorkloadReport.median(of: Array(runs.prefix(2))).steps["insert"]?.value == 2)  // even count: the mean of the middle two
+    }
+
+    @Test func relativeSpeedIsAboveOneWhenFasterWhateverTheUnit() {
+        let report = Self.report(["insert": 200, "reopen": 2], baseline: ["insert": 100, "reopen": 4])
+        #expect(report.relativeSpeed("insert") == 2)  // twice the rate
+        #expect(report.relativeSpeed("reopen") == 2)  // half the time
+        #expect(report.relativeSpeed("scan") == nil)
+    }
+
+    /// The `strata` tool built beside the tests.
+    static var strata: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/strata")
+    }
+
+    @Test(arguments: ["sqlite", "memory"])
+    func theBaselineRunsEveryStepBesideTheBackend(_ backend: String) throws {
+        let process = Process()
+        process.executableURL = Self.strata
+        process.arguments = ["bench", "--backend", backend, "--records", "1000", "--baseline", "--format", "json"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let report = try JSONDecoder().decode(WorkloadReport.self, from: data)
+        let baseline = try #require(report.baseline)
+        for step in ["insert", "fetch-by-id", "scan", "filter", "update-one", "update-batch", "unique-violation", "cascade-delete"] {
+            let figure = try #require(baseline[step], "\(backend): no baseline figure for \(step)")
+            #expect(figure.value > 0 && figure.value.isFinite, "\(backend) \(step): \(figure.value)")
+            #expect(figure.unit == report.steps[step]?.unit, "\(backend) \(step): units differ")
+        }
+    }
+}
