@@ -14,12 +14,17 @@ extension StoreState {
             for (r, relationship) in entity.relationships.enumerated() {
                 let destination = schema.entities[entity.destinationIndices[r]]
                 let dangles = destination.relationships[entity.inverseIndices[r]].deleteRule == .noAction
+                let limit = nextPrimaryKey(destination)
                 try forEachRecord(entity) { key, stored in
-                    for target in stored.links[r].keys where record(destination, target) == nil {
-                        if !relationship.isToMany, dangles, target > 0, target < nextPrimaryKey(destination) { continue }
+                    func check(_ target: Int64, mayDangle: Bool) throws {
+                        guard record(destination, target) == nil, !(mayDangle && target > 0 && target < limit) else { return }
                         throw StrataError(
                             .corruptStore, "Record \(key) of '\(entity.name)' names \(destination.name) \(target) in '\(relationship.name)', which the store does not hold; the files are damaged or were edited.",
                             entity: entity.name, properties: [relationship.name], identifiers: [identifier(entity, key)], file: file)
+                    }
+                    switch stored.links[r] {
+                    case .one(let target): if let target { try check(target, mayDangle: dangles) }
+                    case .many(let targets): for target in targets { try check(target, mayDangle: false) }
                     }
                     return true
                 }

@@ -67,6 +67,43 @@ public final class WriterLock: @unchecked Sendable {
         }
     }
 
+    private init(path: String, descriptor: Int32, identity: Identity) {
+        self.path = path
+        self.descriptor = descriptor
+        self.identity = identity
+    }
+
+    /// Creates `path` as a new empty file that is locked from the moment it appears, or returns `nil`
+    /// if `path` exists already (then take the lock with `init(path:store:wait:)`).
+    ///
+    /// The file is made under a temporary name (`temporary`, which the caller's clean-up must
+    /// cover), locked, then linked to `path`, so no other writer can lock it before the creator has
+    /// finished making the store: a second writer never sees a half-created store as its own.
+    public static func create(_ path: String, temporary: String) throws -> WriterLock? {
+        unlink(temporary)
+        let fd = open(temporary, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw DurableFile.failure("create the store's lock target", temporary) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0, let stamp = FileStamp(descriptor: fd) else {
+            close(fd)
+            unlink(temporary)
+            throw DurableFile.failure("lock a new file", temporary)
+        }
+        let identity = Identity(device: stamp.device, inode: stamp.inode)
+        _ = heldHere.withLock { $0.insert(identity) }
+        let linked = link(temporary, path) == 0
+        let linkError = errno
+        unlink(temporary)
+        guard linked else {
+            _ = heldHere.withLock { $0.remove(identity) }
+            close(fd)
+            errno = linkError
+            if linkError == EEXIST { return nil }
+            throw DurableFile.failure("create the store's lock target", path)
+        }
+        DurableFile.syncFolder(of: path)
+        return WriterLock(path: path, descriptor: fd, identity: identity)
+    }
+
     /// Whether `path` still names the locked file (someone may have deleted or replaced it).
     public var isStillHeld: Bool {
         guard let now = FileStamp(path) else { return false }

@@ -63,11 +63,11 @@ public final class JSONStore: DataStore {
         self.files = files
         var lock: WriterLock?
         if !configuration.isReadOnly {
-            try files.prepareJournalForWriter()
-            lock = try WriterLock(path: files.journal, store: files.document, wait: configuration.lockWait)
+            let (writerLock, creating) = try files.lockForWriting(wait: configuration.lockWait)
+            lock = writerLock
             if FileStamp(files.document) == nil {
-                guard FileStamp(files.journal)?.size == 0 else {
-                    throw StrataError(.corruptStore, "The store's document is missing but its journal holds saves; restore the document from a backup.", file: files.document)
+                guard creating else {
+                    throw StrataError(.corruptStore, "The store's document is missing beside its journal: it was deleted, or creating the store was interrupted. Restore it from a backup (or, for a store never used, delete \((files.journal as NSString).lastPathComponent)).", file: files.document)
                 }
                 let empty = StoreState(schema: configuration.schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier())
                 try DurableFile.replace(files.document, with: JSONDocumentFile.encode(empty, journalSequence: 0))

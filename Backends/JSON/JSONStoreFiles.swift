@@ -51,6 +51,9 @@ struct JSONStoreFiles {
     private func loadOnce(_ schema: Schema) throws -> Loaded {
         let documentStamp = FileStamp(document)
         guard let bytes = try DurableFile.read(document) else {
+            guard FileStamp(journal) == nil else {
+                throw StrataError(.corruptStore, "The store's document is missing beside its journal; restore it from a backup.", file: document)
+            }
             throw StrataError(.ioFailure, "There is no JSON store at this path (the document is missing).", file: document)
         }
         var (state, header) = try JSONDocumentFile.decode(bytes, schema: schema, file: document)
@@ -67,21 +70,19 @@ struct JSONStoreFiles {
         return Loaded(state: state, header: header, sequence: sequence, scan: scan, documentBytes: bytes.count, documentStamp: documentStamp, journalStamp: journalStamp)
     }
 
-    /// Makes sure the journal exists before a writer locks it: a new store gets an empty one, and so
-    /// does a version-1 store (which may have none); a later store without its journal is damaged.
-    func prepareJournalForWriter() throws {
-        guard FileStamp(journal) == nil else { return }
-        if let bytes = try DurableFile.read(document), !bytes.isEmpty {
-            guard !JSONDocumentFile.looksSealed(bytes) else {
+    /// Takes the writer lock on the journal, creating the journal for a new store (and for a
+    /// version-1 store, which may have none); returns the lock and whether this call created a new
+    /// store's journal, the one case in which a missing document may be created.
+    ///
+    /// - Throws: `corruptStore` if a version-2 document has no journal, `storeLocked`.
+    func lockForWriting(wait: Duration?) throws -> (WriterLock, creating: Bool) {
+        if FileStamp(journal) == nil {
+            if let bytes = try DurableFile.read(document), !bytes.isEmpty, JSONDocumentFile.looksSealed(bytes) {
                 throw StrataError(.corruptStore, "The journal of the store is missing; saves since the last fold are lost. Restore it from a backup.", file: journal)
             }
+            let creating = FileStamp(document) == nil
+            if let lock = try WriterLock.create(journal, temporary: document + ".tmp-journal-\(getpid())") { return (lock, creating) }
         }
-        let fd = open(journal, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 || errno == EEXIST else { throw StrataError(.ioFailure, "Cannot create the journal (\(String(cString: strerror(errno)))).", file: journal) }
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-            DurableFile.syncFolder(of: journal)
-        }
+        return (try WriterLock(path: journal, store: document, wait: wait), false)
     }
 }

@@ -58,4 +58,16 @@ struct WriterLockTests {
         #expect(error.code == .storeLocked)
         _ = second
     }
+
+    @Test func aCreatedFileIsLockedFromTheMomentItAppears() throws {
+        let (dir, existing) = try Self.file()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try WriterLock.create(existing, temporary: existing + ".tmp") == nil)  // exists: not created
+        let path = dir.appendingPathComponent("new").path
+        let created = try #require(try WriterLock.create(path, temporary: path + ".tmp"))
+        #expect(FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: path + ".tmp"))
+        let error = try #require(throws: StrataError.self) { try WriterLock(path: path, store: path, wait: nil) }
+        #expect(error.code == .storeLocked)
+        try created.check(store: path)
+    }
 }

@@ -160,4 +160,16 @@ struct JSONDamageTests {
         #expect(throws: StrataError.self) { try JSONStore(JSONStoreConfiguration(url: file, schema: FixtureDomain.schema, isReadOnly: true)) }
         #expect(!FileManager.default.fileExists(atPath: Self.journal(file).path))
     }
+
+    /// A deleted document is damage even right after a fold (an empty journal): never a new, empty store.
+    @Test func aMissingDocumentIsCorruptNeverANewStore() throws {
+        let (dir, file) = try Self.store(saving: ["a"], threshold: 0)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try Data(contentsOf: Self.journal(file)).isEmpty)
+        try FileManager.default.removeItem(at: file)
+        let error = try #require(throws: StrataError.self) { try T.open(file) }
+        #expect(error.code == .corruptStore, "\(error)")
+        #expect(throws: StrataError.self) { try JSONStore(JSONStoreConfiguration(url: file, schema: FixtureDomain.schema, isReadOnly: true)) }
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
 }
