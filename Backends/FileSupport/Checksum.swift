@@ -5,18 +5,31 @@
 /// changes the result, and several changes go unnoticed with a chance of 2⁻⁶⁴. It is fast enough to
 /// cover every byte of a store at open (about 1 ns per byte here).
 public enum Checksum {
-    /// The FNV-1a value of `bytes`.
-    public static func value(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    /// The FNV-1a value of `bytes`. Concrete, not generic: a generic loop called from another
+    /// module runs unspecialized, several times slower over a whole store.
+    public static func value(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
         return h
     }
 
+    /// The FNV-1a value of an array's bytes.
+    public static func value(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { value($0) } }
+
+    /// The FNV-1a value of a slice's bytes.
+    public static func value(_ bytes: ArraySlice<UInt8>) -> UInt64 { bytes.withUnsafeBytes { value($0) } }
+
     /// The value as 16 lowercase hex digits, the form written in files.
-    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let s = String(value(bytes), radix: 16)
+    public static func hex(_ value: UInt64) -> String {
+        let s = String(value, radix: 16)
         return String(repeating: "0", count: 16 - s.count) + s
     }
+
+    /// The checksum of an array's bytes as 16 hex digits.
+    public static func hex(_ bytes: [UInt8]) -> String { hex(value(bytes)) }
+
+    /// The checksum of a slice's bytes as 16 hex digits.
+    public static func hex(_ bytes: ArraySlice<UInt8>) -> String { hex(value(bytes)) }
 
     /// Whether `text` is exactly 16 lowercase hex digits.
     public static func isHex(_ text: some Collection<UInt8>) -> Bool {

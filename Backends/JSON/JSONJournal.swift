@@ -76,6 +76,11 @@ enum JSONJournal {
             try apply(json, to: &state, file: file)
             last = seq
         }
+        // Lines the document holds already are left only by a crash right after a fold, so they end
+        // exactly at the document's sequence; a journal ending earlier is an older copy.
+        if let previous, previous < sequence, let line = scan.lines.last {
+            throw StrataError(.corruptStore, "The journal ends at sequence \(previous), before the document's \(sequence): it is older than the document (a stale copy). Restore the store from a backup.", file: file, offset: line.offset)
+        }
         return (scan, last)
     }
 

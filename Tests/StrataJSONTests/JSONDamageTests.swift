@@ -172,4 +172,18 @@ struct JSONDamageTests {
         #expect(throws: StrataError.self) { try JSONStore(JSONStoreConfiguration(url: file, schema: FixtureDomain.schema, isReadOnly: true)) }
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }
+
+    /// A journal older than the document (a stale copy put back) is refused.
+    @Test func aStaleJournalIsCorrupt() throws {
+        let (dir, file) = try Self.store(saving: ["a", "b"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stale = try Data(contentsOf: Self.journal(file))
+        do {
+            let store = try T.open(file, threshold: 0)
+            _ = try store.save(SaveRequest(inserted: [try T.tag("c")]))  // folds: the document is at sequence 3
+        }
+        try stale.write(to: Self.journal(file))
+        let error = try #require(throws: StrataError.self) { try T.open(file) }
+        #expect(error.code == .corruptStore && error.message.contains("older than the document"), "\(error)")
+    }
 }
