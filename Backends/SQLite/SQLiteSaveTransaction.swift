@@ -16,7 +16,7 @@ final class SQLiteSaveTransaction {
         let key: Int64
     }
 
-    private struct Write {
+    struct Write {
         let entity: EntitySchema
         let key: Int64
         let isInsert: Bool
@@ -29,8 +29,11 @@ final class SQLiteSaveTransaction {
     let mapping: SQLiteMapping
     let records: SQLiteRecords
     let storeIdentifier: String
-    private var schema: Schema { mapping.schema }
-    private let q = SQLiteMapping.quote
+    var schema: Schema { mapping.schema }
+    let q = SQLiteMapping.quote
+    /// Reads the last committed state (a reader connection), to tell which record held a unique
+    /// value before the save when a save fails on a collision.
+    let committed: (String, [SQLValue]) throws -> [SQLValue]?
 
     private(set) var remap = IdentifierRemapping()
     /// Per entity, the first key this save assigns and the temporary identifiers of the inserts, in
@@ -38,7 +41,7 @@ final class SQLiteSaveTransaction {
     private var firstInserted: [Int64?]
     private var temporaries: [[PersistentIdentifier]]
     private var nextKeys: [Int64?]
-    private var writes: [Write] = []
+    private(set) var writes: [Write] = []
     /// Per entity, the positions in `writes` of its inserts, in key order.
     private var insertPositions: [[Int]]
 
@@ -54,7 +57,7 @@ final class SQLiteSaveTransaction {
     }
     private(set) var touched = Set<Key>()
     private(set) var deleted: [Key] = []
-    private var deletedSet = Set<Key>()
+    private(set) var deletedSet = Set<Key>()
     /// Rows whose unique values were held back, with the properties to set again.
     private var pending: [Key: Set<PropertyReference>] = [:]
     /// Partial updates whose stored result differs from the client's snapshot: reported as changed.
@@ -63,7 +66,8 @@ final class SQLiteSaveTransaction {
     /// Per entity, "no targets" for every relationship (what an insert starts from), shared.
     private lazy var emptyStored: [[[Int64]]] = schema.entities.map { $0.relationships.map { _ in [] } }
 
-    init(db: SQLiteConnection, mapping: SQLiteMapping, records: SQLiteRecords, storeIdentifier: String) {
+    init(db: SQLiteConnection, mapping: SQLiteMapping, records: SQLiteRecords, storeIdentifier: String, committed: @escaping (String, [SQLValue]) throws -> [SQLValue]?) {
+        self.committed = committed
         self.db = db
         self.mapping = mapping
         self.records = records
@@ -77,7 +81,7 @@ final class SQLiteSaveTransaction {
 
     private func table(_ e: EntitySchema) -> String { q(mapping.tables[e.index].name) }
 
-    private func client(_ k: Key) -> PersistentIdentifier {
+    func client(_ k: Key) -> PersistentIdentifier {
         if isInserted(k), let first = firstInserted[k.entity] { return temporaries[k.entity][Int(k.key - first)] }
         return records.id(schema.entities[k.entity].name, k.key)
     }
@@ -99,8 +103,11 @@ final class SQLiteSaveTransaction {
         }
         currentWriter = nil
         try applyDeletes(request.deleted)
-        try restorePending()
+        // Relationship faults are reported before unique ones (the contract's order), so a row
+        // whose held values still collide is validated with them first.
+        let colliding = try restorePending()
         try validate()
+        if !colliding.isEmpty { throw try uniqueFault(colliding) }
     }
 
     private func assignKeys<S: DataStoreSnapshot>(_ inserted: [S]) throws {
@@ -120,31 +127,39 @@ final class SQLiteSaveTransaction {
     /// The last reference resolved: children saved together usually point at the same parent.
     private var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
 
-    private func reference(_ target: PersistentIdentifier, _ destination: EntitySchema, _ entity: EntitySchema, _ r: Int) throws -> Int64 {
+    private func reference(_ target: PersistentIdentifier, _ destination: EntitySchema, _ entity: EntitySchema, _ r: Int, source: PersistentIdentifier, stored: [Int64]?) throws -> Int64 {
         if let last = lastReference, last.destination == destination.index, last.id == target { return last.key }
         let key = try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: r, storeIdentifier: storeIdentifier, remapping: remap)
+        // A permanent reference must name a record stored before the save, checked with the rest
+        // of the snapshot so the fault reported does not depend on when links are applied.
+        if !target.isTemporary, !known.contains(Key(entity: destination.index, key: key)) {
+            // A reference the record already held stays, even dangling (noAction).
+            if stored?.contains(key) == true { return key }
+            guard try records.exists(destination, key) else { throw SaveValidation.danglingReference(target, from: entity, relationship: r, source: source) }
+            known.insert(Key(entity: destination.index, key: key))
+        }
         lastReference = (target, destination.index, key)
         return key
     }
 
-    private func links(_ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier) throws -> [Link] {
+    private func links(_ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier, stored: [[Int64]]? = nil) throws -> [Link] {
         var links: [Link] = []
         links.reserveCapacity(relationships.count)
-        for (i, value) in relationships.enumerated() { links.append(try link(value, entity, i, id)) }
+        for (i, value) in relationships.enumerated() { links.append(try link(value, entity, i, id, stored: stored?[i])) }
         return links
     }
 
-    private func link(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier) throws -> Link {
+    private func link(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier, stored: [Int64]? = nil) throws -> Link {
         let destination = schema.entities[entity.destinationIndices[i]]
         switch (value, entity.relationshipIsToMany[i]) {
         case (.toOne(nil), false):
             return .one(nil)
         case (.toOne(let t?), false):
-            return .one(try reference(t, destination, entity, i))
+            return .one(try reference(t, destination, entity, i, source: id, stored: stored))
         case (.toMany(let ts), true):
             var keys: [Int64] = []
             keys.reserveCapacity(ts.count)
-            for t in ts { keys.append(try reference(t, destination, entity, i)) }
+            for t in ts { keys.append(try reference(t, destination, entity, i, source: id, stored: stored)) }
             if keys.count > 1 {
                 var seen = Set<Int64>()
                 keys = keys.filter { seen.insert($0).inserted }
@@ -177,11 +192,11 @@ final class SQLiteSaveTransaction {
             }
             guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") }
             try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
-            var attributes = snapshot.attributeValues, sent = try links(snapshot.relationshipValues, entity, id)
+            var attributes = snapshot.attributeValues, sent = try links(snapshot.relationshipValues, entity, id, stored: stored)
             if let scope = request.updatedProperties[id], let row = try records.snapshot(entity, key) {
                 // A partial update writes the listed properties over the row as stored now.
                 let storedLinks = zip(stored, entity.relationshipIsToMany).map { $1 ? Link.many($0) : Link.one($0.first) }
-                let merged = try scope.merged(attributes: attributes, links: sent, storedAttributes: row.attributes, storedLinks: storedLinks, entity: entity, identifier: id) { value, r in try link(value, entity, r, id) }
+                let merged = try scope.merged(attributes: attributes, links: sent, storedAttributes: row.attributes, storedLinks: storedLinks, entity: entity, identifier: id) { value, r in try link(value, entity, r, id, stored: stored[r]) }
                 if merged.attributes != attributes || merged.links != sent { refreshed.insert(Key(entity: entity.index, key: key)) }
                 (attributes, sent) = merged
             }
@@ -354,6 +369,12 @@ final class SQLiteSaveTransaction {
         }
         do {
             try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(key)])
+            // A later write of a held-back column wins: the value held earlier is stale.
+            let k = Key(entity: entity.index, key: key)
+            if intended[k]?[r] != nil {
+                intended[k]?[r] = nil
+                pending[k]?.remove(.relationship(r))
+            }
         } catch let error as SQLiteError where isUniqueFailure(error) {
             values[0] = .null
             try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(key)])
@@ -364,7 +385,27 @@ final class SQLiteSaveTransaction {
     }
 
     /// The to-one values a held-back row should get at the end of the save.
-    private var intended: [Key: [Int: Int64?]] = [:]
+    private(set) var intended: [Key: [Int: Int64?]] = [:]
+
+    /// The targets relationship `r` of a record holds during the save, held-back to-one values
+    /// included (a held row's column is NULL in the table until the end of the save).
+    func currentTargets(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> [Int64] {
+        guard !intended.isEmpty else { return try records.targets(entity, key, r) }
+        switch mapping.tables[entity.index].relationships[r] {
+        case .column:
+            if let held = intended[Key(entity: entity.index, key: key)]?[r] { return held.map { [$0] } ?? [] }
+            return try records.targets(entity, key, r)
+        case .inverseColumn(let table, _, _):
+            var result = try records.targets(entity, key, r)
+            let inverse = entity.inverseIndices[r]
+            for (k, values) in intended.sorted(by: { $0.key.key < $1.key.key }) where k.entity == table {
+                if case .some(.some(let target)) = values[inverse], target == key, !result.contains(k.key) { result.append(k.key) }
+            }
+            return result
+        case .join:
+            return try records.targets(entity, key, r)
+        }
+    }
 
     private func column(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> Int64? {
         if let value = intended[Key(entity: entity.index, key: key)]?[r] { return value }
@@ -489,20 +530,23 @@ final class SQLiteSaveTransaction {
             let entity = schema.entities[victim.entity]
             for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .cascade {
                 let destination = schema.entities[entity.destinationIndices[r]]
-                for target in try records.targets(entity, victim.key, r) where try records.exists(destination, target) {
+                for target in try currentTargets(entity, victim.key, r) where try records.exists(destination, target) {
                     if deletedSet.insert(Key(entity: destination.index, key: target)).inserted { queue.append(Key(entity: destination.index, key: target)) }
                 }
             }
         }
+        // Rules apply in (entity, key) order, so a denied delete names the same record everywhere.
+        queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }
         for victim in queue {
             let entity = schema.entities[victim.entity]
             for (r, relationship) in entity.relationships.enumerated() {
                 let destination = schema.entities[entity.destinationIndices[r]]
                 let inverse = entity.inverseIndices[r]
-                let survivors = try records.targets(entity, victim.key, r).filter {
+                var survivors = try currentTargets(entity, victim.key, r).filter {
                     try !deletedSet.contains(Key(entity: destination.index, key: $0)) && records.exists(destination, $0)
                 }
                 guard !survivors.isEmpty else { continue }
+                if relationship.deleteRule == .deny { survivors.sort() }
                 switch relationship.deleteRule {
                 case .deny:
                     throw StrataError(.deleteDenied, "Cannot delete \(client(victim)): its '\(relationship.name)' still holds \(survivors.count) record(s) and the delete rule is deny. Delete or detach them first.", entity: entity.name, properties: [relationship.name], identifiers: [client(victim)] + survivors.map { client(Key(entity: destination.index, key: $0)) })
@@ -544,8 +588,11 @@ final class SQLiteSaveTransaction {
 
     // MARK: Unique values and validation
 
-    private func restorePending() throws {
-        guard !pending.isEmpty else { return }
+    /// Sets every held-back value again; returns the rows whose values still collide (their holds
+    /// stay in `intended`, so validation sees them).
+    private func restorePending() throws -> [Key] {
+        guard !pending.isEmpty else { return [] }
+        var colliding: [Key] = []
         var values: [Key: [Value]] = [:]
         for w in writes where pending[Key(entity: w.entity.index, key: w.key)] != nil { values[Key(entity: w.entity.index, key: w.key)] = w.attributes }
         for (key, properties) in pending.sorted(by: { ($0.key.entity, $0.key.key) < ($1.key.entity, $1.key.key) }) where !deletedSet.contains(key) {
@@ -569,10 +616,12 @@ final class SQLiteSaveTransaction {
             do {
                 try db.prepare("UPDATE \(q(t.name)) SET \(sets.joined(separator: ", ")) WHERE \(q("_pk")) = ?").run(params + [.integer(key.key)])
             } catch let error as SQLiteError where isUniqueFailure(error) {
-                throw try uniqueViolation(entity, key.key)
+                colliding.append(key)
+                continue
             }
             intended[key] = nil
         }
+        return colliding
     }
 
     /// The violation a row's values cause, naming the record that already holds them.
@@ -619,14 +668,16 @@ final class SQLiteSaveTransaction {
         }
         var checked = Set<Key>()
         let candidates = writes.lazy.map { Key(entity: $0.entity.index, key: $0.key) }.filter { needsCheck[$0.entity] }
-        for key in Array(candidates) + touched.filter({ needsCheck[$0.entity] }) where !deletedSet.contains(key) {
+        // In (entity, key) order, so the fault reported is the same on every backend.
+        let ordered = (Array(candidates) + touched.filter({ needsCheck[$0.entity] })).sorted { ($0.entity, $0.key) < ($1.entity, $1.key) }
+        for key in ordered where !deletedSet.contains(key) {
             guard checked.insert(key).inserted else { continue }
             let entity = schema.entities[key.entity]
             for (r, relationship) in entity.relationships.enumerated() {
                 let bounded = relationship.minCount != nil || relationship.maxCount != nil
                 guard (!relationship.isToMany && !relationship.isOptional) || bounded else { continue }
                 guard try records.exists(entity, key.key) else { continue }
-                let count = try records.targets(entity, key.key, r).count
+                let count = try currentTargets(entity, key.key, r).count
                 if !relationship.isToMany && count == 0 {
                     throw StrataError(.missingRequiredRelationship, "'\(relationship.name)' is required; give \(client(key)) a target.", entity: entity.name, properties: [relationship.name], identifiers: [client(key)])
                 }
@@ -650,8 +701,8 @@ final class SQLiteSaveTransaction {
             guard isInserted(k), let first = firstInserted[k.entity] else { return nil }
             return insertedWrite(k.entity, Int(k.key - first))
         }
-        let candidates = touched.filter { written($0) == nil }.union(touchedByOthers).union(refreshed)
-        for key in candidates where !deletedSet.contains(key) {
+        // Every touched record, its writer included (a record made its own parent changed itself).
+        for key in touched.union(refreshed) where !deletedSet.contains(key) {
             let entity = schema.entities[key.entity]
             guard let snapshot = try records.snapshot(entity, key.key) else { continue }
             if let w = written(key), !refreshed.contains(key) {

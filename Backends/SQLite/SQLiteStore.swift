@@ -90,7 +90,7 @@ public final class SQLiteStore: DataStore {
 
     /// The matching records, filtered, sorted and windowed in SQL.
     public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
-        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {
+        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {
             // Fetch by identifier, the hottest read: one prepared statement by primary key.
             let entity = try schema.requireEntity(descriptor.entityName)
             let id = ids[0]
@@ -142,7 +142,11 @@ public final class SQLiteStore: DataStore {
             }
             do {
                 let records = SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier)
-                let transaction = SQLiteSaveTransaction(db: db, mapping: mapping, records: records, storeIdentifier: identifier)
+                let transaction = SQLiteSaveTransaction(db: db, mapping: mapping, records: records, storeIdentifier: identifier) { [self] sql, parameters in
+                    try withReader(consistent: false) { reader in
+                        try reader.prepare(sql).rows(parameters) { row in (0..<row.columnCount).map { row.value($0) } }.first
+                    }
+                }
                 try transaction.run(request)
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }

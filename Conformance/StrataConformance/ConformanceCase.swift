@@ -10,8 +10,13 @@ public struct ConformanceCase: Sendable, Identifiable, Hashable, CustomStringCon
     public let id: String
     /// The group the case belongs to.
     public let category: ConformanceCategory
-    /// One sentence: what the contract promises here.
+    /// One sentence: what the contract promises here (the rule the case checks).
     public let summary: String
+    /// The section of docs/store-contract.md that states the rule, e.g. `§4 Unique constraints`.
+    public let section: String
+
+    /// The rule as a failure message quotes it: the sentence and where the contract states it.
+    public var rule: String { "\(summary) (docs/store-contract.md \(section))" }
     /// Capabilities the case needs. A missing one skips an optional case and fails a required one.
     public let requires: StoreCapabilities
     let body: @Sendable (CaseContext) throws -> Void
@@ -20,10 +25,11 @@ public struct ConformanceCase: Sendable, Identifiable, Hashable, CustomStringCon
     /// unique constraints, atomicity, fetch); required cases cannot be skipped.
     public var isRequired: Bool { category.isRequired }
 
-    init(_ id: String, _ category: ConformanceCategory, requires: StoreCapabilities = [], _ summary: String, body: @escaping @Sendable (CaseContext) throws -> Void) {
+    init(_ id: String, _ category: ConformanceCategory, requires: StoreCapabilities = [], section: String? = nil, _ summary: String, body: @escaping @Sendable (CaseContext) throws -> Void) {
         self.id = category.rawValue + "." + id
         self.category = category
         self.summary = summary
+        self.section = section ?? category.section
         self.requires = requires
         self.body = body
     }
@@ -61,6 +67,22 @@ public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterab
     case concurrency
     /// Updates that list their properties write only those; the opt-in conflict check.
     case partialUpdates
+
+    /// The section of docs/store-contract.md whose rules the category's cases check by default.
+    public var section: String {
+        switch self {
+        case .identifiers: "§1 Identifiers"
+        case .relationships: "§2 Relationships"
+        case .deleteRules: "§3 Delete rules"
+        case .unique: "§4 Unique constraints"
+        case .atomicity: "§5 Atomicity"
+        case .fetch: "§6 Fetch"
+        case .badInput: "§7 Bad input"
+        case .roundTrip, .persistence: "§8 Round-trip and persistence"
+        case .concurrency: "§9 Concurrency"
+        case .partialUpdates: "§6a Partial updates"
+        }
+    }
 
     /// Whether the category is part of the required contract (section 3 of the store contract).
     public var isRequired: Bool {
@@ -109,8 +131,8 @@ struct CaseMaker {
     let category: ConformanceCategory
     let baseline: StoreCapabilities
 
-    func callAsFunction(_ id: String, requires: StoreCapabilities = [], _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
-        ConformanceCase(id, category, requires: baseline.union(requires), summary, body: body)
+    func callAsFunction(_ id: String, requires: StoreCapabilities = [], section: String? = nil, _ summary: String, _ body: @escaping @Sendable (CaseContext) throws -> Void) -> ConformanceCase {
+        ConformanceCase(id, category, requires: baseline.union(requires), section: section, summary, body: body)
     }
 }
 

@@ -4,7 +4,10 @@ import Testing
 
 let csv = StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema, lockWait: .seconds(5)) }
 
-@Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
-    if let skip = try ConformanceSuite.expect(c, passesOn: csv) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+/// Serialized, so `everyCaseRan` (declared last) runs after every case and only checks.
+@Suite(.serialized) struct Conformance {
+    @Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
+        if let skip = try ConformanceSuite.expect(c, passesOn: csv) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+    }
+    @Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: csv) }
 }
-@Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: csv) }

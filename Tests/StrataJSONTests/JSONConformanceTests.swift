@@ -4,7 +4,10 @@ import Testing
 
 let json = StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: .seconds(5)) }
 
-@Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
-    if let skip = try ConformanceSuite.expect(c, passesOn: json) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+/// Serialized, so `everyCaseRan` (declared last) runs after every case and only checks.
+@Suite(.serialized) struct Conformance {
+    @Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
+        if let skip = try ConformanceSuite.expect(c, passesOn: json) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+    }
+    @Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: json) }
 }
-@Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: json) }

@@ -4,7 +4,10 @@ import Testing
 
 let sqlite = StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }
 
-@Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
-    if let skip = try ConformanceSuite.expect(c, passesOn: sqlite) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+/// Serialized, so `everyCaseRan` (declared last) runs after every case and only checks.
+@Suite(.serialized) struct Conformance {
+    @Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
+        if let skip = try ConformanceSuite.expect(c, passesOn: sqlite) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+    }
+    @Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: sqlite) }
 }
-@Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: sqlite) }

@@ -42,7 +42,37 @@ final class CaseContext: @unchecked Sendable {
         return try openAt(other, schema)
     }
 
+    /// Opens a second store on the location of the store under test while that one stays open (the
+    /// contract's rule on two instances of one location).
+    func openSameLocation() throws -> any SuiteStore { try openAt(directory, schema) }
+
     func close() { current = nil }
+
+    // MARK: Readable names
+
+    /// Readable names of the records this case made, by temporary and permanent identifier, so a
+    /// failure message says `Library "Central"` rather than only `p1`.
+    private var names: [PersistentIdentifier: String] = [:]
+
+    /// `Entity "first text value"` of a record (its first string attribute: name, title, label…).
+    static func readable(_ record: SuiteRecord) -> String {
+        let text = zip(record.entity.attributes, record.attributes).first { $0.0.type == .string && !$0.1.isNull }.map { "\($0.1)" }
+        let value = text ?? record.attributes.first.map { "\($0)" } ?? ""
+        return "\(record.entity.name) \(value)"
+    }
+
+    /// A readable name for an identifier: the record's entity and first text value, then the id.
+    func name(_ id: PersistentIdentifier?) -> String {
+        guard let id else { return "nil" }
+        if let known = names[id] { return "\(known) (\(id.isTemporary ? "new" : "p\(id.primaryKey)"))" }
+        if !id.isTemporary, id.storeIdentifier == store.identifier, let record = try? find(id) {
+            return "\(Self.readable(record)) (p\(id.primaryKey))"
+        }
+        return "\(id)"
+    }
+
+    /// Readable names of several identifiers.
+    func names(_ ids: [PersistentIdentifier]) -> String { "[" + ids.map { name($0) }.joined(separator: ", ") + "]" }
 
     // MARK: Building and saving
 
@@ -62,6 +92,7 @@ final class CaseContext: @unchecked Sendable {
         for (name, link) in links {
             record.relationships[entity.relationshipIndex(name)!] = link
         }
+        names[record.id] = Self.readable(record)
         return record
     }
 
@@ -94,6 +125,7 @@ final class CaseContext: @unchecked Sendable {
             guard let id = result.remapped[record.id] else {
                 throw CaseFailure(message: "The save result has no permanent identifier for inserted \(record.id).")
             }
+            names[id] = Self.readable(record)
             return id
         }
     }
@@ -138,6 +170,16 @@ final class CaseContext: @unchecked Sendable {
         if actual != expected { throw CaseFailure(message: "\(what): expected \(expected), got \(actual).") }
     }
 
+    /// Compares identifiers, naming the records by their readable fields in the message.
+    func checkEqual(_ actual: PersistentIdentifier?, _ expected: PersistentIdentifier?, _ what: String) throws {
+        if actual != expected { throw CaseFailure(message: "\(what): expected \(name(expected)), got \(name(actual)).") }
+    }
+
+    /// Compares lists of identifiers, naming the records by their readable fields in the message.
+    func checkEqual(_ actual: [PersistentIdentifier], _ expected: [PersistentIdentifier], _ what: String) throws {
+        if actual != expected { throw CaseFailure(message: "\(what): expected \(names(expected)), got \(names(actual)).") }
+    }
+
     /// Runs `body` and requires it to fail with `code`; returns the error for further checks.
     @discardableResult
     func expectError(_ code: StrataError.Code, _ what: String, _ body: () throws -> Void) throws -> StrataError {
@@ -145,7 +187,7 @@ final class CaseContext: @unchecked Sendable {
             try body()
         } catch let error as StrataError {
             guard error.code == code else {
-                throw CaseFailure(message: "\(what): expected a \(code.rawValue) error, got \(error.code.rawValue): \(error.message)")
+                throw CaseFailure(message: "\(what): expected a \(code.rawValue) error, got \(error.code.rawValue) naming \(names(error.identifiers)): \(error.message)")
             }
             return error
         } catch let failure as CaseFailure {

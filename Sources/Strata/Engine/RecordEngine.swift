@@ -28,7 +28,7 @@ public final class RecordEngine: Sendable {
 
     /// The snapshots matching `descriptor`, in the contract's order.
     public func fetch<S: DataStoreSnapshot>(_ descriptor: FetchDescriptor, as: S.Type = S.self) throws -> [S] {
-        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {
+        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {
             // Fetch by identifier, the hottest read: one lookup, no copy of the state.
             let entity = try schema.requireEntity(descriptor.entityName)
             let id = ids[0]

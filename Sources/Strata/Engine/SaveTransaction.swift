@@ -19,11 +19,11 @@ struct SaveTransaction {
     private var insertedUniqueKeys: [[[(key: Int64, new: UniqueKey)]]]
     private var remap = IdentifierRemapping()
     /// Per entity, the temporary identifiers of the records inserted, in key order from `base`'s next key.
-    private var temporaryIdentifiers: [[PersistentIdentifier]]
+    var temporaryIdentifiers: [[PersistentIdentifier]]
     /// The key assigned to each inserted snapshot, in request order.
     private var insertedKeys: [Int64] = []
-    private var changes: ChangeSet
-    private var deleted: [Set<Int64>]
+    var changes: ChangeSet
+    var deleted: [Set<Int64>]
     private var written: [Written] = []
     /// Membership sets of large to-many lists that this save appends to, so appends stay O(1).
     private var membership: [LinkSlot: Set<Int64>] = [:]
@@ -97,7 +97,7 @@ struct SaveTransaction {
     }
 
     /// The identifier the client knows a record by: temporary for a record inserted in this save.
-    private func clientIdentifier(_ entity: Int, _ key: Int64) -> PersistentIdentifier {
+    func clientIdentifier(_ entity: Int, _ key: Int64) -> PersistentIdentifier {
         let first = base.tables[entity].nextPrimaryKey
         if key >= first, key - first < Int64(temporaryIdentifiers[entity].count) { return temporaryIdentifiers[entity][Int(key - first)] }
         return work.identifier(entities[entity], key)
@@ -146,12 +146,22 @@ struct SaveTransaction {
         case (.toOne(nil), false):
             return .one(nil)
         case (.toOne(let target?), false):
-            return .one(try resolve(target, to: destination, from: entity, i))
+            return .one(try existing(try resolve(target, to: destination, from: entity, i), target, destination, from: entity, i, id))
         case (.toMany(let ids), true):
-            return .many(deduplicated(try ids.map { try resolve($0, to: destination, from: entity, i) }))
+            return .many(deduplicated(try ids.map { try existing(try resolve($0, to: destination, from: entity, i), $0, destination, from: entity, i, id) }))
         default:
             throw SaveValidation.shapeMismatch(entity, i, identifier: id)
         }
+    }
+
+    /// A permanent reference must name a record the store held before the save; checked with the
+    /// rest of the snapshot, so the fault a save reports does not depend on when links are applied.
+    /// A reference the record already held is kept even if it dangles (noAction), so only new ones
+    /// must exist.
+    private func existing(_ key: Int64, _ id: PersistentIdentifier, _ destination: EntitySchema, from entity: EntitySchema, _ r: Int, _ source: PersistentIdentifier) throws -> Int64 {
+        guard !id.isTemporary, base.tables[destination.index].records[key] == nil else { return key }
+        if !source.isTemporary, base.tables[entity.index].records[source.primaryKey]?.links[r].keys.contains(key) == true { return key }
+        throw SaveValidation.danglingReference(id, from: entity, relationship: r, source: source)
     }
 
     private mutating func writeRecords(_ request: IncomingRequest) throws {
@@ -353,15 +363,18 @@ struct SaveTransaction {
                 }
             }
         }
+        // Rules apply in (entity, key) order, so a denied delete names the same record everywhere.
+        queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }
         for victim in queue {
             let entity = entities[victim.entity]
             guard let record = work.tables[victim.entity].records[victim.key] else { continue }
             for (r, relationship) in entity.relationships.enumerated() {
                 let destination = entity.destinationIndices[r]
-                let survivors = record.links[r].keys.filter {
+                var survivors = record.links[r].keys.filter {
                     work.tables[destination].records[$0] != nil && !deleted[destination].contains($0)
                 }
                 guard !survivors.isEmpty else { continue }
+                if relationship.deleteRule == .deny { survivors.sort() }
                 switch relationship.deleteRule {
                 case .deny:
                     throw StrataError(.deleteDenied, "Cannot delete \(clientIdentifier(victim.entity, victim.key)): its '\(relationship.name)' still holds \(survivors.count) record(s) and the delete rule is deny. Delete or detach them first.", entity: entity.name, properties: [relationship.name], identifiers: [clientIdentifier(victim.entity, victim.key)] + survivors.map { clientIdentifier(destination, $0) })
@@ -405,8 +418,9 @@ struct SaveTransaction {
                     }
                 }
             }
+            // In key order (stored records, then inserts), so the fault reported is the same everywhere.
+            for key in changes.updated[entity.index].sorted() { try validate(key) }
             for key in changes.inserted[entity.index] { try validate(key) }
-            for key in changes.updated[entity.index] { try validate(key) }
         }
     }
 
@@ -439,8 +453,7 @@ struct SaveTransaction {
                 }
                 for (key, new) in moves {
                     if let holder = work.tables[e].uniqueIndexes[c].updateValue(key, forKey: new), holder != key {
-                        let names = entity.uniqueConstraints[c].map(entity.name(of:))
-                        throw StrataError(.uniqueConstraintViolation, "\(clientIdentifier(e, key)) would share \(names.joined(separator: ", ")) with \(clientIdentifier(e, holder)), which already holds those values. Change the values or update that record instead.", entity: entity.name, properties: names, identifiers: [clientIdentifier(e, holder), clientIdentifier(e, key)])
+                        throw uniqueViolation(entity, c)
                     }
                 }
             }
@@ -464,7 +477,7 @@ struct SaveTransaction {
         var writtenExisting = Set<RecordKey>()
         for w in written {
             if !w.isInsert { writtenExisting.insert(RecordKey(entity: w.entity.index, key: w.key)) }
-            if let record = work.tables[w.entity.index].records[w.key], record.links != w.sent || w.refresh {
+            if let record = work.tables[w.entity.index].records[w.key], differs(w.entity, record.links, w.sent) || w.refresh {
                 changed.append((w.entity, w.key, record))
             }
         }

@@ -37,10 +37,11 @@ extension StoreState {
         guard descriptor.fetchOffset >= 0, (descriptor.fetchLimit ?? 0) >= 0 else {
             throw StrataError(.typeMismatch, "fetchOffset and fetchLimit cannot be negative.", entity: entity.name)
         }
-        try validateSort(descriptor.sortBy, entity)
+        // Faults in the contract's order: window, then predicate, then sort keys.
         let evaluator = PredicateEvaluator(schema: schema, reader: StateReader(state: self))
         let (candidates, rest) = candidateKeys(descriptor.predicate, entity)
         let test = try rest.map { try evaluator.compile($0, for: entity) }
+        try validateSort(descriptor.sortBy, entity)
         let table = tables[entity.index]
         let limit = descriptor.fetchLimit ?? Int.max
         let offset = descriptor.fetchOffset

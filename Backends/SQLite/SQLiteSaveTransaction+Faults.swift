@@ -1,0 +1,66 @@
+import Foundation
+import Strata
+
+/// Which unique violation a failed save reports: the contract fixes it (docs/store-contract.md,
+/// "Which fault a save reports"), so SQLite names the same records as the shared engine although
+/// its table only tells which row failed to take its values back at the end of the save.
+extension SQLiteSaveTransaction {
+    /// The violation the contract names, given the rows whose held-back unique values still collide:
+    /// the first entity (schema order) and constraint (declaration order) with records sharing
+    /// values; among those groups the one whose offender has the lowest key; the record collided
+    /// with is the member that held the values before the save (else the lowest key).
+    func uniqueFault(_ colliding: [Key]) throws -> StrataError {
+        let byEntity = Dictionary(grouping: colliding, by: \.entity)
+        let written = Dictionary(writes.map { (Key(entity: $0.entity.index, key: $0.key), $0) }, uniquingKeysWith: { a, _ in a })
+        for entity in schema.entities {
+            guard let rows = byEntity[entity.index]?.sorted(by: { $0.key < $1.key }) else { continue }
+            let t = mapping.tables[entity.index]
+            for refs in entity.uniqueConstraints {
+                let columns = refs.map { mapping.column(of: $0, in: t) }
+                /// The values a row has once the save's writes are applied (held ones included).
+                func final(_ key: Int64) throws -> [SQLValue]? {
+                    var values: [SQLValue] = []
+                    for (ref, column) in zip(refs, columns) {
+                        var value: SQLValue
+                        switch ref {
+                        case .attribute(let i):
+                            if let w = written[Key(entity: entity.index, key: key)] {
+                                value = SQLiteValueCodec.encode(w.attributes[i]).0
+                            } else {
+                                value = try db.prepare("SELECT \(q(column)) FROM \(q(t.name)) WHERE \(q("_pk")) = ?").rows([.integer(key)]) { $0.value(0) }.first ?? .null
+                            }
+                        case .relationship(let r):
+                            value = try currentTargets(entity, key, r).first.map { .integer($0) } ?? .null
+                        }
+                        if value == .null { return nil }
+                        values.append(value)
+                    }
+                    return values
+                }
+                let held = try rows.map { ($0.key, try final($0.key)) }
+                var groups: [[SQLValue]: Set<Int64>] = [:]
+                for (key, values) in held {
+                    guard let values else { continue }
+                    let condition = columns.map { "\(q($0)) = ?" }.joined(separator: " AND ")
+                    let others = try db.prepare("SELECT \(q("_pk")) FROM \(q(t.name)) WHERE \(condition)").rows(values) { $0.int64(0) }
+                    groups[values, default: []].formUnion(others + [key])
+                }
+                var best: (holder: Int64, offender: Int64)?
+                for (values, members) in groups where members.count > 1 {
+                    let condition = columns.map(q).joined(separator: ", ")
+                    let holder = try members.sorted().first { key in
+                        try committed("SELECT \(condition) FROM \(q(t.name)) WHERE \(q("_pk")) = ?", [.integer(key)]) == values
+                    } ?? members.min()!
+                    let offender = members.filter { $0 != holder }.min()!
+                    if best == nil || offender < best!.offender { best = (holder, offender) }
+                }
+                guard let (holder, key) = best else { continue }
+                let names = refs.map(entity.name(of:))
+                let h = client(Key(entity: entity.index, key: holder)), me = client(Key(entity: entity.index, key: key))
+                return StrataError(.uniqueConstraintViolation, "\(me) would share \(names.joined(separator: ", ")) with \(h), which already holds those values. Change the values or update that record instead.", entity: entity.name, properties: names, identifiers: [h, me])
+            }
+        }
+        let first = colliding.min { ($0.entity, $0.key) < ($1.entity, $1.key) }!
+        return try uniqueViolation(schema.entities[first.entity], first.key)
+    }
+}

@@ -1,0 +1,144 @@
+import Strata
+
+extension ConformanceSuite {
+    /// Which fault a save or fetch with several faults reports, and which records the error names:
+    /// the contract's order ("Which fault a save reports", section 5), the same on every backend.
+    /// Runs `body`, requires `code`, requires the error to name `first` first, and nothing changed.
+    static func expectFault(_ ctx: CaseContext, _ code: StrataError.Code, first: PersistentIdentifier?, entity: String? = nil, _ what: String, _ body: () throws -> Void) throws {
+        let before = try ctx.everything()
+        let error = try ctx.expectError(code, what, body)
+        if let first { try ctx.checkEqual(error.identifiers.first, first, "\(what): the record the error names first") }
+        if let entity { try ctx.checkEqual(error.entity, entity, "\(what): the entity the error names") }
+        try ctx.expectUnchanged(before, what)
+    }
+
+    static let faultOrderCases: [ConformanceCase] = {
+        let c = ConformanceCategory.atomicity.cases(requiring: [])
+        return [
+            c("fault-order-request-first", "Faults in the request itself (values, identifiers, references) are reported before delete rules, relationship rules and unique constraints.") { ctx in
+                try ctx.insert(ctx.new("Library", ["name": "A"]))
+                let noTitle = ctx.new("Book", ["title": .null])
+                try expectFault(ctx, .missingRequiredValue, first: noTitle.id, "a save with a duplicate Library A and a book without title") {
+                    try ctx.save(inserted: [ctx.new("Library", ["name": "A"]), noTitle])
+                }
+                let gone = try ctx.insert(ctx.new("Library", ["name": "Gone"]))[0]
+                try ctx.delete(gone)
+                let dangling = ctx.new("Book", ["title": "t"], ["library": .toOne(gone)])
+                try expectFault(ctx, .unknownIdentifier, first: gone, "a save with a duplicate Library A and a book in deleted Library Gone") {
+                    try ctx.save(inserted: [ctx.new("Library", ["name": "A"]), dangling])
+                }
+            },
+            c("fault-order-request-order", "Request faults are reported in request order: inserts, then updates, then deletes; within a record, its values before its references.") { ctx in
+                let lib = try ctx.insert(ctx.new("Library", ["name": "L"]))[0]
+                let gone = try ctx.insert(ctx.new("Library", ["name": "Gone"]))[0]
+                try ctx.delete(gone)
+                let noLabel = ctx.new("Sample", ["label": .null])
+                let wrongType = ctx.new("Sample", ["label": .int(1)])
+                try expectFault(ctx, .missingRequiredValue, first: noLabel.id, "inserts [Sample without label, Sample with an int label]") { try ctx.save(inserted: [noLabel, wrongType]) }
+                try expectFault(ctx, .typeMismatch, first: wrongType.id, "inserts [Sample with an int label, Sample without label]") { try ctx.save(inserted: [wrongType, noLabel]) }
+                let dangling = ctx.new("Book", ["title": "t"], ["library": .toOne(gone)])
+                try expectFault(ctx, .unknownIdentifier, first: gone, "inserts [book in deleted Library Gone, Sample without label]") { try ctx.save(inserted: [dangling, noLabel]) }
+                try expectFault(ctx, .missingRequiredValue, first: noLabel.id, "inserts [Sample without label, book in deleted Library Gone]") { try ctx.save(inserted: [noLabel, dangling]) }
+                var badUpdate = try ctx.get(lib)
+                badUpdate["name"] = .null
+                let unknown = PersistentIdentifier(storeIdentifier: ctx.store.identifier, entityName: "Library", primaryKey: 999_999)
+                var ghost = badUpdate
+                ghost.id = unknown
+                try expectFault(ctx, .missingRequiredValue, first: noLabel.id, "an update of an unknown library and an insert without label") { try ctx.save(inserted: [noLabel], updated: [ghost]) }
+                try expectFault(ctx, .missingRequiredValue, first: lib, "an update of Library L without name and a delete of an unknown library") { try ctx.save(updated: [badUpdate], deleted: [ghost]) }
+            },
+            c("fault-order-rules", "After the request: delete rules (deny) first, then required relationships and counts, then unique constraints.") { ctx in
+                let lib = try ctx.insert(ctx.new("Library", ["name": "A"]))[0]
+                let shelf = try ctx.insert(ctx.new("Shelf", ["label": "S"]))[0]
+                try ctx.insert(ctx.new("Book", ["title": "held"], ["library": .toOne(lib), "shelf": .toOne(shelf)]))
+                try expectFault(ctx, .deleteDenied, first: shelf, "deleting Shelf S (deny, holds a book) with a book without library and a duplicate Library A") {
+                    try ctx.save(inserted: [ctx.new("Library", ["name": "A"]), ctx.new("Book", ["title": "orphan"])], deleted: [try ctx.get(shelf)])
+                }
+                let orphan = ctx.new("Book", ["title": "orphan"])
+                try expectFault(ctx, .missingRequiredRelationship, first: orphan.id, "a book without library and a duplicate Library A") {
+                    try ctx.save(inserted: [ctx.new("Library", ["name": "A"]), orphan])
+                }
+            },
+            c("fault-order-records-by-key", "Among records breaking delete or relationship rules, the one with the lowest key (entity in schema order) is named; stored records come before inserts.") { ctx in
+                let lib = try ctx.insert(ctx.new("Library", ["name": "L"]))[0]
+                let shelves = try ctx.insert(ctx.new("Shelf", ["label": "S1"]), ctx.new("Shelf", ["label": "S2"]))
+                try ctx.insert(ctx.new("Book", ["title": "on S2"], ["library": .toOne(lib), "shelf": .toOne(shelves[1])]), ctx.new("Book", ["title": "on S1"], ["library": .toOne(lib), "shelf": .toOne(shelves[0])]))
+                try expectFault(ctx, .deleteDenied, first: shelves[0], "deleting [Shelf S2, Shelf S1], both holding a book") {
+                    try ctx.save(deleted: [try ctx.get(shelves[1]), try ctx.get(shelves[0])])
+                }
+                let teams = [ctx.new("Team", ["name": "T1"]), ctx.new("Team", ["name": "T2"])]
+                try expectFault(ctx, .relationshipCountViolation, first: teams[0].id, "two teams without members") { try ctx.save(inserted: teams) }
+                let player = ctx.new("Player", ["name": "P"])
+                let team = try ctx.insert([ctx.new("Team", ["name": "Kept"], ["members": .toMany([player.id])]), player])
+                var leaving = try ctx.get(team[1])
+                leaving.set("team", to: nil as PersistentIdentifier?)
+                try expectFault(ctx, .relationshipCountViolation, first: team[0], "a new empty team and Team Kept losing its only member") {
+                    try ctx.save(inserted: [ctx.new("Team", ["name": "Empty"])], updated: [leaving])
+                }
+            },
+            c("fault-order-unique", "Among unique violations: the first entity in schema order, its first constraint, the collision whose offender has the lowest key; the error names the record that held the value, then the offender.") { ctx in
+                let libs = try ctx.insert(ctx.new("Library", ["name": "A"]), ctx.new("Library", ["name": "B"]))
+                try ctx.insert(ctx.new("Tag", ["name": "t"]))
+                let dupA = ctx.new("Library", ["name": "A"])
+                try expectFault(ctx, .uniqueConstraintViolation, first: libs[0], entity: "Library", "a duplicate Tag t and a duplicate Library A") {
+                    try ctx.save(inserted: [ctx.new("Tag", ["name": "t"]), dupA])
+                }
+                let newB = ctx.new("Library", ["name": "B"]), newA = ctx.new("Library", ["name": "A"])
+                let error = try ctx.expectError(.uniqueConstraintViolation, "inserting [Library B, Library A] while both are stored") { try ctx.save(inserted: [newB, newA]) }
+                try ctx.checkEqual(error.identifiers, [libs[1], newB.id], "records named for inserts [B, A] (the collision whose offender has the lowest key)")
+                var a = try ctx.get(libs[0]), b = try ctx.get(libs[1])
+                a["name"] = "C"; b["name"] = "C"
+                let both = try ctx.expectError(.uniqueConstraintViolation, "renaming Library A and Library B both to C") { try ctx.save(updated: [b, a]) }
+                try ctx.checkEqual(both.identifiers, [libs[0], libs[1]], "records named when A and B both take C (neither held it: lowest key first)")
+                var onlyB = try ctx.get(libs[1])
+                onlyB["name"] = "A"
+                var sameA = try ctx.get(libs[0])
+                sameA["city"] = "Lyon"
+                let held = try ctx.expectError(.uniqueConstraintViolation, "renaming Library B to A while A is re-saved unchanged") { try ctx.save(updated: [onlyB, sameA]) }
+                try ctx.checkEqual(held.identifiers, [libs[0], libs[1]], "records named (A held the value before the save)")
+            },
+            c("fault-order-fetch", section: "§6 Fetch", "A fetch with several faults reports the entity first, then the window, then the predicate (depth first, left to right), then the sort keys in order.") { ctx in
+                func fault(_ d: FetchDescriptor) -> StrataError? {
+                    do { _ = try ctx.store.fetch(d) } catch { return error as? StrataError }
+                    return nil
+                }
+                let bad = FetchPredicate.and([.compare("nope", .equal, 1), .compare("label", .equal, 1)])
+                let cases: [(FetchDescriptor, StrataError.Code, [String], String)] = [
+                    (FetchDescriptor(entity: "Nowhere", predicate: bad, fetchLimit: -1), .unknownEntity, [], "unknown entity, bad predicate, negative limit"),
+                    (FetchDescriptor(entity: "Sample", predicate: bad, sortBy: [SortKey("zzz")], fetchLimit: -1), .typeMismatch, [], "bad predicate, bad sort, negative limit"),
+                    (FetchDescriptor(entity: "Sample", predicate: bad, sortBy: [SortKey("zzz")]), .unknownProperty, ["nope"], "predicate on 'nope' (then a type error), sort on 'zzz'"),
+                    (FetchDescriptor(entity: "Sample", predicate: .compare("label", .equal, 1), sortBy: [SortKey("zzz")]), .typeMismatch, ["label"], "predicate comparing label with an int, sort on 'zzz'"),
+                    (FetchDescriptor(entity: "Sample", sortBy: [SortKey("zzz"), SortKey("yyy")]), .unknownProperty, ["zzz"], "sort on 'zzz' then 'yyy'"),
+                ]
+                for (d, code, properties, what) in cases {
+                    guard let e = fault(d) else { throw CaseFailure(message: "A fetch with \(what) succeeded; expected \(code.rawValue).") }
+                    try ctx.checkEqual(e.code, code, "the fault reported for a fetch with \(what)")
+                    if !properties.isEmpty { try ctx.checkEqual(e.properties, properties, "the property named for a fetch with \(what)") }
+                }
+            },
+            c("second-instance-locked-or-shared", "A second instance opened on a location already open either fails with storeLocked, leaving the first usable, or shares it safely: each sees the other's saves and none is lost.") { ctx in
+                try ctx.insert(ctx.new("Library", ["name": "First"]))
+                let second: any SuiteStore
+                do {
+                    second = try ctx.openSameLocation()
+                } catch let error as StrataError where error.code == .storeLocked {
+                    try ctx.insert(ctx.new("Library", ["name": "After refusal"]))
+                    try ctx.checkEqual(try ctx.count("Library"), 2, "libraries in the first instance after the second was refused")
+                    return
+                }
+                let seen = try second.fetch(FetchDescriptor(entity: "Library")).map { $0["name"].string ?? "?" }
+                try ctx.checkEqual(seen, ["First"], "libraries the second instance sees")
+                let other = ctx.new("Library", ["name": "Second"])
+                let saved = try second.save(inserted: [other], updated: [], deleted: []).remapped[other.id]
+                try ctx.insert(ctx.new("Library", ["name": "Third"]))
+                let names = try ctx.fetch("Library", sort: [SortKey("name")]).map { $0["name"].string ?? "?" }
+                try ctx.checkEqual(names, ["First", "Second", "Third"], "libraries the first instance sees after saves through both")
+                try ctx.checkEqual(try second.fetchCount(FetchDescriptor(entity: "Library")), 3, "libraries the second instance counts")
+                try ctx.expectError(.uniqueConstraintViolation, "the first instance inserting Library Second, saved through the second") {
+                    try ctx.insert(ctx.new("Library", ["name": "Second"]))
+                }
+                try ctx.check(saved != nil, "The second instance's save returned no identifier for Library Second.")
+            },
+        ]
+    }()
+}
