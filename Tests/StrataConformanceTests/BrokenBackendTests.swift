@@ -48,6 +48,44 @@ struct BrokenBackendTests {
         #expect(failed.isSuperset(of: ["fetch.sort-ties-by-key", "fetch.sort-descending-ties"]), "caught: \(failed.sorted())")
     }
 
+    /// A failed case's message quotes the rule the case checks, with its section, before the detail.
+    static func expectRuleQuoted(_ results: [ConformanceResult], _ caseID: String) {
+        guard let result = results.first(where: { $0.caseID == caseID }), case .failed(let message) = result.outcome,
+            let testCase = ConformanceSuite.cases.first(where: { $0.id == caseID })
+        else { Issue.record("\(caseID) did not fail"); return }
+        #expect(message.hasPrefix("Rule: \(testCase.summary) (docs/store-contract.md \(testCase.section))\n"), "message: \(message)")
+        print("[\(caseID)] \(message)")
+    }
+
+    @Test func catchesAsciiOnlyCaseFolding() {
+        let results = Self.results(AsciiCaseFolding.self)
+        let failed = Self.failed(results)
+        #expect(failed.contains("fetch.insensitive-non-ascii"), "caught: \(failed.sorted())")
+        Self.expectRuleQuoted(results, "fetch.insensitive-non-ascii")
+    }
+
+    @Test func catchesNegativeLimitOnTheIdentifierPath() {
+        let results = Self.results(NegativeLimitIgnored.self)
+        let failed = Self.failed(results)
+        #expect(failed.contains("fetch.negative-window-by-identifier"), "caught: \(failed.sorted())")
+        Self.expectRuleQuoted(results, "fetch.negative-window-by-identifier")
+    }
+
+    @Test func catchesMissingOwnChanges() {
+        let results = Self.results(DropsOwnChanges.self)
+        let failed = Self.failed(results)
+        #expect(failed.contains("relationships.result-reports-own-changes"), "caught: \(failed.sorted())")
+        Self.expectRuleQuoted(results, "relationships.result-reports-own-changes")
+    }
+
+    /// docs/store-contract.md names every registered case id.
+    @Test func contractListsEveryCase() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let contract = try String(contentsOf: root.appendingPathComponent("docs/store-contract.md"), encoding: .utf8)
+        let missing = ConformanceSuite.cases.map(\.id).filter { !contract.contains("`\($0)`") }
+        #expect(missing.isEmpty, "case ids missing from docs/store-contract.md: \(missing)")
+    }
+
     @Test func skipsOnlyOptionalCasesAndSaysWhy() {
         let results = Self.results(WithoutPersistence.self)
         let skipped = results.filter { if case .skipped = $0.outcome { true } else { false } }

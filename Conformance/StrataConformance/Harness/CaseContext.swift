@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import Synchronization
 
 /// What a case body works with: the store under test on a fresh location, and small helpers that
 /// keep each case a few readable lines.
@@ -52,7 +53,8 @@ final class CaseContext: @unchecked Sendable {
 
     /// Readable names of the records this case made, by temporary and permanent identifier, so a
     /// failure message says `Library "Central"` rather than only `p1`.
-    private var names: [PersistentIdentifier: String] = [:]
+    /// Behind a lock: concurrency cases build records on several threads at once.
+    private let names = Mutex<[PersistentIdentifier: String]>([:])
 
     /// `Entity "first text value"` of a record (its first string attribute: name, title, label…).
     static func readable(_ record: SuiteRecord) -> String {
@@ -64,7 +66,7 @@ final class CaseContext: @unchecked Sendable {
     /// A readable name for an identifier: the record's entity and first text value, then the id.
     func name(_ id: PersistentIdentifier?) -> String {
         guard let id else { return "nil" }
-        if let known = names[id] { return "\(known) (\(id.isTemporary ? "new" : "p\(id.primaryKey)"))" }
+        if let known = names.withLock({ $0[id] }) { return "\(known) (\(id.isTemporary ? "new" : "p\(id.primaryKey)"))" }
         if !id.isTemporary, id.storeIdentifier == store.identifier, let record = try? find(id) {
             return "\(Self.readable(record)) (p\(id.primaryKey))"
         }
@@ -92,7 +94,8 @@ final class CaseContext: @unchecked Sendable {
         for (name, link) in links {
             record.relationships[entity.relationshipIndex(name)!] = link
         }
-        names[record.id] = Self.readable(record)
+        let readable = Self.readable(record)
+        names.withLock { $0[record.id] = readable }
         return record
     }
 
@@ -125,7 +128,8 @@ final class CaseContext: @unchecked Sendable {
             guard let id = result.remapped[record.id] else {
                 throw CaseFailure(message: "The save result has no permanent identifier for inserted \(record.id).")
             }
-            names[id] = Self.readable(record)
+            let readable = Self.readable(record)
+            names.withLock { $0[id] = readable }
             return id
         }
     }

@@ -142,5 +142,46 @@ struct WithoutPersistence: StoreFlaw {
 struct WholeRecordUpdates: StoreFlaw {
     func save(_ request: SaveRequest<DefaultSnapshot>, inner: MemoryStore) throws -> SaveResult<DefaultSnapshot> {
         try inner.save(SaveRequest(inserted: request.inserted, updated: request.updated, deleted: request.deleted))
+/// Folds case only for ASCII in case-insensitive search, as SQL's `LIKE` and `lower()` do.
+struct AsciiCaseFolding: StoreFlaw {
+    func fetch(_ d: FetchDescriptor, inner: MemoryStore) throws -> [DefaultSnapshot] {
+        guard case .text(let path, let op, let pattern, true)? = d.predicate, path.components.count == 1 else { return try inner.fetch(d) }
+        var all = d
+        all.predicate = nil
+        all.fetchLimit = nil
+        all.fetchOffset = 0
+        func fold(_ s: String) -> String { String(String.UnicodeScalarView(s.unicodeScalars.map { $0.isASCII ? Unicode.Scalar(UInt8(ascii: $0) | ($0.properties.isUppercase ? 0x20 : 0)) : $0 })) }
+        let needle = fold(pattern)
+        let matching = try inner.fetch(all).filter { snapshot in
+            guard case .string(let s) = snapshot[path.components[0]] else { return false }
+            let hay = fold(s)
+            switch op {
+            case .contains: return needle.isEmpty || hay.utf8.count >= needle.utf8.count && Array(hay.utf8).indices.contains { i in Array(hay.utf8)[i...].starts(with: needle.utf8) }
+            case .hasPrefix: return hay.utf8.starts(with: needle.utf8)
+            case .hasSuffix: return hay.utf8.reversed().starts(with: needle.utf8.reversed())
+            }
+        }
+        return Array(matching.dropFirst(d.fetchOffset).prefix(d.fetchLimit ?? .max))
+    }
+}
+
+/// Takes the fetch-by-identifier shortcut without checking the window: a negative limit is ignored.
+struct NegativeLimitIgnored: StoreFlaw {
+    func fetch(_ d: FetchDescriptor, inner: MemoryStore) throws -> [DefaultSnapshot] {
+        guard case .identifierIn(let ids)? = d.predicate, ids.count == 1, (d.fetchLimit ?? 0) < 0 else { return try inner.fetch(d) }
+        var shortcut = d
+        shortcut.fetchLimit = nil
+        return try inner.fetch(shortcut)
+    }
+}
+
+/// Reports in `changedSnapshots` only records the request did not write, so a record that changed
+/// itself (made its own mentor) is missing.
+struct DropsOwnChanges: StoreFlaw {
+    func save(_ request: SaveRequest<DefaultSnapshot>, inner: MemoryStore) throws -> SaveResult<DefaultSnapshot> {
+        var result = try inner.save(request)
+        let written = Set(request.updated.map(\.persistentIdentifier))
+        result.changedSnapshots = result.changedSnapshots.filter { !written.contains($0.key) }
+        return result
     }
 }
