@@ -142,6 +142,9 @@ struct WithoutPersistence: StoreFlaw {
 struct WholeRecordUpdates: StoreFlaw {
     func save(_ request: SaveRequest<DefaultSnapshot>, inner: MemoryStore) throws -> SaveResult<DefaultSnapshot> {
         try inner.save(SaveRequest(inserted: request.inserted, updated: request.updated, deleted: request.deleted))
+    }
+}
+
 /// Folds case only for ASCII in case-insensitive search, as SQL's `LIKE` and `lower()` do.
 struct AsciiCaseFolding: StoreFlaw {
     func fetch(_ d: FetchDescriptor, inner: MemoryStore) throws -> [DefaultSnapshot] {
