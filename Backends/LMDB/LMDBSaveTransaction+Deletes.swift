@@ -29,15 +29,18 @@ extension LMDBSaveTransaction {
                 }
             }
         }
+        // Rules apply in (entity, key) order, so a denied delete names the same record everywhere.
+        queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }
         for victim in queue {
             let entity = entities[victim.entity]
             for (r, relationship) in entity.relationships.enumerated() {
                 let destination = entity.destinationIndices[r]
                 let inverse = entity.inverseIndices[r]
-                let survivors = try targets(victim.entity, victim.key, r).filter {
+                var survivors = try targets(victim.entity, victim.key, r).filter {
                     try !deletedSet.contains(Key(entity: destination, key: $0)) && exists(destination, $0)
                 }
                 guard !survivors.isEmpty else { continue }
+                if relationship.deleteRule == .deny { survivors.sort() }
                 switch relationship.deleteRule {
                 case .deny:
                     throw SaveValidation.deleteDenied(entity, relationship: r, victim: client(victim.entity, victim.key), survivors: survivors.map { client(destination, $0) })
@@ -79,15 +82,15 @@ extension LMDBSaveTransaction {
                 try SaveValidation.checkCount(entity, r, count: count, identifier: client(e, key))
             }
         }
+        // Every changed record, in (entity, key) order: stored records, then inserts (higher keys),
+        // so the fault reported is the same on every backend.
+        var keys = Set<Key>()
+        for (k, cached) in cache where cached.dirty && !checked[k.entity].isEmpty && cached.current != nil { keys.insert(k) }
+        for k in touched where !checked[k.entity].isEmpty && !isInserted(k.entity, k.key) { keys.insert(k) }
         for e in entities.indices where !checked[e].isEmpty {
-            for (i, record) in inserted[e].enumerated() {
-                if let record { try check(e, firstInserted[e] + Int64(i), record) }
-            }
+            for (i, record) in inserted[e].enumerated() where record != nil { keys.insert(Key(entity: e, key: firstInserted[e] + Int64(i))) }
         }
-        for (k, cached) in cache where cached.dirty && !checked[k.entity].isEmpty {
-            if let record = cached.current { try check(k.entity, k.key, record) }
-        }
-        for k in touched where !checked[k.entity].isEmpty && !isInserted(k.entity, k.key) && cache[k]?.dirty != true {
+        for k in keys.sorted(by: { ($0.entity, $0.key) < ($1.entity, $1.key) }) {
             if let record = try load(k.entity, k.key) { try check(k.entity, k.key, record) }
         }
     }

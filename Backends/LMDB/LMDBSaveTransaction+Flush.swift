@@ -85,7 +85,7 @@ extension LMDBSaveTransaction {
                 let mine = parts(refs, try load(entity.index, key)!).map(\.uniqueKey)
                 for holder in try holders(dbi, value) where holder != key {
                     if let record = try load(entity.index, holder), parts(refs, record).map(\.uniqueKey) == mine {
-                        throw SaveValidation.uniqueViolation(entity, constraint: c, holder: client(entity.index, holder), offender: client(entity.index, key))
+                        throw try uniqueFault(entity, c, changed)
                     }
                 }
                 try putEntry(dbi, value, key, flags: MDB_NODUPDATA)
@@ -102,11 +102,49 @@ extension LMDBSaveTransaction {
                 }
             }
             if rc == MDB_KEYEXIST {
-                let holder = existing.mv_size == 8 ? LMDBKeyCodec.readBigEndian(existing.mv_data) : key
-                throw SaveValidation.uniqueViolation(entity, constraint: c, holder: client(entity.index, holder), offender: client(entity.index, key))
+                _ = existing
+                throw try uniqueFault(entity, c, changed)
             }
             try lmdbCheck(rc, "write unique constraint of \(entity.name)")
         }
+    }
+
+    /// The violation the contract names (store contract, "Which fault a save reports"): among the
+    /// groups of records sharing constraint `c`'s values after the save, the one whose offender has
+    /// the lowest key; the record collided with is the member that held the values before the save,
+    /// else the lowest key. Only called once a collision is known.
+    private func uniqueFault(_ entity: EntitySchema, _ c: Int, _ changed: [(key: Int64, cached: Cached)]) throws -> StrataError {
+        let refs = entity.uniqueConstraints[c]
+        let dbi = layout.uniques[entity.index][c]
+        let first = firstInserted[entity.index]
+        var finals: [(key: Int64, parts: [Value], original: [Value]?)] = []
+        for (i, record) in inserted[entity.index].enumerated() {
+            if let record, valueKey(refs, record) != nil { finals.append((first + Int64(i), parts(refs, record).map(\.uniqueKey), nil)) }
+        }
+        for (key, cached) in changed {
+            guard let current = cached.current, valueKey(refs, current) != nil else { continue }
+            finals.append((key, parts(refs, current).map(\.uniqueKey), cached.original.map { parts(refs, $0).map(\.uniqueKey) }))
+        }
+        let changedKeys = Set(finals.map(\.key))
+        var best: (holder: Int64, offender: Int64)?
+        for candidate in finals {
+            // Members: other changed records with the same values, and unchanged records holding them.
+            var members = Set(finals.filter { $0.parts == candidate.parts }.map(\.key))
+            for holder in try holders(dbi, valueKey(refs, try load(entity.index, candidate.key))!) where !changedKeys.contains(holder) {
+                if let record = try load(entity.index, holder), parts(refs, record).map(\.uniqueKey) == candidate.parts { members.insert(holder) }
+            }
+            guard members.count > 1 else { continue }
+            let heldBefore = members.sorted().first { key in
+                !changedKeys.contains(key) || finals.first { $0.key == key }?.original == candidate.parts
+            }
+            let holder = heldBefore ?? members.min()!
+            let offender = members.filter { $0 != holder }.min()!
+            if best == nil || offender < best!.offender { best = (holder, offender) }
+        }
+        guard let (holder, offender) = best else {
+            return StrataError(.uniqueConstraintViolation, "A record of '\(entity.name)' would share \(refs.map(entity.name(of:)).joined(separator: ", ")) with another.", entity: entity.name, properties: refs.map(entity.name(of:)))
+        }
+        return SaveValidation.uniqueViolation(entity, constraint: c, holder: client(entity.index, holder), offender: client(entity.index, offender))
     }
 
     private func writeIndex(_ entity: EntitySchema, _ i: Int, _ changed: [(key: Int64, cached: Cached)]) throws {

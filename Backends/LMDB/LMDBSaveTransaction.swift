@@ -156,18 +156,27 @@ final class LMDBSaveTransaction {
     /// The last reference resolved: children saved together usually point at the same parent.
     private var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
 
-    private func resolver(_ entity: EntitySchema) -> (PersistentIdentifier, Int) throws -> Int64 {
+    /// Resolves references; a new permanent reference must name a record stored before the save,
+    /// checked with the snapshot (the contract's fault order). One the record already held stays,
+    /// even dangling (noAction).
+    private func resolver(_ entity: EntitySchema, source: PersistentIdentifier, stored: [Link]? = nil) -> (PersistentIdentifier, Int) throws -> Int64 {
         { [self] target, r in
             let destination = entities[entity.destinationIndices[r]]
             if let last = lastReference, last.destination == destination.index, last.id == target { return last.key }
             let key = try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: r, storeIdentifier: storeIdentifier, remapping: remap)
+            if !target.isTemporary {
+                if stored?[r].keys.contains(key) == true { return key }
+                guard !isInserted(destination.index, key), try records.exists(destination, key) else {
+                    throw SaveValidation.danglingReference(target, from: entity, relationship: r, source: source)
+                }
+            }
             lastReference = (target, destination.index, key)
             return key
         }
     }
 
-    private func links(_ snapshot: some DataStoreSnapshot, _ entity: EntitySchema) throws -> [Link] {
-        try SaveValidation.links(snapshot.relationshipValues, of: entity, identifier: snapshot.persistentIdentifier, resolve: resolver(entity))
+    private func links(_ snapshot: some DataStoreSnapshot, _ entity: EntitySchema, stored: [Link]? = nil) throws -> [Link] {
+        try SaveValidation.links(snapshot.relationshipValues, of: entity, identifier: snapshot.persistentIdentifier, resolve: resolver(entity, source: snapshot.persistentIdentifier, stored: stored))
     }
 
     private func toOnes(_ links: [Link]) -> [Int64?] {
@@ -193,16 +202,16 @@ final class LMDBSaveTransaction {
             }
             guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") }
             try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
-            var sent = try links(snapshot, entity)
-            var attributes = snapshot.attributeValues
             let record = try load(entity.index, key)!
             let stored: [Link] = try entity.relationships.indices.map { r in
                 entity.relationshipIsToMany[r] ? .many(try records.targets(entity, key, r)) : .one(record.toOne[r])
             }
+            var sent = try links(snapshot, entity, stored: stored)
+            var attributes = snapshot.attributeValues
             if let scope = request.updatedProperties[id] {
                 // A partial update writes the listed properties over the record as stored now.
                 let merged = try scope.merged(attributes: attributes, links: sent, storedAttributes: record.attributes, storedLinks: stored, entity: entity, identifier: id) { value, r in
-                    try SaveValidation.link(value, of: entity, relationship: r, identifier: id, resolve: resolver(entity))
+                    try SaveValidation.link(value, of: entity, relationship: r, identifier: id, resolve: resolver(entity, source: id, stored: stored))
                 }
                 if merged.attributes != attributes || merged.links != sent { refreshed.insert(Key(entity: entity.index, key: key)) }
                 (attributes, sent) = merged

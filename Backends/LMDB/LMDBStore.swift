@@ -70,7 +70,7 @@ public final class LMDBStore: DataStore {
 
     /// The matching records as snapshots, in the contract's order.
     public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
-        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {
+        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {
             // Fetch by identifier, the hottest read: one mdb_get.
             let entity = try schema.requireEntity(descriptor.entityName)
             let id = ids[0]
