@@ -4,7 +4,10 @@ import Testing
 
 let lmdb = StoreFactory<LMDBStore> { dir, schema in LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }
 
-@Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
-    if let skip = try ConformanceSuite.expect(c, passesOn: lmdb) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+/// Serialized, so `everyCaseRan` (declared last) runs after every case and only checks.
+@Suite(.serialized) struct Conformance {
+    @Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
+        if let skip = try ConformanceSuite.expect(c, passesOn: lmdb) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+    }
+    @Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: lmdb) }
 }
-@Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: lmdb) }
