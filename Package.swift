@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "StrataJSON", targets: ["StrataJSON"]),
         .library(name: "StrataCSV", targets: ["StrataCSV"]),
         .library(name: "StrataLMDB", targets: ["StrataLMDB"]),
+        .library(name: "StrataXML", targets: ["StrataXML"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
     ],
     dependencies: [
@@ -32,6 +33,8 @@ let package = Package(
         .target(name: "StrataCSV", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/CSV"),
         .systemLibrary(name: "CLMDB", path: "Backends/CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB"),
+        .systemLibrary(name: "CLibXML2", path: "Backends/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML"),
         .target(name: "CLMDBBaseline", path: "Sources/CLMDBBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("lmdb")]),
         .target(
             name: "CStrataBaselines", dependencies: ["CSQLite"], path: "Sources/CStrataBaselines",
@@ -39,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "CSQLite", "CLMDBBaseline", "CStrataBaselines",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CStrataBaselines",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI"
@@ -70,6 +73,11 @@ let package = Package(
             name: "StrataLMDBTests",
             dependencies: ["Strata", "StrataLMDB", "StrataConformance"],
             path: "Tests/StrataLMDBTests"
+        ),
+        .testTarget(
+            name: "StrataXMLTests",
+            dependencies: ["Strata", "StrataXML", "StrataFileSupport", "StrataConformance"],
+            path: "Tests/StrataXMLTests"
         ),
         .testTarget(
             name: "StrataCrossBackendTests",

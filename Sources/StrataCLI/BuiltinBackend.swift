@@ -7,6 +7,7 @@ import StrataSQLite
 import StrataJSON
 import StrataCSV
 import StrataLMDB
+import StrataXML
 
 /// A backend the `strata` tool knows by name, with everything the commands do to it erased to closures.
 ///
@@ -75,6 +76,9 @@ struct BuiltinBackend: Sendable {
         make(
             "csv", "A folder of CSV tables a spreadsheet opens, committed atomically through a manifest.", onDisk: true,
             factory: StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema, lockWait: .seconds(5)) }),
+        make(
+            "xml", "A well-formed XML document, valid against its schema, plus a journal, crash-safe, read with libxml2's SAX2 parser.", onDisk: true,
+            factory: StoreFactory<XMLStore> { dir, schema in XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: schema, lockWait: .seconds(5)) }),
         make(
             "memory", "In-memory reference backend on the shared engine; data lives as long as the process.", onDisk: false,
             factory: StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }

@@ -1,0 +1,170 @@
+import CLibXML2
+import Foundation
+import Strata
+
+/// What a store reader does with the events of libxml2's SAX2 parser.
+///
+/// Names and values are handed over as bytes that live only for the call; a handler copies what it
+/// keeps. A thrown error stops the parser at once and is what `XMLEventParser.parse` throws.
+protocol XMLEventHandler: AnyObject {
+    /// An element starts: its local name and its attributes.
+    func start(_ name: XMLBytes, _ attributes: XMLAttributes) throws
+    /// Character data inside the current element (possibly one of several pieces).
+    func text(_ bytes: XMLBytes)
+    /// The current element ends.
+    func end() throws
+}
+
+/// Bytes libxml2 owns for the duration of one callback.
+typealias XMLBytes = UnsafeBufferPointer<UInt8>
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether the bytes spell `text` (ASCII).
+    func spells(_ text: StaticString) -> Bool {
+        count == text.utf8CodeUnitCount && (count == 0 || memcmp(baseAddress!, text.utf8Start, count) == 0)
+    }
+
+    /// The bytes as a string (the parser has checked they are UTF-8).
+    var string: String { String(decoding: self, as: UTF8.self) }
+}
+
+/// The attributes of one start tag, as SAX2 hands them over (five pointers per attribute).
+struct XMLAttributes {
+    fileprivate let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    fileprivate let count: Int
+
+    /// The value of the attribute called `name`, or `nil`.
+    subscript(_ name: StaticString) -> XMLBytes? {
+        guard let base else { return nil }
+        for i in 0..<count {
+            let p = base + 5 * i
+            let local = UnsafeBufferPointer(start: p[0], count: strlen(p[0]!))
+            if local.spells(name), let start = p[3], let end = p[4] { return XMLBytes(start: start, count: end - start) }
+        }
+        return nil
+    }
+}
+
+/// Runs libxml2's SAX2 parser over bytes in memory and turns what it reports into `XMLEventHandler`
+/// calls and one `StrataError`.
+///
+/// It is the only reader of Strata's XML: streaming (nothing is built but what the handler builds),
+/// strict (the first well-formedness error ends the parse, with libxml2's message, line and column;
+/// libxml2 prints nothing), and closed to hostile input: a document type declaration is refused the
+/// moment it starts — before its internal subset is read — so neither an external entity (XXE) nor an
+/// entity bomb is ever declared, loaded or expanded; entities are never substituted and the network
+/// is never used. Elements nested deeper than `maximumDepth` are refused.
+enum XMLEventParser {
+    /// The deepest nesting a Strata file has is 4 (store, entity, record, value); more is refused.
+    static let maximumDepth = 8
+
+    /// Parses `bytes` as one XML document, reporting to `handler`.
+    ///
+    /// - Throws: `corruptStore` naming `file` with libxml2's line, column and message for malformed
+    ///   input, or what `handler` threw (given the line and column where it was).
+    static func parse(_ bytes: UnsafeRawBufferPointer, file: String, into handler: XMLEventHandler) throws {
+        let run = Run(handler: handler)
+        let context = Unmanaged.passRetained(run)
+        defer { context.release() }
+        guard bytes.count < Int(Int32.max), let ctxt = withUnsafePointer(to: handlerTable, { table in
+            strata_xml_context(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), table, context.toOpaque())
+        }) else {
+            throw StrataError(.ioFailure, "libxml2 could not start a parser (out of memory, or a file over 2 GiB).", file: file)
+        }
+        run.parser = ctxt
+        let wellFormed = strata_xml_parse(ctxt) == 1
+        let line = Int(xmlSAX2GetLineNumber(ctxt)), column = Int(xmlSAX2GetColumnNumber(ctxt))
+        xmlFreeParserCtxt(ctxt)
+        if var error = run.failure {
+            error.file = file
+            if error.line == nil { (error.line, error.column) = (line, column) }
+            throw error
+        }
+        if let message = run.libxmlMessage ?? (wellFormed ? nil : "the parser stopped") {
+            throw StrataError(
+                .corruptStore, "The file is not well-formed XML at line \(run.libxmlLine ?? line), column \(run.libxmlColumn ?? column): \(message) (libxml2). It may be truncated or edited; restore it from a backup.",
+                file: file, line: run.libxmlLine ?? line, column: run.libxmlColumn ?? column)
+        }
+    }
+
+    /// One parse's state, reached from the C callbacks through the context pointer.
+    fileprivate final class Run {
+        let handler: XMLEventHandler
+        var parser: xmlParserCtxtPtr?
+        var depth = 0
+        var failure: StrataError?
+        var libxmlMessage: String?
+        var libxmlLine: Int?
+        var libxmlColumn: Int?
+
+        init(handler: XMLEventHandler) { self.handler = handler }
+
+        func stop(_ error: Error) {
+            guard failure == nil else { return }
+            if let error = error as? StrataError {
+                failure = error
+            } else {
+                failure = StrataError(.corruptStore, "\(error)")
+            }
+            if let parser {
+                failure?.line = Int(xmlSAX2GetLineNumber(parser))
+                failure?.column = Int(xmlSAX2GetColumnNumber(parser))
+                xmlStopParser(parser)
+            }
+        }
+
+        static func from(_ pointer: UnsafeMutableRawPointer?) -> Run {
+            Unmanaged<Run>.fromOpaque(pointer!).takeUnretainedValue()
+        }
+    }
+
+    /// The SAX2 handler: only what a store file uses; everything else (comments, processing
+    /// instructions) is ignored, and a DTD or an entity reference stops the parse.
+    nonisolated(unsafe) private static let handlerTable: xmlSAXHandler = {
+        var h = xmlSAXHandler()
+        h.initialized = UInt32(XML_SAX2_MAGIC)
+        h.startElementNs = { context, localname, _, _, _, _, attributeCount, _, attributes in
+            let run = Run.from(context)
+            guard run.failure == nil else { return }
+            run.depth += 1
+            guard run.depth <= XMLEventParser.maximumDepth else {
+                return run.stop(StrataError(.corruptStore, "Elements are nested deeper than \(XMLEventParser.maximumDepth) levels; a Strata file needs 4. The file is not a Strata store or is damaged."))
+            }
+            let name = XMLBytes(start: localname, count: strlen(localname!))
+            do {
+                try run.handler.start(name, XMLAttributes(base: attributes, count: Int(attributeCount)))
+            } catch {
+                run.stop(error)
+            }
+        }
+        h.endElementNs = { context, _, _, _ in
+            let run = Run.from(context)
+            guard run.failure == nil else { return }
+            run.depth -= 1
+            do { try run.handler.end() } catch { run.stop(error) }
+        }
+        h.characters = { context, bytes, length in
+            let run = Run.from(context)
+            guard run.failure == nil else { return }
+            run.handler.text(XMLBytes(start: bytes, count: Int(length)))
+        }
+        h.cdataBlock = h.characters
+        h.internalSubset = { context, _, _, _ in
+            Run.from(context).stop(StrataError(.corruptStore, "The file declares a document type (<!DOCTYPE>); Strata files never do, and DTDs, external entities and entity expansion are refused."))
+        }
+        h.reference = { context, name in
+            let entity = name.map { String(cString: $0) } ?? "?"
+            Run.from(context).stop(StrataError(.corruptStore, "The file refers to entity '&\(entity);'; Strata files use only the predefined entities and character references."))
+        }
+        h.serror = { context, error in
+            guard let context, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            let run = Run.from(context)
+            guard run.libxmlMessage == nil else { return }
+            let message = error.pointee.message.map { String(cString: $0) } ?? "error \(error.pointee.code)"
+            run.libxmlMessage = message.trimmingCharacters(in: .whitespacesAndNewlines)
+            run.libxmlLine = Int(error.pointee.line)
+            run.libxmlColumn = Int(error.pointee.int2)
+        }
+        return h
+    }()
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Strata
+
+/// Opens an `XMLStore`: a document file and a schema.
+///
+/// ```swift
+/// let store = try XMLStore(XMLStoreConfiguration(url: dir.appendingPathComponent("app.xml"), schema: schema))
+/// let reader = try XMLStore(XMLStoreConfiguration(url: dir.appendingPathComponent("app.xml"), schema: schema, isReadOnly: true))
+/// ```
+public struct XMLStoreConfiguration: DataStoreConfiguration {
+    /// The store type this opens.
+    public typealias Store = XMLStore
+    /// The document file; the journal (`.journal`) sits beside it.
+    public var url: URL
+    /// The schema of the data.
+    public var schema: Schema
+    /// How long opening waits for another writer that holds the store; `nil` fails at once with
+    /// `storeLocked`. Read-only stores never wait.
+    public var lockWait: Duration?
+    /// The journal is folded into the document when it grows past this many bytes or past half the
+    /// document, whichever is larger, so folding costs O(store) only once per O(store) of changes.
+    /// `0` folds on every save (the whole document is rewritten each time; for tools and tests).
+    public var journalThreshold: Int
+    /// Reads only: never creates or changes a file, takes no lock, and sees a writer's saves.
+    public var isReadOnly: Bool
+
+    /// Describes an XML store.
+    public init(url: URL, schema: Schema, lockWait: Duration? = nil, journalThreshold: Int = 1 << 20, isReadOnly: Bool = false) {
+        self.url = url
+        self.schema = schema
+        self.lockWait = lockWait
+        self.journalThreshold = journalThreshold
+        self.isReadOnly = isReadOnly
+    }
+
+    /// The document path.
+    public var name: String { url.path }
+}

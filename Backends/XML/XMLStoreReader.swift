@@ -1,0 +1,240 @@
+import Foundation
+import Strata
+
+/// Builds a store state from the SAX events of a store document or a journal entry, as they come:
+/// nothing of the file is kept but the records.
+///
+/// One handler reads both shapes (`docs/formats/xml.md`): the document `<strata-store>` with its
+/// `<schema>`, `<entity>` elements holding `<record>`s and the `<checksum>`; and a journal entry
+/// `<save seq="…">` holding `<delete>`, `<put>` and `<next>` elements, applied in order. Anything
+/// else — an unknown element, an element in the wrong place, a missing or malformed field, a value
+/// of the wrong type — is `corruptStore`.
+final class XMLStoreReader: XMLEventHandler {
+    /// What the root element said.
+    struct Header {
+        var version: Int64 = 0
+        var fingerprint = ""
+        var storeIdentifier = ""
+        var journalSequence: Int64 = 0
+        var sequence: Int64?
+    }
+
+    private enum Element {
+        case document, schema, schemaLine(base64: Bool), entity, checksum
+        case save, put, delete, next
+        case record, value(Int, base64: Bool), toOne(Int), toMany(Int)
+    }
+
+    private(set) var header = Header()
+    private(set) var state: StoreState
+    private let expectJournal: Bool
+    private let codecs: [XMLRecordCodec]
+    private var stack: [Element] = []
+    private var buffer: [UInt8] = []
+    private var schemaLines: [String] = []
+    private var sawSchema = false
+    private var entity: XMLRecordCodec?
+    private var key: Int64 = 0
+    private var attributes: [Value] = []
+    private var links: [Link] = []
+    private var filled: [Bool] = []
+    private var nextAttribute = 0
+    private var nextRelationship = 0
+
+    /// The journal sequence the document holds: entries at or below it are checked, not applied.
+    private let folded: Int64
+    /// The sequence of the last journal entry read, and of the last one applied.
+    private var lastRead: Int64?
+    private(set) var lastSequence: Int64
+    /// Whether the entry being read was folded into the document already.
+    private var skipping = false
+
+    /// A reader that loads a document into a new state (`state` nil), or applies journal entries to
+    /// `state` (one parse per entry) when their sequence numbers follow `folded`.
+    init(schema: Schema, codecs: [XMLRecordCodec], applyingTo state: StoreState?, after folded: Int64 = 0) {
+        self.codecs = codecs
+        self.expectJournal = state != nil
+        self.state = state ?? StoreState(schema: schema, storeIdentifier: "")
+        self.folded = folded
+        self.lastSequence = folded
+        stack.reserveCapacity(8)
+    }
+
+    /// The state read, handed over so that the caller holds the only copy (no copy on its next write).
+    func takeState() -> StoreState {
+        let taken = state
+        state = StoreState(schema: taken.schema, storeIdentifier: "")
+        return taken
+    }
+
+    /// Checks an entry's sequence number: one above the entry before, and the first one applied one
+    /// above the document's.
+    private func beginEntry(_ seq: Int64) throws {
+        if let lastRead, seq != lastRead &+ 1 {
+            throw corrupt("has sequence \(seq) after \(lastRead): journal lines are missing, repeated or out of order")
+        }
+        lastRead = seq
+        skipping = seq <= folded
+        guard !skipping else { return }
+        guard seq == lastSequence &+ 1 else { throw corrupt("has sequence \(seq) after the document's \(lastSequence): journal lines are missing") }
+        lastSequence = seq
+    }
+
+    private func corrupt(_ what: String) -> StrataError {
+        StrataError(.corruptStore, "The file \(what); it is damaged or not a Strata XML store. Restore it from a backup.", entity: entity?.entity.name)
+    }
+
+    private func integer(_ attributes: XMLAttributes, _ name: StaticString, in element: String) throws -> Int64 {
+        guard let bytes = attributes[name], let n = XMLRecordCodec.readInt(Array(bytes)[...]) else { throw corrupt("has <\(element)> without an integer \(name)") }
+        return n
+    }
+
+    private func entityNamed(_ attributes: XMLAttributes, in element: String) throws -> XMLRecordCodec {
+        guard let bytes = attributes["entity"] ?? attributes["name"] else { throw corrupt("has <\(element)> without its entity name") }
+        guard let codec = codecs.first(where: { $0.entity.name.utf8.elementsEqual(bytes) }) else {
+            throw StrataError(.corruptStore, "The file names entity '\(bytes.string)', which the schema does not declare.", entity: bytes.string)
+        }
+        return codec
+    }
+
+    func start(_ name: XMLBytes, _ attributes: XMLAttributes) throws {
+        let element: Element
+        switch stack.last {
+        case nil:
+            if name.spells("strata-store"), !expectJournal {
+                guard attributes["format"]?.spells("strata-xml") == true else { throw corrupt("is XML but its root is not a Strata store (format=\"strata-xml\")") }
+                header.version = try integer(attributes, "version", in: "strata-store")
+                guard header.version >= 1 else { throw corrupt("has format version \(header.version)") }
+                guard header.version <= XMLDocumentFile.version else {
+                    throw StrataError(.unsupported, "The store was written by a newer Strata (XML format version \(header.version)); upgrade Strata.")
+                }
+                guard let fingerprint = attributes["schemaFingerprint"], let identifier = attributes["storeIdentifier"] else { throw corrupt("lacks the schema fingerprint or store identifier") }
+                header.fingerprint = fingerprint.string
+                header.storeIdentifier = identifier.string
+                state = StoreState(schema: state.schema, storeIdentifier: header.storeIdentifier)
+                header.journalSequence = try integer(attributes, "journalSequence", in: "strata-store")
+                guard header.journalSequence >= 0 else { throw corrupt("has a negative journal sequence") }
+                element = .document
+            } else if name.spells("save"), expectJournal {
+                header.sequence = try integer(attributes, "seq", in: "save")
+                try beginEntry(header.sequence!)
+                element = .save
+            } else {
+                throw corrupt("has root element <\(name.string)>, not <\(expectJournal ? "save" : "strata-store")>")
+            }
+        case .document?:
+            if name.spells("schema"), !sawSchema {
+                element = .schema
+            } else if name.spells("entity"), sawSchema {
+                let codec = try entityNamed(attributes, in: "entity")
+                let next = try integer(attributes, "nextKey", in: "entity")
+                state.setNextPrimaryKey(codec.entity, atLeast: next)
+                entity = codec
+                element = .entity
+            } else if name.spells("checksum"), sawSchema {
+                element = .checksum
+            } else {
+                throw corrupt("has <\(name.string)> where <schema>, <entity> or <checksum> belongs")
+            }
+        case .schema?:
+            guard name.spells("line") else { throw corrupt("has <\(name.string)> inside <schema>") }
+            element = .schemaLine(base64: attributes["encoding"]?.spells("base64") == true)
+        case .entity?, .put?:
+            guard name.spells("record"), let codec = entity else { throw corrupt("has <\(name.string)> where a <record> belongs") }
+            key = try integer(attributes, "id", in: "record")
+            resetRecord(codec)
+            element = .record
+        case .save?:
+            if name.spells("put") {
+                entity = try entityNamed(attributes, in: "put")
+                element = .put
+            } else if name.spells("delete") {
+                entity = try entityNamed(attributes, in: "delete")
+                element = .delete
+            } else if name.spells("next") {
+                let codec = try entityNamed(attributes, in: "next")
+                let next = try integer(attributes, "key", in: "next")
+                if !skipping { state.setNextPrimaryKey(codec.entity, atLeast: next) }
+                element = .next
+            } else {
+                throw corrupt("has <\(name.string)> inside <save>")
+            }
+        case .record?:
+            guard let codec = entity, let propertyName = attributes["name"] else { throw corrupt("has <\(name.string)> without a name in record \(key)") }
+            if name.spells("value"), let i = codec.attributeIndex(propertyName, expected: nextAttribute), !filled[i] {
+                let encoding = attributes["encoding"]
+                guard encoding == nil || encoding!.spells("base64") else { throw corrupt("has an unknown encoding in record \(key)") }
+                filled[i] = true
+                nextAttribute = i + 1
+                element = .value(i, base64: encoding != nil)
+            } else if name.spells("to-one") || name.spells("to-many"), let r = codec.relationshipIndex(propertyName, expected: nextRelationship),
+                !filled[codec.attributeNames.count + r], codec.entity.relationships[r].isToMany == name.spells("to-many")
+            {
+                filled[codec.attributeNames.count + r] = true
+                nextRelationship = r + 1
+                element = name.spells("to-many") ? .toMany(r) : .toOne(r)
+            } else {
+                throw corrupt("has <\(name.string) name=\"\(propertyName.string)\"> in record \(key) of '\(codec.entity.name)', which is unknown, repeated or of the wrong kind")
+            }
+        default:
+            throw corrupt("has <\(name.string)> inside an element that holds only text")
+        }
+        stack.append(element)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func resetRecord(_ codec: XMLRecordCodec) {
+        let e = codec.entity
+        attributes = Array(repeating: .null, count: e.attributes.count)
+        links = e.relationships.map { $0.isToMany ? .many([]) : .one(nil) }
+        filled = Array(repeating: false, count: e.attributes.count + e.relationships.count)
+        nextAttribute = 0
+        nextRelationship = 0
+    }
+
+    func text(_ bytes: XMLBytes) {
+        switch stack.last {
+        case .schemaLine?, .checksum?, .value?, .toOne?, .toMany?, .delete?: buffer.append(contentsOf: bytes)
+        default: break  // line breaks between elements
+        }
+    }
+
+    func end() throws {
+        guard let element = stack.popLast() else { return }
+        switch element {
+        case .schemaLine(let base64):
+            guard case .string(let line)? = XMLRecordCodec.read(buffer, .string, base64: base64) else { throw corrupt("holds a schema line that is not base64") }
+            schemaLines.append(line)
+        case .schema:
+            sawSchema = true
+            guard header.fingerprint == state.schema.fingerprint else {
+                throw state.schema.mismatch(storedFingerprint: header.fingerprint, storedDescription: schemaLines)
+            }
+        case .value(let i, let base64):
+            guard let codec = entity, let value = XMLRecordCodec.read(buffer, codec.entity.attributes[i].type, base64: base64) else {
+                throw corrupt("holds a value of the wrong type in '\(entity?.entity.attributes[i].name ?? "?")' of record \(key)")
+            }
+            attributes[i] = value
+        case .toOne(let r):
+            guard let k = XMLRecordCodec.readInt(buffer[...]) else { throw corrupt("holds a malformed key in '\(entity?.entity.relationships[r].name ?? "?")' of record \(key)") }
+            links[r] = .one(k)
+        case .toMany(let r):
+            guard let ks = XMLRecordCodec.readKeys(buffer) else { throw corrupt("holds a malformed key in '\(entity?.entity.relationships[r].name ?? "?")' of record \(key)") }
+            links[r] = .many(ks)
+        case .record:
+            guard let codec = entity, !skipping else { return }
+            if expectJournal { state.unload(codec.entity, key: key) }
+            try state.load(codec.entity, key: key, record: StoredRecord(attributes: attributes, links: links))
+        case .delete:
+            guard let codec = entity, let keys = XMLRecordCodec.readKeys(buffer) else { throw corrupt("holds a malformed <delete>") }
+            if !skipping { for k in keys { state.unload(codec.entity, key: k) } }
+        case .document:
+            guard sawSchema else { throw corrupt("has no <schema>") }
+        case .entity, .put:
+            entity = nil
+        case .checksum, .save, .next:
+            break
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

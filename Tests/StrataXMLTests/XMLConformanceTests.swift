@@ -1,0 +1,10 @@
+import StrataConformance
+import StrataXML
+import Testing
+
+let xml = StoreFactory<XMLStore> { dir, schema in XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: schema, lockWait: .seconds(5)) }
+
+@Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
+    if let skip = try ConformanceSuite.expect(c, passesOn: xml) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+}
+@Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: xml) }
