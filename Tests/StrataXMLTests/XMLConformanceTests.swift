@@ -4,7 +4,10 @@ import Testing
 
 let xml = StoreFactory<XMLStore> { dir, schema in XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: schema, lockWait: .seconds(5)) }
 
-@Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
-    if let skip = try ConformanceSuite.expect(c, passesOn: xml) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+/// Serialized, so `everyCaseRan` (declared last) runs after every case and only checks.
+@Suite(.serialized) struct Conformance {
+    @Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
+        if let skip = try ConformanceSuite.expect(c, passesOn: xml) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
+    }
+    @Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: xml) }
 }
-@Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: xml) }
