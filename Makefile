@@ -61,5 +61,11 @@ instructions: release
 	echo "$(BACKEND) $(STEP) N=$(RECORDS): backend $$backend instructions, raw engine $$raw"; \
 	awk -v b=$$backend -v r=$$raw 'BEGIN { if (b > 0) printf "speed relative to the raw engine (instructions): %.2f\n", r / b }'
 
+## difftest: seeded random operations in lockstep on every built-in backend (SEEDS seeds of OPS operations).
+SEEDS ?= 1000
+OPS ?= 200
+difftest: release
+	.build/release/strata difftest --seeds $(SEEDS) --operations $(OPS)
+
 clean:
 	rm -rf .build $(REPORT_DIR)

@@ -81,7 +81,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCrossBackendTests",
-            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataConformance"],
+            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataConformance"],
             path: "Tests/StrataCrossBackendTests"
         ),
         .testTarget(

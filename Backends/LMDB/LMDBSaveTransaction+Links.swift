@@ -14,6 +14,8 @@ extension LMDBSaveTransaction {
             // An insert was written with its own side; only the targets' sides change.
             for target in w.sent[r].keys {
                 try requireExists(destination, target, w, r)
+                // An earlier write of the save may have moved the insert away; this later one wins.
+                if case .one = w.sent[r] { try attach(e, w.key, r, to: target, source: destination, sourceRelationship: inverse) }
                 try attach(destination, target, inverse, to: w.key, source: e, sourceRelationship: r)
             }
             return

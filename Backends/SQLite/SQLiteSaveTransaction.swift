@@ -99,6 +99,14 @@ final class SQLiteSaveTransaction {
         }
         for n in writes.indices {
             currentWriter = Key(entity: writes[n].entity.index, key: writes[n].key)
+            if writes[n].isInsert {
+                // A to-one the INSERT wrote may have been moved by an earlier write of the save;
+                // this later write wins (request order).
+                for r in directToOnes(writes[n].entity) {
+                    guard case .one(let target?) = writes[n].links[r], try column(writes[n].entity, writes[n].key, r) != target else { continue }
+                    try attach(writes[n].entity, writes[n].key, r, target)
+                }
+            }
             for r in writes[n].entity.relationships.indices { try applyLink(writes[n], r) }
         }
         currentWriter = nil

@@ -24,6 +24,8 @@ struct BuiltinBackend: Sendable {
     let dump: @Sendable (_ directory: URL) throws -> String
     /// Saves generation after generation into a store until killed (for crash tests).
     let generations: @Sendable (_ directory: URL, _ count: Int) throws -> Void
+    /// The backend as a participant of differential runs (`strata difftest`).
+    let differential: DifferentialBackend
     /// The same workload on the raw engine underneath, when there is one; `step` names the one step
     /// to run inside `strata_measure` (for callgrind), if any.
     var baseline: (@Sendable (_ records: Int, _ step: String?) throws -> [String: WorkloadReport.Figure])? = nil
@@ -48,7 +50,8 @@ struct BuiltinBackend: Sendable {
                 configuration.isReadOnly = true  // a dump never creates, repairs or removes a file
                 return try StoreDump.json(try Store(configuration))
             },
-            generations: { dir, count in try CrashWorkload.run(try Store(factory.configuration(dir, FixtureDomain.schema)), saves: count) })
+            generations: { dir, count in try CrashWorkload.run(try Store(factory.configuration(dir, FixtureDomain.schema)), saves: count) },
+            differential: DifferentialBackend(name: name, factory: factory))
     }
 
     func with(baseline: @escaping @Sendable (Int, String?) throws -> [String: WorkloadReport.Figure]) -> BuiltinBackend {

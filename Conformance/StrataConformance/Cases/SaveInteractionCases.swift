@@ -152,6 +152,16 @@ extension ConformanceSuite {
                 try ctx.checkEqual(try ctx.get(id).target("library"), libs[1], "library of the inserted book x")
                 try ctx.checkEqual(try ctx.get(libs[0]).targets("books"), [n1], "books of Library A")
             },
+            rel("insert-own-to-one-wins-over-earlier-list", "An insert's own to-one, later in the request than another insert's list that named it, wins: both sides agree on the later write.") { ctx in
+                let old = try ctx.insert(ctx.new("Library", ["name": "Old"]))[0]
+                let book = ctx.new("Book", ["title": "b"], ["library": .toOne(old)])
+                let fresh = ctx.new("Library", ["name": "New"], ["books": .toMany([book.id])])
+                let result = try ctx.save(inserted: [fresh, book])
+                guard let b = result.remapped[book.id], let n = result.remapped[fresh.id] else { throw CaseFailure(message: "No permanent identifiers for the inserted library New and book b.") }
+                try ctx.checkEqual(try ctx.get(b).target("library"), old, "library of book b (its own write, later than New's list)")
+                try ctx.checkEqual(try ctx.get(old).targets("books"), [b], "books of Library Old")
+                try ctx.checkEqual(try ctx.get(n).targets("books"), [], "books of Library New")
+            },
             del("cascade-sees-record-moved-in", "A delete's cascade reaches a record the same save moved into the deleted parent, even when its unique values were held back during the save.") { ctx in
                 let libs = try ctx.insert(ctx.new("Library", ["name": "A"]), ctx.new("Library", ["name": "D"]))
                 let n = try ctx.insert(ctx.new("Book", ["title": "x"], ["library": .toOne(libs[0])]), ctx.new("Book", ["title": "x"], ["library": .toOne(libs[1])]))

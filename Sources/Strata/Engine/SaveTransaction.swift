@@ -241,6 +241,8 @@ struct SaveTransaction {
             switch sent {
             case .one(let target?):
                 try requireExists(destination, target, referencedBy: w.entity, w.key, r)
+                // An earlier write of the save may have moved the insert away; this later one wins.
+                attach(w.entity.index, w.key, r, to: target, source: destination, sourceRelationship: inverse)
                 attach(destination, target, inverse, to: w.key, source: w.entity.index, sourceRelationship: r)
             case .many(let targets):
                 for target in targets {

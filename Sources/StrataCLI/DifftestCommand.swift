@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import StrataConformance
+
+/// `strata difftest --seeds N`: seeded random operation sequences run in lockstep on every built-in
+/// backend (or the ones named), comparing every outcome; exits non-zero at the first divergence.
+struct DifftestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "difftest", abstract: "Run seeded random operations on several backends in lockstep and report any divergence.")
+
+    @Option(help: "How many seeds to run.") var seeds: Int = 100
+    @Option(help: "The first seed.") var firstSeed: UInt64 = 1
+    @Option(help: "Operations per seed.") var operations: Int = 200
+    @Option(help: "Comma-separated backend names (default: every built-in backend).") var backends: String?
+
+    func run() throws {
+        let chosen = try backends.map { try $0.split(separator: ",").map { try BuiltinBackend.named(String($0)) } } ?? BuiltinBackend.all
+        let participants = chosen.map(\.differential)
+        let start = ContinuousClock.now
+        var stats = DifferentialStats()
+        for seed in firstSeed..<(firstSeed + UInt64(max(seeds, 0))) {
+            do {
+                stats = stats + (try DifferentialTest.run(seed: seed, operations: operations, backends: participants))
+            } catch let divergence as Divergence {
+                print(divergence)
+                throw ExitCode(1)
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        print("difftest: \(seeds) seeds × \(operations) operations on \(chosen.map(\.name).joined(separator: ", ")): no divergence; \(stats.summary) (\(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))))")
+    }
+}
