@@ -67,5 +67,10 @@ OPS ?= 200
 difftest: release
 	.build/release/strata difftest --seeds $(SEEDS) --operations $(OPS)
 
+## mutants: the mutation catalogue (Conformance/Mutants/catalogue.py) against the suite, in a scratch
+## copy with its own incremental build folder (.build-mutants); ONLY=id,id runs some. Not part of test.
+mutants: deps
+	python3 Conformance/Mutants/run.py $(if $(ONLY),--only $(ONLY))
+
 clean:
-	rm -rf .build $(REPORT_DIR)
+	rm -rf .build .build-mutants $(REPORT_DIR)

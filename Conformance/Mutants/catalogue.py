@@ -1,0 +1,101 @@
+# The mutation catalogue: each entry is one bug a real backend could have, written from the store
+# contract. Fields: id, file, search (must occur exactly once), replace, backend (whose conformance
+# tests run: memory for the shared engine and core, else the backend touched), rationale.
+E = "Sources/Strata/Engine/SaveTransaction.swift"
+F = "Sources/Strata/Engine/StoreState+Fetch.swift"
+O = "Sources/Strata/Values/Value+Ordering.swift"
+P = "Sources/Strata/Fetch/PredicateEvaluator.swift"
+V = "Sources/Strata/Store/SaveValidation.swift"
+R = "Sources/Strata/Engine/RecordEngine.swift"
+Q = "Backends/SQLite/SQLiteQuery.swift"
+T = "Backends/SQLite/SQLiteSaveTransaction.swift"
+C = "Backends/SQLite/SQLiteValueCodec.swift"
+S = "Backends/SQLite/SQLiteStore.swift"
+J = "Backends/JSON/JSONRecordCodec.swift"
+K = "Backends/CSV/CSVFieldCodec.swift"
+FA = "Sources/Strata/Engine/SaveTransaction+Faults.swift"
+SF = "Backends/SQLite/SQLiteSaveTransaction+Faults.swift"
+
+MUTANTS = [
+    # Shared engine: saves
+    ("engine-no-cascade", E, "where relationship.deleteRule == .cascade {", "where relationship.deleteRule == .deny {", "memory", "cascade deletes targets (contract §3)"),
+    ("engine-deny-ignored", E, "                case .deny:\n", "                case .deny where false:\n", "memory", "deny fails the save while targets survive (§3)"),
+    ("engine-nullify-skipped", E, "case .nullify, .cascade:\n                    for target in survivors { detach(", "case .nullify, .cascade:\n                    for target in survivors.prefix(0) { detach(", "memory", "nullify removes the deleted record from inverses (§3)"),
+    ("engine-noaction-to-many-kept", E, "if entities[destination].relationshipIsToMany[inverse] {", "if false && entities[destination].relationshipIsToMany[inverse] {", "memory", "a to-many never lists a deleted record (§3 noAction)"),
+    ("engine-key-reuse", E, "work.tables[entity.index].nextPrimaryKey = key + 1", "work.tables[entity.index].nextPrimaryKey = key + (key % 2)", "memory", "identifiers unique and never reused (§1)"),
+    ("engine-permanent-insert-accepted", E, "guard id.isTemporary else { throw SaveValidation.permanentOnInsert(id, entity) }", "", "memory", "inserting a permanent identifier is invalidRequest (§1)"),
+    ("engine-insert-twice-accepted", E, "guard remap.insert(permanent, for: id) else { throw SaveValidation.twice(id, entity, \"inserted\") }", "_ = remap.insert(permanent, for: id)", "memory", "inserting one record twice is invalidRequest (§1)"),
+    ("engine-dangling-accepted", E, "guard !id.isTemporary, base.tables[destination.index].records[key] == nil else { return key }", "return key", "memory", "a new reference must name a stored record (§1, fault order §5)"),
+    ("engine-no-required-check", E, "                    case .one(nil):\n", "                    case .one(nil) where false:\n", "memory", "a required to-one left empty fails (§2)"),
+    ("engine-max-count-off-by-one", E, "if let hi = relationship.maxCount, ks.count > hi {", "if let hi = relationship.maxCount, ks.count > hi + 1 {", "memory", "maxCount is enforced (§2)"),
+    ("engine-min-count-off", E, "if let lo = relationship.minCount, ks.count < lo {", "if let lo = relationship.minCount, ks.count < lo - 1 {", "memory", "minCount is enforced (§2)"),
+    ("engine-validation-unordered", E, "for key in changes.updated[entity.index].sorted() { try validate(key) }", "for key in changes.updated[entity.index].sorted().reversed() { try validate(key) }", "memory", "relationship faults reported in key order (§5 fault order)"),
+    ("engine-deny-unordered", E, "queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }", "queue.sort { ($0.entity, $0.key) > ($1.entity, $1.key) }", "memory", "deny reported for the lowest key (§5 fault order)"),
+    ("engine-unique-skipped-updates", E, "if let new { moves.append((key, new)) }", "", "memory", "an update into a collision fails (§4)"),
+    ("engine-unique-old-kept", E, "if let old, work.tables[e].uniqueIndexes[c][old] == key { work.tables[e].uniqueIndexes[c][old] = nil }", "", "memory", "a value freed by an update or delete is free in the same save (§4)"),
+    ("engine-ordered-not-reordered", E, "if w.entity.relationships[r].isOrdered { reorder(e, w.key, r, as: new) }", "", "memory", "ordered to-many keep the written order (§2)"),
+    ("engine-to-one-steal-missing", E, "if let previous = k { detach(sourceEntity, previous, sourceRelationship, from: key) }", "", "memory", "setting a to-one moves the target from its previous partner (§2)"),
+    ("engine-insert-own-side-not-reasserted", E, "                attach(w.entity.index, w.key, r, to: target, source: destination, sourceRelationship: inverse)\n", "", "memory", "the later write of a save wins, both sides agree (§2)"),
+    ("engine-changed-exact-lists", E, "differs(w.entity, record.links, w.sent) || w.refresh {", "record.links != w.sent || w.refresh {", "memory", "changedSnapshots compares unordered lists as sets (§2)"),
+    ("engine-changed-others-missing", E, "if let record = work.tables[entity.index].records[key] { changed.append((entity, key, record)) }", "", "memory", "changedSnapshots lists records the store changed on its own (§2)"),
+    ("engine-unique-holder-lowest-key", FA, "base.tables[e].records[key].flatMap { base.uniqueKey(entity, c, $0) } == value", "false", "memory", "the error names the record that held the value before the save (§5 fault order)"),
+    ("engine-unique-offender-highest", FA, "if best == nil || offender < best!.offender { best = (holder, offender) }", "if best == nil || offender > best!.offender { best = (holder, offender) }", "memory", "the collision with the lowest offender key is reported (§5)"),
+    # Shared engine: fetch
+    ("fetch-ties-descending", F, "return a.key < b.key", "return descending.first == true ? a.key > b.key : a.key < b.key", "memory", "ties by primary key ascending in both directions (§6)"),
+    ("fetch-offset-before-sort", F, "let window = rows.dropFirst(offset).prefix(limit)", "let window = rows.prefix(limit)", "memory", "fetchOffset skips after sorting (§6)"),
+    ("fetch-negative-accepted", F, "guard descriptor.fetchOffset >= 0, (descriptor.fetchLimit ?? 0) >= 0 else {\n            throw", "guard descriptor.fetchOffset >= -1, (descriptor.fetchLimit ?? 0) >= -1 else {\n            throw", "memory", "negative windows are errors (§6)"),
+    ("fetch-count-ignores-offset", F, "return min(max(0, count(entity) - descriptor.fetchOffset), descriptor.fetchLimit ?? .max)", "return min(count(entity), descriptor.fetchLimit ?? .max)", "memory", "fetchCount applies the window (§6)"),
+    ("fetch-sort-before-predicate", F, "        let test = try rest.map { try evaluator.compile($0, for: entity) }\n        try validateSort(descriptor.sortBy, entity)", "        try validateSort(descriptor.sortBy, entity)\n        let test = try rest.map { try evaluator.compile($0, for: entity) }", "memory", "fetch faults: predicate before sort (§5 fault order)"),
+    ("fetch-fast-path-negative", R, "descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {", "descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {", "memory", "negative limit rejected on the identifier path (§6, bug 5)"),
+    # Value ordering and predicate semantics
+    ("order-nil-last", O, "case (.null, _): return -1\n        case (_, .null): return 1", "case (.null, _): return 1\n        case (_, .null): return -1", "memory", "nil sorts first ascending (§6)"),
+    ("order-nan-first", O, "case (true, false): return 1\n    case (false, true): return -1", "case (true, false): return -1\n    case (false, true): return 1", "memory", "NaN sorts after +inf (§6)"),
+    ("order-strings-swift", O, "case let (.string(a), .string(b)): return compareBytes(a.utf8, b.utf8)", "case let (.string(a), .string(b)): return a == b ? 0 : (a < b ? -1 : 1)", "memory", "strings compare by bytes, not canonical equivalence (§6)"),
+    ("order-bool-reversed", O, "return a == b ? 0 : (a ? 1 : -1)", "return a == b ? 0 : (a ? -1 : 1)", "memory", "false < true (§6)"),
+    ("nan-less-holds", O, "if lhs.isNaN || rhs.isNaN { return op == .notEqual }", "if lhs.isNaN || rhs.isNaN { return op == .notEqual || op == .greater || op == .greaterOrEqual }", "memory", "NaN satisfies no ordering operator (§6)"),
+    ("nan-not-equal-false", O, "if lhs.isNaN || rhs.isNaN { return op == .notEqual }", "if lhs.isNaN || rhs.isNaN { return false }", "memory", "NaN != x holds (§6)"),
+    ("nil-not-equal-false", O, "case .notEqual: return !(lhs.isNull && rhs.isNull)", "case .notEqual: return false", "memory", "nil != 3 holds (§6)"),
+    ("unique-negative-zero", O, "case .double(let d) where d == 0: .double(0)", "case .double(let d) where d == 0 && d.sign == .plus: .double(0)", "memory", "-0 and +0 are one unique key (§4)"),
+    ("unique-nan-collides", O, "case .double(let d) where d.isNaN: .null", "case .double(let d) where d.isNaN: .double(0)", "memory", "NaN never collides (§4)"),
+    ("text-ascii-folding", O, "let haystack = Array((caseInsensitive ? text.lowercased() : text).utf8)", "let haystack = Array((caseInsensitive ? String(text.map { $0.isASCII ? Character($0.lowercased()) : $0 }) : text).utf8)", "memory", "case-insensitive search folds Unicode (§6)"),
+    ("text-suffix-as-prefix", O, "case .hasSuffix: return haystack[(haystack.count - needle.count)...].elementsEqual(needle)", "case .hasSuffix: return haystack[..<needle.count].elementsEqual(needle)", "memory", "hasSuffix (§6)"),
+    ("text-contains-skips-last", O, "while start <= last {", "while start < last {", "memory", "contains finds a match at the end (§6)"),
+    ("text-empty-needle-false", O, "if needle.isEmpty { return true }", "if needle.isEmpty { return false }", "memory", "an empty search text matches every non-nil string (§6)"),
+    ("predicate-int-not-coerced", P, "if type == .double, case .int(let n) = value { return .double(Double(n)) }", "", "memory", "an int constant compared with a double means that number (§6)"),
+    ("predicate-type-unchecked", P, "guard value.isNull || value.type == type else {", "guard true else {", "memory", "a constant of the wrong type is typeMismatch (§6)"),
+    ("predicate-empty-and-false", P, "return { record in tests.allSatisfy { $0(record) } }", "return { record in !tests.isEmpty && tests.allSatisfy { $0(record) } }", "memory", "an empty and holds (§6)"),
+    ("predicate-isin-nil", P, "return values.contains { Value.satisfies(v, .equal, $0) }", "return !v.isNull && values.contains { Value.satisfies(v, .equal, $0) }", "memory", "isIn is == against each value, nil included (§6)"),
+    ("predicate-targetis-nil-dangling", P, "guard let id else { return { walk($0).map { reader.toOne($0, i) == nil } ?? true } }", "guard let id else { return { walk($0).map { reader.toOne($0, i) == nil } ?? false } }", "memory", "an empty to-one in a path yields nil (§6)"),
+    # Validation shared by all backends
+    ("validation-missing-value-accepted", V, "guard optional[i] else {", "guard optional[i] || true else {", "memory", "nil in a non-optional attribute is missingRequiredValue"),
+    ("validation-foreign-accepted", V, "guard id.storeIdentifier == storeIdentifier else {\n            throw StrataError(.unknownIdentifier, \"'\\(property)' refers", "guard id.storeIdentifier == storeIdentifier || true else {\n            throw StrataError(.unknownIdentifier, \"'\\(property)' refers", "memory", "another store's identifiers are rejected (§1)"),
+    ("validation-temporary-update", V, "guard !id.isTemporary else {\n            throw StrataError(.unknownIdentifier, \"Cannot \\(verb)", "guard !id.isTemporary || id.primaryKey < 0 else {\n            throw StrataError(.unknownIdentifier, \"Cannot \\(verb)", "memory", "updating a temporary identifier is unknownIdentifier (§1)"),
+    # SQLite: SQL generation
+    ("sqlite-like-contains", Q, "case .contains: return \"(instr(\\(subject), \\(p)) > 0)\"", "case .contains: return \"(CAST(\\(subject) AS TEXT) LIKE '%' || CAST(\\(p) AS TEXT) || '%')\"", "sqlite", "search text is literal; no LIKE folding or wildcards (§6)"),
+    ("sqlite-ascii-lower", Q, "let subject = caseInsensitive ? \"strata_lower(\\(column))\" : \"CAST(\\(column) AS BLOB)\"", "let subject = caseInsensitive ? \"CAST(lower(\\(column)) AS BLOB)\" : \"CAST(\\(column) AS BLOB)\"", "sqlite", "case-insensitive search folds Unicode, not only ASCII (§6)"),
+    ("sqlite-text-compare-nocase", Q, "case .equal: return \"(\\(column) = \\(p))\"", "case .equal: return \"(\\(column) = \\(p) COLLATE NOCASE)\"", "sqlite", "no SQL case folding in == (§6)"),
+    ("sqlite-tie-breaker-follows-sort", Q, "order.append(\"t0.\\(q(\"_pk\")) ASC\")", "order.append(\"t0.\\(q(\"_pk\")) \\(descriptor.sortBy.last?.order == .descending ? \"DESC\" : \"ASC\")\")", "sqlite", "ties by key ascending in both directions (§6)"),
+    ("sqlite-no-nil-order", Q, "order.append(\"CASE WHEN \\(alias).\\(q(column)) IS NOT NULL THEN 1 WHEN \\(alias).\\(q(bits)) IS NOT NULL THEN 2 ELSE 0 END \\(direction)\")", "_ = direction", "sqlite", "NaN sorts after +inf, nil first (§6)"),
+    ("sqlite-not-equal-null", Q, "case .notEqual: return \"(\\(column) IS NOT \\(p))\"", "case .notEqual: return \"(\\(column) != \\(p))\"", "sqlite", "nil != 3 holds (§6)"),
+    ("sqlite-nan-not-equal", Q, "if case .double(let d) = value, d.isNaN { return op == .notEqual ? \"1\" : \"0\" }", "if case .double(let d) = value, d.isNaN { return \"0\" }", "sqlite", "x != NaN holds (§6)"),
+    ("sqlite-not-unknown", Q, "return \"((\\(try expression(inner, entity))) IS NOT 1)\"", "return \"(NOT (\\(try expression(inner, entity))))\"", "sqlite", "not over nil comparisons follows Swift semantics (§6)"),
+    ("sqlite-empty-or", Q, "guard !parts.isEmpty else { return \"0\" }\n            return \"(\" + (try parts.map { try expression($0, entity) }).joined(separator: \" OR \")", "guard !parts.isEmpty else { return \"1\" }\n            return \"(\" + (try parts.map { try expression($0, entity) }).joined(separator: \" OR \")", "sqlite", "an empty or does not hold (§6)"),
+    ("sqlite-offset-dropped", Q, "LIMIT \\(descriptor.fetchLimit ?? -1) OFFSET \\(descriptor.fetchOffset)\"\n    }", "LIMIT \\(descriptor.fetchLimit ?? -1)\"\n    }", "sqlite", "fetchOffset skips (§6)"),
+    ("sqlite-prefix-length-chars", Q, "case .hasPrefix: return \"(substr(\\(subject), 1, \\(bytes.count)) = \\(p))\"", "case .hasPrefix: return \"(substr(\\(subject), 1, \\(pattern.count)) = \\(p))\"", "sqlite", "hasPrefix compares bytes of non-ASCII text (§6)"),
+    # SQLite: save mapping
+    ("sqlite-held-value-stale", T, "            if intended[k]?[r] != nil {\n                intended[k]?[r] = nil\n                pending[k]?.remove(.relationship(r))\n            }", "", "sqlite", "a later write of a held-back column wins (bug 1, §2)"),
+    ("sqlite-cascade-ignores-held", T, "for target in try currentTargets(entity, victim.key, r) where try records.exists(destination, target) {", "for target in try records.targets(entity, victim.key, r) where try records.exists(destination, target) {", "sqlite", "a cascade reaches a record moved in by the same save (bug 2, §3)"),
+    ("sqlite-own-changes-missing", T, "for key in touched.union(refreshed) where !deletedSet.contains(key) {", "for key in touched.filter({ $0 != currentWriter }).union(refreshed) where !deletedSet.contains(key) {", "sqlite", "changedSnapshots lists a record changed by its own write (bug 4, §2)"),
+    ("sqlite-deny-unordered", T, "        queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }\n        for victim in queue {\n            let entity = schema.entities[victim.entity]\n            for (r, relationship) in entity.relationships.enumerated() {", "        queue.sort { ($0.entity, $0.key) > ($1.entity, $1.key) }\n        for victim in queue {\n            let entity = schema.entities[victim.entity]\n            for (r, relationship) in entity.relationships.enumerated() {", "sqlite", "deny names the lowest key (§5 fault order)"),
+    ("sqlite-dangling-late", T, "            guard try records.exists(destination, key) else { throw SaveValidation.danglingReference(target, from: entity, relationship: r, source: source) }", "", "sqlite", "references checked with the request (§5 fault order)"),
+    ("sqlite-insert-own-side", T, "                    guard case .one(let target?) = writes[n].links[r], try column(writes[n].entity, writes[n].key, r) != target else { continue }", "                    guard case .one(let target?) = writes[n].links[r], false else { continue }", "sqlite", "an insert's own to-one wins over an earlier list (§2)"),
+    ("sqlite-unique-holder", SF, "try committed(\"SELECT \\(condition) FROM \\(q(t.name)) WHERE \\(q(\"_pk\")) = ?\", [.integer(key)]) == values", "false", "sqlite", "the error names the record that held the value (§5 fault order)"),
+    ("sqlite-negative-zero-bits", C, "if d == 0 && d.sign == .minus { return (.real(0), .integer(Int64(bitPattern: d.bitPattern))) }", "", "sqlite", "-0 round-trips bit for bit (§8)"),
+    ("sqlite-fast-path-negative", S, "descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {", "descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {", "sqlite", "negative limit rejected on the identifier path (§6)"),
+    # JSON and CSV loading and saving
+    ("json-nan-payload", J, "} else if d.bitPattern == Double.nan.bitPattern {", "} else if d.isNaN {", "json", "NaN payloads round-trip bit for bit (§8)"),
+    ("json-negative-infinity", J, "} else if d == -.infinity {\n            w.string(\"-Infinity\")", "} else if d == -.infinity {\n            w.string(\"Infinity\")", "json", "-infinity round-trips (§8)"),
+    ("csv-backslash-unescaped", K, "case \"\\\\\": out += \"\\\\\\\\\"", "case \"\\\\\": out += \"\\\\\"", "csv", "a backslash round-trips (§8)"),
+    ("csv-empty-string-nil", K, "if field.text.isEmpty && !field.quoted { return .null }", "if field.text.isEmpty { return .null }", "csv", "nil stays distinct from the empty string (§8)"),
+    ("csv-negative-infinity", K, "if d == -.infinity { return \"-Infinity\" }", "if d == -.infinity { return \"Infinity\" }", "csv", "-infinity round-trips (§8)"),
+]
