@@ -54,7 +54,32 @@ enum LMDBFormat {
         guard version == Self.dataVersion else {
             throw StrataError(.unsupported, "data.mdb was written by LMDB data format \(version); this liblmdb reads format \(Self.dataVersion). It was left untouched.", file: data.path, offset: 20)
         }
+        try checkLength(handle, data.path)
         return true
+    }
+
+    /// liblmdb maps the file and trusts its meta pages, so a file cut short of the last page the
+    /// newest meta page names would crash the process (SIGBUS) on the first read past the end:
+    /// refuse it instead. Meta page fields: page size at byte 40, last page at 136, txnid at 144.
+    private static func checkLength(_ handle: FileHandle, _ path: String) throws {
+        func meta(at offset: UInt64) -> (pageSize: UInt64, lastPage: UInt64, txnid: UInt64)? {
+            guard (try? handle.seek(toOffset: offset)) != nil, let bytes = try? handle.read(upToCount: 152), bytes.count == 152 else { return nil }
+            return bytes.withUnsafeBytes { b in
+                guard UInt32(littleEndian: b.loadUnaligned(fromByteOffset: 16, as: UInt32.self)) == magic else { return nil }
+                return (UInt64(UInt32(littleEndian: b.loadUnaligned(fromByteOffset: 40, as: UInt32.self))),
+                        UInt64(littleEndian: b.loadUnaligned(fromByteOffset: 136, as: UInt64.self)),
+                        UInt64(littleEndian: b.loadUnaligned(fromByteOffset: 144, as: UInt64.self)))
+            }
+        }
+        guard let first = meta(at: 0), first.pageSize >= 512, first.pageSize <= 1 << 16 else {
+            throw StrataError(.corruptStore, "data.mdb has a damaged first meta page; it was left untouched. Restore it from a backup.", file: path)
+        }
+        let newest = meta(at: first.pageSize).map { $0.txnid > first.txnid ? $0 : first } ?? first
+        let size = (try? handle.seekToEnd()) ?? 0
+        let (needed, overflow) = (newest.lastPage &+ 1).multipliedReportingOverflow(by: first.pageSize)
+        guard !overflow, size >= needed else {
+            throw StrataError(.corruptStore, "data.mdb is \(size) bytes but its last committed page ends at byte \(needed): the file was cut short; it was left untouched. Restore it from a backup.", file: path, offset: Int(size))
+        }
     }
 
     /// Opens the store's databases in an existing environment without writing; returns the layout

@@ -38,6 +38,23 @@ enum LMDBKeyCodec {
         return key
     }
 
+    /// Writes the key of `record`'s values for the properties `refs` into `key` (cleared first, its
+    /// storage reused); returns false, leaving no key, when a part is `nil` or NaN.
+    static func valueKey(_ refs: [PropertyReference], _ record: LMDBRecord, into key: inout [UInt8]) -> Bool {
+        key.removeAll(keepingCapacity: true)
+        let escaped = refs.count > 1
+        for ref in refs {
+            switch ref {
+            case .attribute(let i):
+                guard append(record.attributes[i].uniqueKey, to: &key, escaped: escaped) else { return false }
+            case .relationship(let r):
+                guard let target = record.toOne[r], append(.int(target), to: &key, escaped: escaped) else { return false }
+            }
+        }
+        if key.count > maximumKeyLength { key.removeLast(key.count - maximumKeyLength) }
+        return true
+    }
+
     /// Whether a key made by `valueKey` was cut to the length limit.
     static func isTruncated(_ key: [UInt8]) -> Bool { key.count == maximumKeyLength }
 

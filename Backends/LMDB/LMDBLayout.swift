@@ -10,7 +10,7 @@ import Strata
 /// (owner key → target keys, duplicate-sorted; an ordered side's values are position then key).
 /// To-one targets are in the record, so every relationship side is stored explicitly and delete rules
 /// and inverse maintenance find every referrer with a lookup, never a scan.
-struct LMDBLayout: @unchecked Sendable {
+final class LMDBLayout: @unchecked Sendable {
     let schema: Schema
     let meta: MDB_dbi
     let records: [MDB_dbi]

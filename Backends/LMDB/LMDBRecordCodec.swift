@@ -86,11 +86,8 @@ enum LMDBRecordCodec {
             StrataError(.corruptStore, "Record \(key) of '\(entity.name)' is damaged (\(what)); restore the environment from a backup.", entity: entity.name, file: file)
         }
         guard bytes.count >= 5 else { throw damaged("\(bytes.count) bytes") }
-        guard bytes[0] == version else {
-            throw bytes[0] > version
-                ? StrataError(.unsupported, "Record \(key) of '\(entity.name)' was written by a newer Strata (record format \(bytes[0])); upgrade Strata.", entity: entity.name, file: file)
-                : damaged("record format \(bytes[0])")
-        }
+        // A newer Strata bumps the metadata's format too, so an unknown record version is damage.
+        guard bytes[0] == version else { throw damaged("record format \(bytes[0])") }
         let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
         guard stored == checksum(UnsafeRawBufferPointer(rebasing: bytes[5...])) else { throw damaged("checksum mismatch") }
         var p = 5
@@ -116,36 +113,37 @@ enum LMDBRecordCodec {
             return UnsafeRawBufferPointer(rebasing: bytes[p..<(p + n)])
         }
         let types = entity.attributeTypes
-        var attributes: [Value] = []
-        attributes.reserveCapacity(types.count)
-        for (i, type) in types.enumerated() {
-            guard p < end else { throw damaged("truncated") }
-            let tag = bytes[p]
-            p += 1
-            let value: Value
-            switch (tag, type) {
-            case (0, _): value = .null
-            case (1, .bool): value = .bool(false)
-            case (2, .bool): value = .bool(true)
-            case (3, .int): value = .int(Int64(bitPattern: try fixed()))
-            case (4, .double): value = .double(Double(bitPattern: try fixed()))
-            case (5, .string): value = .string(String(decoding: try span(), as: UTF8.self))
-            case (6, .date): value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try fixed())))
-            case (7, .data): value = .data(Data(try span()))
-            case (8, .uuid):
-                guard p + 16 <= end else { throw damaged("truncated") }
-                var u = UUID().uuid
-                withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[p..<(p + 16)])) }
-                p += 16
-                value = .uuid(UUID(uuid: u))
-            case (9, .url):
-                let text = String(decoding: try span(), as: UTF8.self)
-                guard let url = URL(string: text) else { throw damaged("unreadable URL") }
-                value = .url(url)
-            default:
-                throw damaged("tag \(tag) for \(entity.attributes[i].name), a \(type.rawValue)")
+        let attributes = try [Value](unsafeUninitializedCapacity: types.count) { buffer, initialized in
+            for (i, type) in types.enumerated() {
+                guard p < end else { throw damaged("truncated") }
+                let tag = bytes[p]
+                p += 1
+                let value: Value
+                switch (tag, type) {
+                case (0, _): value = .null
+                case (1, .bool): value = .bool(false)
+                case (2, .bool): value = .bool(true)
+                case (3, .int): value = .int(Int64(bitPattern: try fixed()))
+                case (4, .double): value = .double(Double(bitPattern: try fixed()))
+                case (5, .string): value = .string(String(decoding: try span(), as: UTF8.self))
+                case (6, .date): value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try fixed())))
+                case (7, .data): value = .data(Data(try span()))
+                case (8, .uuid):
+                    guard p + 16 <= end else { throw damaged("truncated") }
+                    var u = UUID().uuid
+                    withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[p..<(p + 16)])) }
+                    p += 16
+                    value = .uuid(UUID(uuid: u))
+                case (9, .url):
+                    let text = String(decoding: try span(), as: UTF8.self)
+                    guard let url = URL(string: text) else { throw damaged("unreadable URL") }
+                    value = .url(url)
+                default:
+                    throw damaged("tag \(tag) for \(entity.attributes[i].name), a \(type.rawValue)")
+                }
+                (buffer.baseAddress! + i).initialize(to: value)
+                initialized = i + 1
             }
-            attributes.append(value)
         }
         var toOne: [Int64?] = Array(repeating: nil, count: entity.relationships.count)
         for (r, isToMany) in entity.relationshipIsToMany.enumerated() where !isToMany {

@@ -103,14 +103,18 @@ struct LMDBRecords {
 
     /// The snapshot a client sees for a record.
     func snapshot(_ entity: EntitySchema, _ key: Int64, _ record: LMDBRecord) throws -> DefaultSnapshot {
-        var relationships: [RelationshipValue] = []
-        relationships.reserveCapacity(entity.relationships.count)
-        for r in entity.relationships.indices {
-            let destination = entity.destinationNames[r]
-            if entity.relationshipIsToMany[r] {
-                relationships.append(.toMany(try targets(entity, key, r).map { id(destination, $0) }))
-            } else {
-                relationships.append(.toOne(record.toOne[r].map { id(destination, $0) }))
+        let count = entity.relationships.count
+        let relationships = try [RelationshipValue](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for r in 0..<count {
+                let destination = entity.destinationNames[r]
+                let value: RelationshipValue
+                if entity.relationshipIsToMany[r] {
+                    value = .toMany(try targets(entity, key, r).map { id(destination, $0) })
+                } else {
+                    value = .toOne(record.toOne[r].map { id(destination, $0) })
+                }
+                (buffer.baseAddress! + r).initialize(to: value)
+                initialized = r + 1
             }
         }
         return DefaultSnapshot(entity: entity, persistentIdentifier: id(entity.name, key), attributes: record.attributes, relationships: relationships)

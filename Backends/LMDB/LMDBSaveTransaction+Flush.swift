@@ -61,52 +61,53 @@ extension LMDBSaveTransaction {
         }
     }
 
-    private func valueKey(_ refs: [PropertyReference], _ record: LMDBRecord?) -> [UInt8]? {
-        record.flatMap { LMDBKeyCodec.valueKey(parts(refs, $0)) }
+    /// The entries of changed existing records whose key moved: old ones are removed here, new ones returned.
+    private func moves(_ refs: [PropertyReference], _ dbi: MDB_dbi, _ changed: [(key: Int64, cached: Cached)]) throws -> [(key: Int64, value: [UInt8])] {
+        var old: [UInt8] = [], new: [UInt8] = []
+        var result: [(key: Int64, value: [UInt8])] = []
+        for (key, cached) in changed {
+            let hasOld = cached.original.map { LMDBKeyCodec.valueKey(refs, $0, into: &old) } ?? false
+            let hasNew = cached.current.map { LMDBKeyCodec.valueKey(refs, $0, into: &new) } ?? false
+            if hasOld == hasNew && (!hasOld || old == new) { continue }
+            if hasOld { try removeEntry(dbi, old, key) }
+            if hasNew { result.append((key, new)) }
+        }
+        return result
     }
 
     private func writeUnique(_ entity: EntitySchema, _ c: Int, _ changed: [(key: Int64, cached: Cached)]) throws {
         let refs = entity.uniqueConstraints[c]
         let dbi = layout.uniques[entity.index][c]
-        var additions: [(key: Int64, value: [UInt8])] = []
+        let moved = try moves(refs, dbi, changed)
+        var value: [UInt8] = []
+        value.reserveCapacity(64)
         let first = firstInserted[entity.index]
         for (i, record) in inserted[entity.index].enumerated() {
-            if let value = valueKey(refs, record) { additions.append((first + Int64(i), value)) }
+            guard let record, LMDBKeyCodec.valueKey(refs, record, into: &value) else { continue }
+            try addUnique(entity, c, dbi, value, first + Int64(i), changed)
         }
-        for (key, cached) in changed {
-            let old = valueKey(refs, cached.original), new = valueKey(refs, cached.current)
-            guard old != new else { continue }
-            if let old { try removeEntry(dbi, old, key) }
-            if let new { additions.append((key, new)) }
-        }
-        for (key, value) in additions {
-            if LMDBKeyCodec.isTruncated(value) {
-                // A cut key may be shared by different values: compare the holders' full values.
-                let mine = parts(refs, try load(entity.index, key)!).map(\.uniqueKey)
-                for holder in try holders(dbi, value) where holder != key {
-                    if let record = try load(entity.index, holder), parts(refs, record).map(\.uniqueKey) == mine {
-                        throw try uniqueFault(entity, c, changed)
-                    }
-                }
-                try putEntry(dbi, value, key, flags: MDB_NODUPDATA)
-                continue
-            }
-            var existing = MDB_val()
-            let rc = value.withUnsafeBytes { bytes in
-                withValue(bytes) { k in
-                    withKey(key) { v in
-                        let rc = mdb_put(txn, dbi, &k, &v, UInt32(MDB_NOOVERWRITE))
-                        existing = v
-                        return rc
-                    }
+        for (key, value) in moved { try addUnique(entity, c, dbi, value, key, changed) }
+    }
+
+    /// Files `key` under `value` in unique constraint `c`, or throws the violation the contract names.
+    private func addUnique(_ entity: EntitySchema, _ c: Int, _ dbi: MDB_dbi, _ value: [UInt8], _ key: Int64, _ changed: [(key: Int64, cached: Cached)]) throws {
+        let refs = entity.uniqueConstraints[c]
+        if LMDBKeyCodec.isTruncated(value) {
+            // A cut key may be shared by different values: compare the holders' full values.
+            let mine = parts(refs, try load(entity.index, key)!).map(\.uniqueKey)
+            for holder in try holders(dbi, value) where holder != key {
+                if let record = try load(entity.index, holder), parts(refs, record).map(\.uniqueKey) == mine {
+                    throw try uniqueFault(entity, c, changed)
                 }
             }
-            if rc == MDB_KEYEXIST {
-                _ = existing
-                throw try uniqueFault(entity, c, changed)
-            }
-            try lmdbCheck(rc, "write unique constraint of \(entity.name)")
+            try putEntry(dbi, value, key, flags: MDB_NODUPDATA)
+            return
         }
+        let rc = value.withUnsafeBytes { bytes in
+            withValue(bytes) { k in withKey(key) { v in mdb_put(txn, dbi, &k, &v, UInt32(MDB_NOOVERWRITE)) } }
+        }
+        if rc == MDB_KEYEXIST { throw try uniqueFault(entity, c, changed) }
+        try lmdbCheck(rc, "write unique constraint of \(entity.name)")
     }
 
     /// The violation the contract names (store contract, "Which fault a save reports"): among the
@@ -147,18 +148,23 @@ extension LMDBSaveTransaction {
         return SaveValidation.uniqueViolation(entity, constraint: c, holder: client(entity.index, holder), offender: client(entity.index, offender))
     }
 
+    /// The key of a record's values for `refs`, or `nil` (for the failure path, which may allocate).
+    private func valueKey(_ refs: [PropertyReference], _ record: LMDBRecord?) -> [UInt8]? {
+        var key: [UInt8] = []
+        guard let record, LMDBKeyCodec.valueKey(refs, record, into: &key) else { return nil }
+        return key
+    }
+
     private func writeIndex(_ entity: EntitySchema, _ i: Int, _ changed: [(key: Int64, cached: Cached)]) throws {
         let refs = entity.indexes[i]
         let dbi = layout.indexes[entity.index][i]
-        for (key, cached) in changed {
-            let old = valueKey(refs, cached.original), new = valueKey(refs, cached.current)
-            guard old != new else { continue }
-            if let old { try removeEntry(dbi, old, key) }
-            if let new { try putEntry(dbi, new, key, flags: 0) }
-        }
+        for (key, value) in try moves(refs, dbi, changed) { try putEntry(dbi, value, key, flags: 0) }
+        var value: [UInt8] = []
+        value.reserveCapacity(64)
         let first = firstInserted[entity.index]
         for (n, record) in inserted[entity.index].enumerated() {
-            if let value = valueKey(refs, record) { try putEntry(dbi, value, first + Int64(n), flags: 0) }
+            guard let record, LMDBKeyCodec.valueKey(refs, record, into: &value) else { continue }
+            try putEntry(dbi, value, first + Int64(n), flags: 0)
         }
     }
 

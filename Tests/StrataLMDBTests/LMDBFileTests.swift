@@ -170,6 +170,20 @@ struct LMDBFileTests {
         #expect(mismatch.code == .schemaMismatch)
     }
 
+    @Test func aTruncatedEnvironmentIsCorruptNotACrash() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("store")
+        do { try FixtureDomain.writeSample(into: try Self.open(folder)) }
+        let file = folder.appendingPathComponent("data.mdb")
+        let data = try Data(contentsOf: file)
+        // liblmdb would map the missing pages and die of SIGBUS on the first read past the end.
+        try data.prefix(data.count - 4096 - 100).write(to: file)
+        let error = try #require(throws: StrataError.self) { try Self.open(folder) }
+        #expect(error.code == .corruptStore)
+        #expect(error.message.contains("cut short"))
+    }
+
     @Test func theMapGrowsUpToItsCeiling() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
