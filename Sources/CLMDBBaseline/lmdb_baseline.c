@@ -11,6 +11,15 @@
 #include <sys/stat.h>
 #include <time.h>
 
+// Under callgrind each step is dumped on its own (`callgrind_annotate` per dump), so instruction
+// counts per step can be compared with the backend's; outside valgrind this costs nothing.
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define STEP(name) CALLGRIND_DUMP_STATS_AT(name)
+#else
+#define STEP(name) ((void)0)
+#endif
+
 #define NOTE_LEN 40
 #define NAME_LEN 16
 #define TAG_INT 2
@@ -156,6 +165,7 @@ int strata_lmdb_baseline_run(const char *dir, int records, unsigned env_flags,
     const double epoch = 1700000000.0 - 978307200.0;  // the workload's epoch, since 2001
     int owners = records / 100;
 
+    STEP("raw-setup");
     // 1. insert: one write transaction.
     double t = now();
     MDB_txn *txn;
@@ -195,6 +205,7 @@ int strata_lmdb_baseline_run(const char *dir, int records, unsigned env_flags,
     CHECK(mdb_txn_commit(txn), "commit insert");
     out->insert = (owners + records) / (now() - t);
 
+    STEP("raw-insert");
     // 2. reopen
     mdb_env_close(b.env);
     t = now();
@@ -205,6 +216,7 @@ int strata_lmdb_baseline_run(const char *dir, int records, unsigned env_flags,
     mdb_txn_reset(txn);
     out->reopen_ms = (now() - t) * 1000;
 
+    STEP("raw-reopen");
     // 3. fetch-by-id: each lookup in a renewed read transaction, the item decoded.
     double sum = 0;
     t = now();
@@ -220,6 +232,7 @@ int strata_lmdb_baseline_run(const char *dir, int records, unsigned env_flags,
     }
     out->fetch_by_id = probe_count / (now() - t);
 
+    STEP("raw-fetch-by-id");
     // 4. scan
     CHECK(mdb_txn_renew(txn), "renew");
     MDB_cursor *cur;
@@ -237,6 +250,7 @@ int strata_lmdb_baseline_run(const char *dir, int records, unsigned env_flags,
     out->scan = count / (now() - t);
     if (count != records) { snprintf(error, error_size, "scan found %d", count); return -1; }
 
+    STEP("raw-scan");
     // 5. filter: category == 42 through the index, sorted by price descending.
     t = now();
     item *hits = malloc(sizeof(item) * (size_t)(records / 100 + 1));
@@ -259,6 +273,7 @@ int strata_lmdb_baseline_run(const char *dir, int records, unsigned env_flags,
     mdb_txn_abort(txn);
     if (found != records / 100) { snprintf(error, error_size, "filter found %d", found); return -1; }
 
+    STEP("raw-filter");
     // 6. update-one: a write transaction per save.
     double *durations = malloc(sizeof(double) * (size_t)update_count);
     for (int r = 0; r < update_count; r++) {
@@ -272,6 +287,7 @@ int strata_lmdb_baseline_run(const char *dir, int records, unsigned env_flags,
     out->update_one_ms = update_count % 2 ? durations[update_count / 2] : (durations[update_count / 2 - 1] + durations[update_count / 2]) / 2;
     free(durations);
 
+    STEP("raw-update-one");
     // 7. update-batch: every tenth item in one save.
     t = now();
     CHECK(mdb_txn_begin(b.env, NULL, 0, &txn), "begin");
@@ -280,6 +296,7 @@ int strata_lmdb_baseline_run(const char *dir, int records, unsigned env_flags,
     CHECK(mdb_txn_commit(txn), "commit update-batch");
     out->update_batch = (records / 10) / (now() - t);
 
+    STEP("raw-update-batch");
     // 8. unique-violation: the name of item 7 is taken; the save is aborted.
     t = now();
     CHECK(mdb_txn_begin(b.env, NULL, 0, &txn), "begin");
@@ -290,6 +307,7 @@ int strata_lmdb_baseline_run(const char *dir, int records, unsigned env_flags,
     mdb_txn_abort(txn);
     out->unique_violation_ms = (now() - t) * 1000;
 
+    STEP("raw-unique-violation");
     // 9. cascade-delete: 10 owners and their items, with their unique and index entries.
     t = now();
     CHECK(mdb_txn_begin(b.env, NULL, 0, &txn), "begin");
@@ -321,6 +339,7 @@ int strata_lmdb_baseline_run(const char *dir, int records, unsigned env_flags,
     CHECK(mdb_txn_commit(txn), "commit cascade");
     out->cascade_delete_ms = (now() - t) * 1000;
 
+    STEP("raw-cascade-delete");
     // 10. size
     mdb_env_close(b.env);
     char path[4096];
