@@ -23,41 +23,68 @@ struct LMDBRecord: Equatable {
 enum LMDBRecordCodec {
     static let version: UInt8 = 1
 
-    /// Encodes `record` into `buffer` (cleared first; kept by the caller to reuse its storage).
-    static func encode(_ record: LMDBRecord, _ entity: EntitySchema, into buffer: inout [UInt8]) {
-        buffer.removeAll(keepingCapacity: true)
-        buffer.append(version)
-        buffer.append(contentsOf: [0, 0, 0, 0])
-        func fixed(_ bits: UInt64) { withUnsafeBytes(of: bits.littleEndian) { buffer.append(contentsOf: $0) } }
-        func length(_ n: Int) {
-            var n = UInt(n)
-            while n >= 0x80 { buffer.append(UInt8(n & 0x7F) | 0x80); n >>= 7 }
-            buffer.append(UInt8(n))
+    /// The encoded size of `record`, so a save can reserve the bytes in the page (`MDB_RESERVE`).
+    static func encodedSize(_ record: LMDBRecord, _ entity: EntitySchema) -> Int {
+        func length(_ n: Int) -> Int {
+            var n = UInt(n), count = 1
+            while n >= 0x80 { n >>= 7; count += 1 }
+            return count
         }
+        var size = 5
         for value in record.attributes {
             switch value {
-            case .null: buffer.append(0)
-            case .bool(let b): buffer.append(b ? 2 : 1)
-            case .int(let i): buffer.append(3); fixed(UInt64(bitPattern: i))
-            case .double(let d): buffer.append(4); fixed(d.bitPattern)
-            case .string(var s):
-                buffer.append(5)
-                s.withUTF8 { length($0.count); buffer.append(contentsOf: $0) }
-            case .date(let d): buffer.append(6); fixed(d.timeIntervalSinceReferenceDate.bitPattern)
-            case .data(let d): buffer.append(7); length(d.count); buffer.append(contentsOf: d)
-            case .uuid(let u): buffer.append(8); withUnsafeBytes(of: u.uuid) { buffer.append(contentsOf: $0) }
-            case .url(let u):
-                buffer.append(9)
-                let s = u.absoluteString.utf8
-                length(s.count)
-                buffer.append(contentsOf: s)
+            case .null, .bool: size += 1
+            case .int, .double, .date: size += 9
+            case .string(let s): let n = s.utf8.count; size += 1 + length(n) + n
+            case .data(let d): size += 1 + length(d.count) + d.count
+            case .uuid: size += 17
+            case .url(let u): let n = u.absoluteString.utf8.count; size += 1 + length(n) + n
+            }
+        }
+        for (r, isToMany) in entity.relationshipIsToMany.enumerated() where !isToMany { size += record.toOne[r] == nil ? 1 : 9 }
+        return size
+    }
+
+    /// Writes `record` into `out`, which holds exactly `encodedSize` bytes.
+    static func encode(_ record: LMDBRecord, _ entity: EntitySchema, into out: UnsafeMutableRawBufferPointer) {
+        var p = 5
+        func byte(_ b: UInt8) { out[p] = b; p += 1 }
+        func fixed(_ bits: UInt64) { out.storeBytes(of: bits.littleEndian, toByteOffset: p, as: UInt64.self); p += 8 }
+        func bytes(_ source: UnsafeRawBufferPointer) {
+            var n = UInt(source.count)
+            while n >= 0x80 { byte(UInt8(n & 0x7F) | 0x80); n >>= 7 }
+            byte(UInt8(n))
+            if !source.isEmpty { (out.baseAddress! + p).copyMemory(from: source.baseAddress!, byteCount: source.count) }
+            p += source.count
+        }
+        out[0] = version
+        for value in record.attributes {
+            switch value {
+            case .null: byte(0)
+            case .bool(let b): byte(b ? 2 : 1)
+            case .int(let i): byte(3); fixed(UInt64(bitPattern: i))
+            case .double(let d): byte(4); fixed(d.bitPattern)
+            case .string(var s): byte(5); s.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
+            case .date(let d): byte(6); fixed(d.timeIntervalSinceReferenceDate.bitPattern)
+            case .data(let d): byte(7); d.withUnsafeBytes { bytes($0) }
+            case .uuid(let u): byte(8); withUnsafeBytes(of: u.uuid) { out.baseAddress!.advanced(by: p).copyMemory(from: $0.baseAddress!, byteCount: 16) }; p += 16
+            case .url(let u): byte(9); var text = u.absoluteString; text.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
             }
         }
         for (r, isToMany) in entity.relationshipIsToMany.enumerated() where !isToMany {
-            if let k = record.toOne[r] { buffer.append(1); fixed(UInt64(bitPattern: k)) } else { buffer.append(0) }
+            if let k = record.toOne[r] { byte(1); fixed(UInt64(bitPattern: k)) } else { byte(0) }
         }
-        let sum = buffer.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[5...])) }
-        buffer.withUnsafeMutableBytes { $0.storeBytes(of: sum.littleEndian, toByteOffset: 1, as: UInt32.self) }
+        precondition(p == out.count, "encodedSize and encode disagree")
+        let sum = checksum(UnsafeRawBufferPointer(rebasing: out[5...]))
+        out.storeBytes(of: sum.littleEndian, toByteOffset: 1, as: UInt32.self)
+    }
+
+    /// Encodes `record` into a new array (tests and tools; saves write into the page directly).
+    static func encoded(_ record: LMDBRecord, _ entity: EntitySchema) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: encodedSize(record, entity)) { buffer, count in
+            encode(record, entity, into: UnsafeMutableRawBufferPointer(buffer))
+            count = buffer.count
+        }
     }
 
     /// A fast 32-bit checksum over 8-byte words (multiply-xorshift), enough to catch damaged bytes.
@@ -113,37 +140,36 @@ enum LMDBRecordCodec {
             return UnsafeRawBufferPointer(rebasing: bytes[p..<(p + n)])
         }
         let types = entity.attributeTypes
-        let attributes = try [Value](unsafeUninitializedCapacity: types.count) { buffer, initialized in
-            for (i, type) in types.enumerated() {
-                guard p < end else { throw damaged("truncated") }
-                let tag = bytes[p]
-                p += 1
-                let value: Value
-                switch (tag, type) {
-                case (0, _): value = .null
-                case (1, .bool): value = .bool(false)
-                case (2, .bool): value = .bool(true)
-                case (3, .int): value = .int(Int64(bitPattern: try fixed()))
-                case (4, .double): value = .double(Double(bitPattern: try fixed()))
-                case (5, .string): value = .string(String(decoding: try span(), as: UTF8.self))
-                case (6, .date): value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try fixed())))
-                case (7, .data): value = .data(Data(try span()))
-                case (8, .uuid):
-                    guard p + 16 <= end else { throw damaged("truncated") }
-                    var u = UUID().uuid
-                    withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[p..<(p + 16)])) }
-                    p += 16
-                    value = .uuid(UUID(uuid: u))
-                case (9, .url):
-                    let text = String(decoding: try span(), as: UTF8.self)
-                    guard let url = URL(string: text) else { throw damaged("unreadable URL") }
-                    value = .url(url)
-                default:
-                    throw damaged("tag \(tag) for \(entity.attributes[i].name), a \(type.rawValue)")
-                }
-                (buffer.baseAddress! + i).initialize(to: value)
-                initialized = i + 1
+        var attributes: [Value] = []
+        attributes.reserveCapacity(types.count)
+        for (i, type) in types.enumerated() {
+            guard p < end else { throw damaged("truncated") }
+            let tag = bytes[p]
+            p += 1
+            let value: Value
+            switch (tag, type) {
+            case (0, _): value = .null
+            case (1, .bool): value = .bool(false)
+            case (2, .bool): value = .bool(true)
+            case (3, .int): value = .int(Int64(bitPattern: try fixed()))
+            case (4, .double): value = .double(Double(bitPattern: try fixed()))
+            case (5, .string): value = .string(String(decoding: try span(), as: UTF8.self))
+            case (6, .date): value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try fixed())))
+            case (7, .data): value = .data(Data(try span()))
+            case (8, .uuid):
+                guard p + 16 <= end else { throw damaged("truncated") }
+                var u = UUID().uuid
+                withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[p..<(p + 16)])) }
+                p += 16
+                value = .uuid(UUID(uuid: u))
+            case (9, .url):
+                let text = String(decoding: try span(), as: UTF8.self)
+                guard let url = URL(string: text) else { throw damaged("unreadable URL") }
+                value = .url(url)
+            default:
+                throw damaged("tag \(tag) for \(entity.attributes[i].name), a \(type.rawValue)")
             }
+            attributes.append(value)
         }
         var toOne: [Int64?] = Array(repeating: nil, count: entity.relationships.count)
         for (r, isToMany) in entity.relationshipIsToMany.enumerated() where !isToMany {

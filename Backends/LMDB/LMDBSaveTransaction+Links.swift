@@ -57,7 +57,10 @@ extension LMDBSaveTransaction {
     }
 
     func markTouched(_ entity: Int, _ key: Int64) {
-        touched.insert(Key(entity: entity, key: key))
+        let k = Key(entity: entity, key: key)
+        guard k != lastTouched else { return }
+        lastTouched = k
+        touched.insert(k)
     }
 
     /// The targets of relationship `r` of a record as they stand in this save.

@@ -62,7 +62,8 @@ final class LMDBSaveTransaction {
     var deleted: [Key] = []
     /// Members of ordered lists appended to in this save, so an append checks membership in O(1).
     var membership: [Slot: Set<Int64>] = [:]
-    var buffer: [UInt8] = []
+    /// The record marked touched last: an insert's parent is usually touched by each of its children.
+    var lastTouched: Key?
 
     init(txn: OpaquePointer, layout: LMDBLayout, storeIdentifier: String, file: String) throws {
         self.txn = txn
