@@ -47,6 +47,32 @@ struct LMDBQuery {
         return descriptor.orderedWindow(&rows).map { ($0.key, $0.row) }
     }
 
+    /// Every record in key order as snapshots, windowed: a scan decodes each straight from its page.
+    func scan(_ descriptor: FetchDescriptor, _ entity: EntitySchema) throws -> [DefaultSnapshot] {
+        var result: [DefaultSnapshot] = []
+        let limit = descriptor.fetchLimit ?? Int.max
+        guard limit > 0 else { return [] }
+        var skipped = 0
+        try records.withCursor(records.layout.records[entity.index]) { cursor in
+            var k = MDB_val(), data = MDB_val()
+            var rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST)
+            while rc == 0 {
+                if skipped < descriptor.fetchOffset {
+                    skipped += 1
+                } else {
+                    guard k.mv_size == 8 else {
+                        throw StrataError(.corruptStore, "'\(entity.name)' holds a \(k.mv_size)-byte key; restore the environment from a backup.", entity: entity.name, file: records.file)
+                    }
+                    result.append(try records.snapshot(entity, LMDBKeyCodec.readBigEndian(k.mv_data), data.bytes))
+                    if result.count == limit { return }
+                }
+                rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)
+            }
+            if rc != MDB_NOTFOUND { try lmdbCheck(rc, "scan \(entity.name)") }
+        }
+        return result
+    }
+
     /// How many records match, window applied; without a predicate, one `mdb_stat`.
     func count(_ descriptor: FetchDescriptor, _ entity: EntitySchema) throws -> Int {
         guard descriptor.predicate == nil else { return try matching(descriptor, entity).count }

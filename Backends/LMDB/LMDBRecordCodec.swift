@@ -64,7 +64,12 @@ enum LMDBRecordCodec {
             case .bool(let b): byte(b ? 2 : 1)
             case .int(let i): byte(3); fixed(UInt64(bitPattern: i))
             case .double(let d): byte(4); fixed(d.bitPattern)
-            case .string(var s): byte(5); s.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
+            case .string(let s):
+                byte(5)
+                if s.utf8.withContiguousStorageIfAvailable({ bytes(UnsafeRawBufferPointer($0)) }) == nil {
+                    var copy = s
+                    copy.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
+                }
             case .date(let d): byte(6); fixed(d.timeIntervalSinceReferenceDate.bitPattern)
             case .data(let d): byte(7); d.withUnsafeBytes { bytes($0) }
             case .uuid(let u): byte(8); withUnsafeBytes(of: u.uuid) { out.baseAddress!.advanced(by: p).copyMemory(from: $0.baseAddress!, byteCount: 16) }; p += 16
@@ -109,6 +114,16 @@ enum LMDBRecordCodec {
     ///
     /// - Throws: `corruptStore` naming the entity and key for a wrong version, checksum, tag or length.
     static func decode(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, file: String) throws -> LMDBRecord {
+        var toOne: [Int64?] = Array(repeating: nil, count: entity.relationships.count)
+        let attributes = try decode(bytes, entity, key: key, file: file) { r, target in toOne[r] = target }
+        return LMDBRecord(attributes: attributes, toOne: toOne)
+    }
+
+    /// Decodes a stored record's attributes and hands each set to-one target to `toOne` (relationship
+    /// index, key), so a snapshot can be built without an intermediate array.
+    ///
+    /// - Throws: `corruptStore` naming the entity and key for a wrong version, checksum, tag or length.
+    static func decode(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, file: String, toOne: (Int, Int64) -> Void) throws -> [Value] {
         func damaged(_ what: String) -> StrataError {
             StrataError(.corruptStore, "Record \(key) of '\(entity.name)' is damaged (\(what)); restore the environment from a backup.", entity: entity.name, file: file)
         }
@@ -171,18 +186,17 @@ enum LMDBRecordCodec {
             }
             attributes.append(value)
         }
-        var toOne: [Int64?] = Array(repeating: nil, count: entity.relationships.count)
         for (r, isToMany) in entity.relationshipIsToMany.enumerated() where !isToMany {
             guard p < end else { throw damaged("truncated") }
             let tag = bytes[p]
             p += 1
             switch tag {
             case 0: break
-            case 1: toOne[r] = Int64(bitPattern: try fixed())
+            case 1: toOne(r, Int64(bitPattern: try fixed()))
             default: throw damaged("relationship tag \(tag)")
             }
         }
         guard p == end else { throw damaged("\(end - p) bytes too many") }
-        return LMDBRecord(attributes: attributes, toOne: toOne)
+        return attributes
     }
 }

@@ -101,6 +101,28 @@ struct LMDBRecords {
         PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
     }
 
+    /// The snapshot of `entity`'s record `key`, decoded straight from its page, or `nil`.
+    func snapshot(_ entity: EntitySchema, _ key: Int64) throws -> DefaultSnapshot? {
+        var data = MDB_val()
+        let rc = withKey(key) { mdb_get(txn, layout.records[entity.index], &$0, &data) }
+        if rc == MDB_NOTFOUND { return nil }
+        try lmdbCheck(rc, "read \(entity.name) \(key)")
+        return try snapshot(entity, key, data.bytes)
+    }
+
+    /// The snapshot of a record from its stored bytes: one pass, no intermediate record.
+    func snapshot(_ entity: EntitySchema, _ key: Int64, _ bytes: UnsafeRawBufferPointer) throws -> DefaultSnapshot {
+        let names = entity.destinationNames
+        var relationships = [RelationshipValue](repeating: .toOne(nil), count: entity.relationships.count)
+        let attributes = try LMDBRecordCodec.decode(bytes, entity, key: key, file: file) { r, target in
+            relationships[r] = .toOne(id(names[r], target))
+        }
+        for r in entity.relationships.indices where entity.relationshipIsToMany[r] {
+            relationships[r] = .toMany(try targets(entity, key, r).map { id(names[r], $0) })
+        }
+        return DefaultSnapshot(entity: entity, persistentIdentifier: id(entity.name, key), attributes: attributes, relationships: relationships)
+    }
+
     /// The snapshot a client sees for a record.
     func snapshot(_ entity: EntitySchema, _ key: Int64, _ record: LMDBRecord) throws -> DefaultSnapshot {
         let count = entity.relationships.count

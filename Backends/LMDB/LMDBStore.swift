@@ -75,14 +75,13 @@ public final class LMDBStore: DataStore {
             let entity = try schema.requireEntity(descriptor.entityName)
             let id = ids[0]
             guard !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == identifier else { return [] }
-            return try read { records in
-                guard let record = try records.record(entity, id.primaryKey) else { return [] }
-                return [try records.snapshot(entity, id.primaryKey, record)]
-            }
+            return try read { records in try records.snapshot(entity, id.primaryKey).map { [$0] } ?? [] }
         }
         let entity = try descriptor.checkedEntity(in: schema)
         return try read { records in
-            try LMDBQuery(records: records, schema: schema).matching(descriptor, entity).map { try records.snapshot(entity, $0.key, $0.record) }
+            let query = LMDBQuery(records: records, schema: schema)
+            if descriptor.predicate == nil, descriptor.sortBy.isEmpty { return try query.scan(descriptor, entity) }
+            return try query.matching(descriptor, entity).map { try records.snapshot(entity, $0.key, $0.record) }
         }
     }
 
