@@ -1,62 +1,193 @@
-/// A sparse array keyed by positive primary keys, stored in fixed-size pages.
+/// A sparse array keyed by non-negative primary keys, stored in pages of 256 keys.
 ///
-/// Primary keys grow from 1 and are never reused, so records sit densely in key order: lookup is two
-/// array indexes, a scan visits keys in ascending order with no sort, and — what matters for saves —
-/// a copy of the whole structure shares its pages, so changing one record in a copied state copies
-/// one page (256 slots) and the page list, not the store.
+/// Memory follows the number of elements, never the size of the keys: only pages holding at least
+/// one element exist, and a page with few elements keeps them compactly (slot numbers beside
+/// elements) instead of in 256 slots. A store whose key counter reached 100,000,000 through
+/// insert/delete churn, or a damaged file naming key `Int64.max − 1`, costs what its records cost.
+///
+/// Keys grow from 1 and are never reused, so in an ordinary store the pages are contiguous: finding
+/// a page is one subtraction and one comparison (the page's number minus the first page's), with a
+/// binary search only for stores with gaps. A copy of the whole structure shares its pages, so
+/// changing one record in a copied state copies one page and the page list, not the store.
 struct PagedArray<Element: Sendable>: Sendable {
     static var pageShift: Int64 { 8 }
     static var pageSize: Int { 1 << 8 }
+    /// A compact page with more elements than this becomes dense (at most 256/32 = 8 slots per element).
+    static var denseAbove: Int { 32 }
+    /// A dense page with fewer elements than this becomes compact again (hysteresis against flapping).
+    static var compactBelow: Int { 16 }
 
-    private var pages: [[Element?]] = []
+    /// The numbers (key >> 8) of the pages that exist, ascending; parallel to `pages`.
+    private var numbers: [Int64] = []
+    private var pages: [Page] = []
     /// How many keys hold an element.
     private(set) var count = 0
 
-    subscript(key: Int64) -> Element? {
-        get {
-            guard key >= 0 else { return nil }
-            let page = Int(key >> Self.pageShift)
-            guard page < pages.count else { return nil }
-            return pages[page][Int(key & Int64(Self.pageSize - 1))]
-        }
-        set {
-            precondition(key >= 0, "primary keys are positive")
-            let page = Int(key >> Self.pageShift)
-            let slot = Int(key & Int64(Self.pageSize - 1))
-            if page >= pages.count {
-                guard newValue != nil else { return }
-                pages.reserveCapacity(page + 1)
-                while pages.count <= page { pages.append([Element?](repeating: nil, count: Self.pageSize)) }
+    /// One page: either dense (`slots` has 256 entries) or compact (`slots` is empty and `offsets`
+    /// lists the occupied slots in ascending order, parallel to `elements`).
+    struct Page: Sendable {
+        var slots: [Element?] = []
+        var offsets: [UInt8] = []
+        var elements: [Element] = []
+        var count = 0
+
+        var isDense: Bool { !slots.isEmpty }
+
+        /// Where `slot` is, or would be inserted, in a compact page's `offsets`.
+        func position(_ slot: UInt8) -> (index: Int, found: Bool) {
+            var low = 0
+            var high = offsets.count
+            while low < high {
+                let mid = (low + high) >> 1
+                if offsets[mid] < slot { low = mid + 1 } else { high = mid }
             }
-            let isPresent = newValue != nil
-            // Swap the new value in and look at the old one in place: no copy of the old record.
-            let wasPresent = Self.swap(&pages[page][slot], newValue)
-            count += (isPresent ? 1 : 0) - (wasPresent ? 1 : 0)
+            return (low, low < offsets.count && offsets[low] == slot)
+        }
+
+        @inline(__always)
+        func element(_ slot: Int) -> Element? {
+            if isDense { return slots[slot] }
+            let (i, found) = position(UInt8(truncatingIfNeeded: slot))
+            return found ? elements[i] : nil
         }
     }
 
+    /// The index in `pages` of page `number`, if it exists.
     @inline(__always)
-    private static func swap(_ slot: inout Element?, _ value: Element?) -> Bool {
-        let old = slot.take()
-        slot = value
-        return old != nil
+    private func pageIndex(_ number: Int64) -> Int? {
+        guard let first = numbers.first else { return nil }
+        let guess = number &- first
+        if guess >= 0, guess < Int64(numbers.count), numbers[Int(guess)] == number { return Int(guess) }
+        let (i, found) = insertionPoint(number)
+        return found ? i : nil
+    }
+
+    private func insertionPoint(_ number: Int64) -> (Int, Bool) {
+        var low = 0
+        var high = numbers.count
+        while low < high {
+            let mid = (low + high) >> 1
+            if numbers[mid] < number { low = mid + 1 } else { high = mid }
+        }
+        return (low, low < numbers.count && numbers[low] == number)
+    }
+
+    subscript(key: Int64) -> Element? {
+        @inline(__always)
+        get {
+            guard key >= 0, let p = pageIndex(key >> Self.pageShift) else { return nil }
+            return pages[p].element(Int(key & Int64(Self.pageSize - 1)))
+        }
+        set {
+            precondition(key >= 0, "primary keys are positive")
+            let number = key >> Self.pageShift
+            let slot = Int(key & Int64(Self.pageSize - 1))
+            if let newValue { put(newValue, number, slot) } else { remove(number, slot) }
+        }
+    }
+
+    private mutating func put(_ value: Element, _ number: Int64, _ slot: Int) {
+        let p: Int
+        if let existing = pageIndex(number) {
+            p = existing
+        } else {
+            // Keys usually grow, so a new page usually goes at the end.
+            let i = (numbers.last ?? -1) < number ? numbers.count : insertionPoint(number).0
+            numbers.insert(number, at: i)
+            pages.insert(Page(), at: i)
+            p = i
+        }
+        if pages[p].isDense {
+            // Swap the new value in and look at the old one in place: no copy of the old record.
+            let old = pages[p].slots[slot].take()
+            pages[p].slots[slot] = value
+            if old == nil { pages[p].count += 1; count += 1 }
+            return
+        }
+        let (i, found) = pages[p].position(UInt8(truncatingIfNeeded: slot))
+        if found {
+            pages[p].elements[i] = value
+            return
+        }
+        pages[p].offsets.insert(UInt8(truncatingIfNeeded: slot), at: i)
+        pages[p].elements.insert(value, at: i)
+        pages[p].count += 1
+        count += 1
+        if pages[p].count > Self.denseAbove { makeDense(p) }
+    }
+
+    private mutating func remove(_ number: Int64, _ slot: Int) {
+        guard let p = pageIndex(number) else { return }
+        if pages[p].isDense {
+            guard pages[p].slots[slot].take() != nil else { return }
+        } else {
+            let (i, found) = pages[p].position(UInt8(truncatingIfNeeded: slot))
+            guard found else { return }
+            pages[p].offsets.remove(at: i)
+            pages[p].elements.remove(at: i)
+        }
+        pages[p].count -= 1
+        count -= 1
+        if pages[p].count == 0 {
+            numbers.remove(at: p)
+            pages.remove(at: p)
+        } else if pages[p].isDense, pages[p].count < Self.compactBelow {
+            makeCompact(p)
+        }
+    }
+
+    private mutating func makeDense(_ p: Int) {
+        var slots = [Element?](repeating: nil, count: Self.pageSize)
+        for (offset, element) in zip(pages[p].offsets, pages[p].elements) { slots[Int(offset)] = element }
+        pages[p] = Page(slots: slots, count: pages[p].count)
+    }
+
+    private mutating func makeCompact(_ p: Int) {
+        var page = Page(count: pages[p].count)
+        page.offsets.reserveCapacity(page.count)
+        page.elements.reserveCapacity(page.count)
+        for (slot, element) in pages[p].slots.enumerated() {
+            if let element {
+                page.offsets.append(UInt8(truncatingIfNeeded: slot))
+                page.elements.append(element)
+            }
+        }
+        pages[p] = page
     }
 
     /// Applies `body` to each key and element in ascending key order; stops when it returns false.
     func forEach(_ body: (Int64, Element) throws -> Bool) rethrows {
-        for (p, page) in pages.enumerated() {
-            let base = Int64(p) << Self.pageShift
-            for (slot, element) in page.enumerated() {
-                if let element, try !body(base + Int64(slot), element) { return }
+        for (number, page) in zip(numbers, pages) {
+            let base = number << Self.pageShift
+            if page.isDense {
+                for (slot, element) in page.slots.enumerated() {
+                    if let element, try !body(base + Int64(slot), element) { return }
+                }
+            } else {
+                for (offset, element) in zip(page.offsets, page.elements) {
+                    if try !body(base + Int64(offset), element) { return }
+                }
             }
         }
     }
 
     /// Changes the element at `key` in place, if present.
     mutating func modify(_ key: Int64, _ body: (inout Element) -> Void) {
-        let page = Int(key >> Self.pageShift)
+        guard key >= 0, let p = pageIndex(key >> Self.pageShift) else { return }
         let slot = Int(key & Int64(Self.pageSize - 1))
-        guard key >= 0, page < pages.count, pages[page][slot] != nil else { return }
-        body(&pages[page][slot]!)
+        if pages[p].isDense {
+            guard pages[p].slots[slot] != nil else { return }
+            body(&pages[p].slots[slot]!)
+        } else {
+            let (i, found) = pages[p].position(UInt8(truncatingIfNeeded: slot))
+            guard found else { return }
+            body(&pages[p].elements[i])
+        }
+    }
+
+    /// How many element slots are allocated (dense pages count 256 each): what the structure costs,
+    /// which must follow `count`, never the size of the keys.
+    var allocatedSlots: Int {
+        pages.reduce(0) { $0 + ($1.isDense ? $1.slots.count : $1.elements.count) }
     }
 }
