@@ -124,12 +124,21 @@ final class SQLiteSaveTransaction {
             let id = inserted[n].persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: inserted[n].entity, in: schema)
             guard id.isTemporary else { throw SaveValidation.permanentOnInsert(id, entity) }
-            let next = try nextKeys[entity.index] ?? (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").rows([.text(mapping.tables[entity.index].name)]) { $0.int64(0) }.first ?? 0) + 1
+            let next = try nextKeys[entity.index] ?? firstFreeKey(entity)
+            guard next < StoreState.keyLimit else { throw StrataError.keysExhausted(entity) }
             nextKeys[entity.index] = next + 1
             guard remap.insert(records.id(entity.name, next), for: id) else { throw SaveValidation.twice(id, entity, "inserted") }
             if firstInserted[entity.index] == nil { firstInserted[entity.index] = next }
             temporaries[entity.index].append(id)
         }
+    }
+
+    /// The key after the largest one `sqlite_sequence` records for `entity` (keys are never reused).
+    /// A sequence at `Int64.max` stays there, so the caller reports `keysExhausted` instead of
+    /// overflowing; a negative one (a damaged file) restarts at 1.
+    private func firstFreeKey(_ entity: EntitySchema) throws -> Int64 {
+        let sequence = try db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").rows([.text(mapping.tables[entity.index].name)]) { $0.int64(0) }.first ?? 0
+        return sequence >= StoreState.keyLimit ? StoreState.keyLimit : max(sequence, 0) + 1
     }
 
     /// The last reference resolved: children saved together usually point at the same parent.

@@ -88,6 +88,7 @@ struct SaveTransaction {
             let id = inserted[n].persistentIdentifier
             guard id.isTemporary else { throw SaveValidation.permanentOnInsert(id, entity) }
             let key = work.tables[entity.index].nextPrimaryKey
+            guard key < StoreState.keyLimit else { throw StrataError.keysExhausted(entity) }
             work.tables[entity.index].nextPrimaryKey = key + 1
             let permanent = work.identifier(entity, key)
             guard remap.insert(permanent, for: id) else { throw SaveValidation.twice(id, entity, "inserted") }

@@ -1,11 +1,15 @@
 /// Rebuilding a state from records read back from disk, with the checks a damaged file needs.
 extension StoreState {
+    /// One past the largest primary key the engine assigns or loads. Keys run from 1 to
+    /// `Int64.max - 1`, so the counter of the next key (largest key + 1) always fits in an `Int64`.
+    public static var keyLimit: Int64 { .max }
+
     /// Adds a record read from storage, as-is: links are primary keys of the destination entities.
     ///
     /// - Throws: `corruptStore` if the record does not fit the entity's shape or its key is taken.
     public mutating func load(_ entity: EntitySchema, key: Int64, record: StoredRecord) throws {
-        guard key > 0 else {
-            throw StrataError(.corruptStore, "Record of '\(entity.name)' has primary key \(key); keys start at 1.", entity: entity.name)
+        guard key > 0, key < Self.keyLimit else {
+            throw StrataError(.corruptStore, "Record of '\(entity.name)' has primary key \(key); keys run from 1 to \(Self.keyLimit - 1).", entity: entity.name)
         }
         guard record.attributes.count == entity.attributes.count, record.links.count == entity.relationships.count else {
             throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' has the wrong number of values.", entity: entity.name)
@@ -36,7 +40,8 @@ extension StoreState {
     }
 
     /// Raises the key counter of `entity` to at least `next` (the persisted counter, which may be
-    /// higher than the largest stored key after deletes).
+    /// higher than the largest stored key after deletes). Any value is safe: a counter at
+    /// `keyLimit` makes the next insert fail with `keysExhausted`, never overflow.
     public mutating func setNextPrimaryKey(_ entity: EntitySchema, atLeast next: Int64) {
         tables[entity.index].nextPrimaryKey = max(tables[entity.index].nextPrimaryKey, next)
     }
@@ -60,5 +65,13 @@ extension StoreState {
                 tables[entity.index].uniqueIndexes[c] = index
             }
         }
+    }
+}
+
+extension StrataError {
+    /// The error of an insert into an entity whose key counter reached `StoreState.keyLimit`; every
+    /// backend reports exhaustion with this one message.
+    public static func keysExhausted(_ entity: EntitySchema) -> StrataError {
+        StrataError(.keysExhausted, "'\(entity.name)' has used every primary key up to \(StoreState.keyLimit - 1); keys are never reused, so no record can be inserted. Copy the records into a new store to renumber them.", entity: entity.name)
     }
 }

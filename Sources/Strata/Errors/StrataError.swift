@@ -97,6 +97,9 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let readOnlyStore = Code(rawValue: "readOnlyStore")
         /// The backend does not support what was asked.
         public static let unsupported = Code(rawValue: "unsupported")
+        /// An entity's key counter reached its limit (`Int64.max`): keys are never reused, so no
+        /// further insert is possible. Reported instead of an arithmetic overflow.
+        public static let keysExhausted = Code(rawValue: "keysExhausted")
         /// An I/O failure that is none of the above (disk full, permission denied…).
         public static let ioFailure = Code(rawValue: "ioFailure")
         /// The request itself is malformed (a record inserted or updated twice, a permanent identifier on an insert).
