@@ -577,6 +577,7 @@ final class SQLiteSaveTransaction {
                 }
             }
         }
+        if queue.count > 1 { try cutCascadeColumns(queue) }
         for victim in queue {
             let entity = schema.entities[victim.entity]
             for (r, storage) in mapping.tables[entity.index].relationships.enumerated() {
@@ -588,6 +589,28 @@ final class SQLiteSaveTransaction {
             try db.prepare("DELETE FROM \(table(entity)) WHERE \(q("_pk")) = ?").run([.integer(victim.key)])
         }
         deleted = queue
+    }
+
+    /// Empties the victims' columns whose foreign key deletes on cascade, before any victim row goes.
+    ///
+    /// The cascade was computed above, iteratively; left to SQLite, deleting the head of a chain
+    /// would delete the next row from inside the foreign-key action, and so on, one trigger level
+    /// per record, failing past SQLite's limit of 1,000 levels ("too many levels of trigger
+    /// recursion"). With these columns empty no action fires: every victim is deleted by its own
+    /// statement, whatever the length of the chain or cycle.
+    private func cutCascadeColumns(_ victims: [Key]) throws {
+        for victim in victims {
+            let entity = schema.entities[victim.entity]
+            var columns: [String] = []
+            for (r, storage) in mapping.tables[entity.index].relationships.enumerated() {
+                guard case .column(let column, _) = storage else { continue }
+                let destination = schema.entities[entity.destinationIndices[r]]
+                if destination.relationships[entity.inverseIndices[r]].deleteRule == .cascade { columns.append(column) }
+            }
+            guard !columns.isEmpty else { continue }
+            let assignments = columns.map { "\(q($0)) = NULL" }.joined(separator: ", ")
+            try db.prepare("UPDATE \(table(entity)) SET \(assignments) WHERE \(q("_pk")) = ?").run([.integer(victim.key)])
+        }
     }
 
     /// The target's inverse side forgets the deleted record.

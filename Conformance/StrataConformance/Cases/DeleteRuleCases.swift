@@ -61,6 +61,17 @@ extension ConformanceSuite {
                 try ctx.delete(ids[2])
                 try ctx.checkEqual(try ctx.count("Part"), 0, "parts left")
             },
+            c("cascade-long-chain-and-ring", "Cascade through a chain and a ring of 1,500 records each deletes them all: no recursion limit (SQLite's trigger depth is 1,000).") { ctx in
+                let length = 1_500
+                var chain = (0..<length).map { ctx.new("Part", ["name": .string("c\($0)")]) }
+                for i in 0..<(length - 1) { chain[i].set("next", to: chain[i + 1].id) }
+                var ring = (0..<length).map { ctx.new("Part", ["name": .string("r\($0)")]) }
+                for i in ring.indices { ring[i].set("next", to: ring[(i + 1) % length].id) }
+                let ids = try ctx.insert(chain + ring + [ctx.new("Part", ["name": "alone"])])
+                let result = try ctx.delete(ids[0], ids[length + length / 2])
+                try ctx.checkEqual(try ctx.store.fetchIdentifiers(FetchDescriptor(entity: "Part")), [ids[2 * length]], "parts left")
+                try ctx.checkEqual(result.deleted.count, 2 * length, "deleted identifiers")
+            },
             c("nullify-to-many-inverse", "Nullify removes the deleted record from the inverse to-many.") { ctx in
                 let (lib, books, _) = try library(ctx, books: 3, chapters: 0)
                 try ctx.delete(books[1])
