@@ -5,8 +5,13 @@ SWIFT ?= swift
 DEB_PACKAGES := libsqlite3-dev liblmdb-dev libxml2-dev libxml2-utils lmdb-utils sqlite3 pkg-config
 REPORT_DIR := reports
 RECORDS ?= 100000
+# The long reliability runs (`make torture`, `make fuzz`): BACKEND=… (default: every file backend),
+# how many trials, which seed.
+TRIALS ?= 1000
+SEED ?= 1
+RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv)
 
-.PHONY: deps build release test report instructions clean
+.PHONY: deps build release test report instructions difftest mutants torture fuzz clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -71,6 +76,14 @@ difftest: release
 ## copy with its own incremental build folder (.build-mutants); ONLY=id,id runs some. Not part of test.
 mutants: deps
 	python3 Conformance/Mutants/run.py $(if $(ONLY),--only $(ONLY))
+
+## torture: kill -9 a writer TRIALS times inside small and large saves on each BACKEND (docs/reliability.md).
+torture: release
+	@status=0; for b in $(RELIABILITY_BACKENDS); do .build/release/strata torture --backend $$b --trials $(TRIALS) --seed $(SEED) || status=1; echo; done; exit $$status
+
+## fuzz: open TRIALS damaged copies of a sample store on each BACKEND (docs/reliability.md).
+fuzz: release
+	@status=0; for b in $(RELIABILITY_BACKENDS); do .build/release/strata fuzz --backend $$b --trials $(TRIALS) --seed $(SEED) || status=1; echo; done; exit $$status
 
 clean:
 	rm -rf .build .build-mutants $(REPORT_DIR)

@@ -22,16 +22,33 @@ struct BuiltinBackend: Sendable {
     let bench: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> WorkloadReport
     let sample: @Sendable (_ directory: URL) throws -> Int
     let dump: @Sendable (_ directory: URL) throws -> String
-    /// Saves generation after generation into a store until killed (for crash tests).
-    let generations: @Sendable (_ directory: URL, _ count: Int) throws -> Void
+    /// Saves generation after generation into a store until killed (for crash tests); every
+    /// `largeEvery`-th is a large save (0: none).
+    let generations: @Sendable (_ directory: URL, _ count: Int, _ largeEvery: Int) throws -> Void
+    /// Reopens a crash-workload store and returns its generation (`strata torture`).
+    let crashCheck: @Sendable (_ directory: URL, _ largeEvery: Int) throws -> Int
+    /// Writes one generation of the damage fuzzer's sample store (`strata fuzz`).
+    let damageSample: @Sendable (_ directory: URL, _ generation: Int) throws -> Void
+    /// Whether the format checksums everything it stores, so that `strata fuzz` counts a silently
+    /// wrong open as a failure (SQLite's format has no checksums: its silent cases are reported apart).
+    let detectsAllDamage: Bool
+    /// The files (relative to the store's folder) the backend only appends to, where a cut at the
+    /// end is what a crash leaves (`strata fuzz`).
+    let isAppendOnly: @Sendable (_ file: String) -> Bool
     /// The backend as a participant of differential runs (`strata difftest`).
     let differential: DifferentialBackend
     /// The same workload on the raw engine underneath, when there is one; `step` names the one step
     /// to run inside `strata_measure` (for callgrind), if any.
     var baseline: (@Sendable (_ records: Int, _ step: String?) throws -> [String: WorkloadReport.Figure])? = nil
 
-    static func make<Store: DataStore>(_ name: String, _ summary: String, onDisk: Bool, factory: StoreFactory<Store>) -> BuiltinBackend {
-        BuiltinBackend(
+    static func make<Store: DataStore>(_ name: String, _ summary: String, onDisk: Bool, detectsAllDamage: Bool = true, appendOnly: @escaping @Sendable (String) -> Bool = { _ in false }, factory: StoreFactory<Store>) -> BuiltinBackend {
+        /// Opening to read (dumps, checks after a kill) uses the read-only mode: reading never writes.
+        @Sendable func readOnly(_ dir: URL) -> Store.Configuration {
+            var configuration = factory.configuration(dir, FixtureDomain.schema)
+            configuration.isReadOnly = true
+            return configuration
+        }
+        return BuiltinBackend(
             name: name, summary: summary, isPersistentOnDisk: onDisk,
             capabilities: {
                 let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-caps-\(UUID().uuidString)")
@@ -45,12 +62,11 @@ struct BuiltinBackend: Sendable {
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
                 return try FixtureDomain.writeSample(into: try Store(factory.configuration(dir, FixtureDomain.schema))).count
             },
-            dump: { dir in
-                var configuration = factory.configuration(dir, FixtureDomain.schema)
-                configuration.isReadOnly = true  // a dump never creates, repairs or removes a file
-                return try StoreDump.json(try Store(configuration))
-            },
-            generations: { dir, count in try CrashWorkload.run(try Store(factory.configuration(dir, FixtureDomain.schema)), saves: count) },
+            dump: { dir in try StoreDump.json(try Store(readOnly(dir))) },  // a dump never creates, repairs or removes a file
+            generations: { dir, count, large in try CrashWorkload.run(try Store(factory.configuration(dir, FixtureDomain.schema)), saves: count, largeEvery: large) },
+            crashCheck: { dir, large in try CrashWorkload.check(try Store(readOnly(dir)), largeEvery: large) },
+            damageSample: { dir, generation in try DamageSample.write(generation: generation, into: try Store(factory.configuration(dir, FixtureDomain.schema))) },
+            detectsAllDamage: detectsAllDamage, isAppendOnly: appendOnly,
             differential: DifferentialBackend(name: name, factory: factory))
     }
 
@@ -63,18 +79,18 @@ struct BuiltinBackend: Sendable {
     /// Every built-in backend, in the order `strata backends` lists them.
     static let all: [BuiltinBackend] = [
         make(
-            "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).", onDisk: true,
+            "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).", onDisk: true, detectsAllDamage: false, appendOnly: { $0.hasSuffix("-wal") },
             factory: StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }
         ).with(baseline: { try SQLiteBaseline.run(records: $0, step: $1) }),
         make(
-            "lmdb", "B-trees in one LMDB environment: records by key, unique, index and to-many databases, MVCC readers (liblmdb).", onDisk: true,
+            "lmdb", "B-trees in one LMDB environment: records by key, unique, index and to-many databases, MVCC readers (liblmdb).", onDisk: true, detectsAllDamage: false,
             factory: StoreFactory<LMDBStore> { dir, schema in LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }
         ).with(baseline: { records, step in
             guard step == nil else { throw ValidationError("The lmdb baseline cannot run one step inside strata_measure yet (--step).") }
             return try LMDBBaseline.run(records: records)
         }),
         make(
-            "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.", onDisk: true,
+            "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.", onDisk: true, appendOnly: { $0.hasSuffix(".journal") },
             factory: StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: .seconds(5)) }),
         make(
             "csv", "A folder of CSV tables a spreadsheet opens, committed atomically through a manifest.", onDisk: true,

@@ -9,8 +9,9 @@ struct CrashWriterCommand: ParsableCommand {
     @Option var backend: String
     @Option var path: String
     @Option var saves: Int = 1_000
+    @Option var largeEvery: Int = 0
 
     func run() throws {
-        try BuiltinBackend.named(backend).generations(URL(fileURLWithPath: path), saves)
+        try BuiltinBackend.named(backend).generations(URL(fileURLWithPath: path), saves, largeEvery)
     }
 }

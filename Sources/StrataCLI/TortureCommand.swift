@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import StrataConformance
+
+/// `strata torture --backend <name> --trials N`: kills a writer with SIGKILL inside small and large
+/// saves, reopens after every kill and checks that nothing reported as saved was lost.
+struct TortureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "torture", abstract: "Kill a writer with SIGKILL inside small and large saves, reopen, and check every promise of the contract.")
+
+    @Option(help: "The backend to torture (a backend whose stores live in files).") var backend: String
+    @Option(help: "How many times a writer is started and killed.") var trials: Int = 100
+    @Option(help: "The seed of every random choice.") var seed: UInt64 = 1
+    @Option(help: "Every k-th generation is a large save of thousands of records (0: none).") var largeEvery: Int = 4
+    @Option(help: "Where stores are written (default: a new temporary folder, removed after a passing run).") var workDirectory: String?
+
+    func validate() throws {
+        guard trials > 0 else { throw ValidationError("--trials must be at least 1.") }
+        guard largeEvery >= 0 else { throw ValidationError("--large-every cannot be negative.") }
+    }
+
+    func run() throws {
+        let chosen = try BuiltinBackend.named(backend)
+        guard chosen.isPersistentOnDisk else { throw ValidationError("The \(backend) backend keeps nothing after its process ends: there is nothing to reopen after a kill.") }
+        let work = ToolFolder(workDirectory, prefix: "strata-torture")
+        let tool = try ToolFolder.executable
+        let report = try Torture.run(
+            Torture.Options(trials: trials, seed: seed, largeEvery: largeEvery), in: try work.create(),
+            writer: { dir, saves, large in (tool, ["crash-writer", "--backend", backend, "--path", dir.path, "--saves", "\(saves)", "--large-every", "\(large)"]) },
+            reopen: { dir, large in try chosen.crashCheck(dir, large) },
+            progress: { trial, _ in if trial % 50 == 0 { FileHandle.standardError.write(Data("\(trial)/\(trials) trials\n".utf8)) } })
+        print(report.table(backend: backend))
+        work.finish(keep: !report.passed)
+        if !report.passed { throw ExitCode(1) }
+    }
+}
+
+/// The folder a reliability tool writes in: given, or a fresh temporary one removed after a
+/// passing run (a failing run keeps it, so the damaged store can be looked at).
+struct ToolFolder {
+    let url: URL
+    let isTemporary: Bool
+
+    init(_ path: String?, prefix: String) {
+        isTemporary = path == nil
+        url = path.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    }
+
+    func create() throws -> URL {
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func finish(keep: Bool) {
+        if keep { FileHandle.standardError.write(Data("stores kept in \(url.path)\n".utf8)) } else if isTemporary { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// This very executable, so children run the same build.
+    static var executable: URL {
+        get throws { URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// Short, seeded runs of `strata torture` and `strata fuzz` on every built-in file backend; the
+/// long runs are `make torture` and `make fuzz`. Each run is deterministic in what it draws (the
+/// seed); kills are placed after observed `saved <g>` lines, never after a fixed delay.
+struct ReliabilityToolTests {
+    /// The `strata` tool built beside the tests (`swift build --build-tests` links it).
+    static var strata: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/strata")
+    }
+
+    /// Runs the tool and returns its exit status and standard output.
+    static func run(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = strata
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test(arguments: ["sqlite", "json", "csv"])
+    func tortureKeepsEveryReportedSave(backend: String) throws {
+        let (status, table) = try Self.run(["torture", "--backend", backend, "--trials", "8", "--seed", "7", "--large-every", "3"])
+        #expect(status == 0, "\(table)")
+        #expect(table.contains("kills                     8"), "\(table)")
+    }
+
+    /// Damage kinds each backend's format must survive here; kinds left out are findings still open
+    /// on that backend (see docs/reliability.md), run in full by `make fuzz`.
+    static let fuzzKinds: [String: String] = [
+        "sqlite": "bit-flip,truncate,insert-bytes,delete-bytes,delete-file,swap-files,stale-file",
+        "json": "bit-flip,truncate,insert-bytes,delete-bytes,delete-file,swap-files,stale-file",
+        "csv": "bit-flip,truncate,insert-bytes,delete-bytes,delete-file,swap-files,stale-file",
+    ]
+
+    @Test(arguments: ["sqlite", "json", "csv"])
+    func damageIsReportedNeverSilentNeverACrash(backend: String) throws {
+        let (status, table) = try Self.run(["fuzz", "--backend", backend, "--trials", "30", "--seed", "11", "--kinds", Self.fuzzKinds[backend]!])
+        #expect(status == 0, "\(table)")
+        #expect(table.contains("result: PASS"), "\(table)")
+    }
+
+    @Test func theMemoryBackendIsRefusedWithAReason() throws {
+        let (status, _) = try Self.run(["torture", "--backend", "memory", "--trials", "1"])
+        #expect(status != 0)
+    }
+}
