@@ -26,9 +26,9 @@ public struct Damage: Sendable, CustomStringConvertible {
     public let detail: String
     /// The file damaged (the first one, for a swap), relative to the store's folder.
     public var file = ""
-
-    /// Whether the damage was only a cut at the end of `file`.
-    public var isCut: Bool { kind == .truncate }
+    /// Whether `file` now holds a beginning of what it held (a cut, or a stale copy of a file that
+    /// has only grown since): what a crash while appending to it can leave.
+    public var leavesPrefix = false
 
     public var description: String { "\(kind.rawValue) \(detail)" }
 
@@ -69,7 +69,7 @@ public struct Damage: Sendable, CustomStringConvertible {
                 detail = "\(name): \(count) byte(s) deleted at \(offset)"
             }
             try Data(bytes).write(to: url(name))
-            return Damage(kind: kind, detail: detail, file: name)
+            return Damage(kind: kind, detail: detail, file: name, leavesPrefix: kind == .truncate)
         case .deleteFile:
             let name = pick(files)
             try FileManager.default.removeItem(at: url(name))
@@ -89,10 +89,11 @@ public struct Damage: Sendable, CustomStringConvertible {
             let candidates = regularFiles(in: source)
             guard !candidates.isEmpty else { return try apply(.deleteFile, to: directory, earlier: earlier, random: &random) }
             let name = pick(candidates)
-            try? FileManager.default.removeItem(at: url(name))
+            let stale = try Data(contentsOf: source.appendingPathComponent(name))
+            let current = try? Data(contentsOf: url(name))
             try FileManager.default.createDirectory(at: url(name).deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: url(name))
-            return Damage(kind: kind, detail: "\(name) from generation \(generation)", file: name)
+            try stale.write(to: url(name))
+            return Damage(kind: kind, detail: "\(name) from generation \(generation)", file: name, leavesPrefix: current.map { $0.starts(with: stale) } ?? false)
         }
     }
 

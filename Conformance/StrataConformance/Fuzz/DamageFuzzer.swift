@@ -92,7 +92,7 @@ public enum DamageFuzzer {
             let damage = try Damage.apply(kind, to: trialDirectory, earlier: generations, random: &random)
             try? files.removeItem(at: output)
             let (executable, arguments) = open(trialDirectory, output)
-            let crashLike = damage.isCut && options.isAppendOnly(damage.file)
+            let crashLike = damage.leavesPrefix && options.isAppendOnly(damage.file)
             let (outcome, note) = try classify(ChildRun(executable, arguments, limit: options.hangLimit, in: workDirectory), crashLike: crashLike, output: output, original: original, earlier: dumps)
             report.record(trial, damage, outcome, note)
             progress(trial, report)
@@ -100,7 +100,7 @@ public enum DamageFuzzer {
         return report
     }
 
-    /// - Parameter crashLike: the damage is a cut at the end of an append-only file, which a crash
+    /// - Parameter crashLike: the damage left a beginning of an append-only file, which a crash
     ///   during an append also leaves: an earlier save (or no save) is then the right state.
     private static func classify(_ child: ChildRun, crashLike: Bool, output: URL, original: String, earlier: [String]) throws -> (FuzzOutcome, String) {
         switch child.ending {

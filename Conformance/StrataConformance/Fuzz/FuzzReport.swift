@@ -7,8 +7,9 @@ public enum FuzzOutcome: String, CaseIterable, Sendable, Hashable {
     /// The store opened and its whole dump equals the original: the damaged bytes carried no data
     /// (a lock file, padding, free pages), or a stale copy was identical to the current file.
     case identical
-    /// A cut at the end of an append-only file (a journal), and the store opened exactly at an
-    /// earlier save: what a crash during an append leaves, which no format can tell from a cut.
+    /// An append-only file (a journal) cut short, or replaced by an older copy, which is the same
+    /// thing for a file that only grows, and the store opened exactly at an earlier save: what a
+    /// crash during an append leaves, which no format can tell apart.
     case tailCut = "tail cut = earlier save"
     /// The store opened exactly at an earlier save after damage a crash cannot cause: saves lost silently.
     case rolledBack = "silently earlier save"
