@@ -34,15 +34,7 @@ struct PagedArray<Element: Sendable>: Sendable {
         var isDense: Bool { !slots.isEmpty }
 
         /// Where `slot` is, or would be inserted, in a compact page's `offsets`.
-        func position(_ slot: UInt8) -> (index: Int, found: Bool) {
-            var low = 0
-            var high = offsets.count
-            while low < high {
-                let mid = (low + high) >> 1
-                if offsets[mid] < slot { low = mid + 1 } else { high = mid }
-            }
-            return (low, low < offsets.count && offsets[low] == slot)
-        }
+        func position(_ slot: UInt8) -> (index: Int, found: Bool) { PagedArray.search(offsets, slot) }
 
         @inline(__always)
         func element(_ slot: Int) -> Element? {
@@ -62,14 +54,18 @@ struct PagedArray<Element: Sendable>: Sendable {
         return found ? i : nil
     }
 
-    private func insertionPoint(_ number: Int64) -> (Int, Bool) {
+    private func insertionPoint(_ number: Int64) -> (Int, Bool) { Self.search(numbers, number) }
+
+    /// Binary search of a sorted array: where `value` is, or would be inserted.
+    @inline(__always)
+    static func search<T: Comparable>(_ sorted: [T], _ value: T) -> (index: Int, found: Bool) {
         var low = 0
-        var high = numbers.count
+        var high = sorted.count
         while low < high {
             let mid = (low + high) >> 1
-            if numbers[mid] < number { low = mid + 1 } else { high = mid }
+            if sorted[mid] < value { low = mid + 1 } else { high = mid }
         }
-        return (low, low < numbers.count && numbers[low] == number)
+        return (low, low < sorted.count && sorted[low] == value)
     }
 
     subscript(key: Int64) -> Element? {
