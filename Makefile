@@ -9,7 +9,7 @@ RECORDS ?= 100000
 # how many trials, which seed.
 TRIALS ?= 1000
 SEED ?= 1
-RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv)
+RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
 .PHONY: deps build release test report instructions difftest mutants torture fuzz clean
 
