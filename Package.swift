@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB"),
         .systemLibrary(name: "CLibXML2", path: "Backends/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML"),
-        .target(name: "CLMDBBaseline", path: "Sources/CLMDBBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("lmdb")]),
+        .target(name: "CLMDBBaseline", dependencies: ["CStrataBaselines"], path: "Sources/CLMDBBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("lmdb")]),
         .target(
             name: "CStrataBaselines", dependencies: ["CSQLite"], path: "Sources/CStrataBaselines",
             linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),

@@ -11,15 +11,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-// Under callgrind each step is dumped on its own (`callgrind_annotate` per dump), so instruction
-// counts per step can be compared with the backend's; outside valgrind this costs nothing.
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#define STEP(name) CALLGRIND_DUMP_STATS_AT(name)
-#else
-#define STEP(name) ((void)0)
-#endif
-
 #define NOTE_LEN 40
 #define NAME_LEN 16
 #define TAG_INT 2
@@ -28,6 +19,16 @@
 typedef struct {
     MDB_env *env;
     MDB_dbi meta, owners, items, names, categories, lists;
+    MDB_txn *read;  // reset between lookups, renewed by the next
+    char directory[4000];
+    unsigned flags;
+    int records, failed, found;
+    uint64_t rng;
+    const char *only_step;
+    strata_baseline_figures *figures;
+    int64_t probes[10000], updates[100];
+    int round;
+    double sum;  // keeps decoded values alive
 } baseline;
 
 /// An item as stored: fixed fields, then the name and the optional note.
@@ -38,24 +39,35 @@ typedef struct {
     uint16_t name_len, note_len;
 } item;
 
-static double now(void) {
+static const char note_text[] = "abcdefghijabcdefghijabcdefghijabcdefghij";
+
+static double now_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-static uint64_t be64(uint64_t v) { return __builtin_bswap64(v); }
+/// The workload's SplitMix64 draws (seed 42), as `SeededGenerator` makes them.
+static uint64_t next_random(baseline *b) {
+    uint64_t z = (b->rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
 
-#define CHECK(call, what)                                                          \
-    do {                                                                           \
-        int rc_ = (call);                                                          \
-        if (rc_ != 0) {                                                            \
-            snprintf(error, error_size, "%s: %s", what, mdb_strerror(rc_));       \
-            return -1;                                                             \
-        }                                                                          \
+static void fail(baseline *b, const char *what, int rc) {
+    if (b->failed) return;
+    b->failed = 1;
+    snprintf(b->figures->error, sizeof b->figures->error, "%s: %s", what, rc ? mdb_strerror(rc) : "wrong result");
+}
+
+#define TRY(call, what)                        \
+    do {                                       \
+        int rc_ = (call);                      \
+        if (rc_ != 0) { fail(b, what, rc_); return; } \
     } while (0)
 
-static const char note_text[] = "abcdefghijabcdefghijabcdefghijabcdefghij";
+static uint64_t be64(uint64_t v) { return __builtin_bswap64(v); }
 
 static size_t encode_item(unsigned char *buf, const item *it) {
     size_t p = 0;
@@ -72,19 +84,19 @@ static size_t encode_item(unsigned char *buf, const item *it) {
 }
 
 static int decode_item(const MDB_val *v, item *it) {
-    const unsigned char *b = v->mv_data;
+    const unsigned char *d = v->mv_data;
     if (v->mv_size < 36) return -1;
-    memcpy(&it->category, b, 8);
-    memcpy(&it->price, b + 8, 8);
-    memcpy(&it->created, b + 16, 8);
-    memcpy(&it->owner, b + 24, 8);
-    memcpy(&it->name_len, b + 32, 2);
+    memcpy(&it->category, d, 8);
+    memcpy(&it->price, d + 8, 8);
+    memcpy(&it->created, d + 16, 8);
+    memcpy(&it->owner, d + 24, 8);
+    memcpy(&it->name_len, d + 32, 2);
     size_t p = 34 + it->name_len;
     if (p + 2 > v->mv_size) return -1;
-    it->name = (const char *)b + 34;
+    it->name = (const char *)d + 34;
     uint16_t note;
-    memcpy(&note, b + p, 2);
-    it->note = note == 0xFFFF ? NULL : (const char *)b + p + 2;
+    memcpy(&note, d + p, 2);
+    it->note = note == 0xFFFF ? NULL : (const char *)d + p + 2;
     it->note_len = note == 0xFFFF ? 0 : note;
     return 0;
 }
@@ -100,255 +112,287 @@ static void category_key(unsigned char *key, int64_t category) {
     memcpy(key + 1, &v, 8);
 }
 
-static int open_databases(baseline *b, unsigned flags, char *error, size_t error_size) {
-    MDB_txn *txn;
-    CHECK(mdb_txn_begin(b->env, NULL, 0, &txn), "begin");
-    unsigned dups = MDB_DUPSORT | MDB_DUPFIXED | MDB_CREATE;
-    CHECK(mdb_dbi_open(txn, "strata.meta", MDB_CREATE, &b->meta), "open meta");
-    CHECK(mdb_dbi_open(txn, "e.Owner", MDB_CREATE, &b->owners), "open owners");
-    CHECK(mdb_dbi_open(txn, "e.Item", MDB_CREATE, &b->items), "open items");
-    CHECK(mdb_dbi_open(txn, "u.Item.name", dups, &b->names), "open names");
-    CHECK(mdb_dbi_open(txn, "i.Item.category", dups, &b->categories), "open categories");
-    CHECK(mdb_dbi_open(txn, "r.Owner.items", dups, &b->lists), "open lists");
-    CHECK(mdb_txn_commit(txn), "commit");
-    (void)flags;
-    return 0;
-}
-
-static int open_env(baseline *b, const char *dir, unsigned flags, char *error, size_t error_size) {
-    CHECK(mdb_env_create(&b->env), "mdb_env_create");
+static void open_env(baseline *b) {
+    TRY(mdb_env_create(&b->env), "mdb_env_create");
     mdb_env_set_maxdbs(b->env, 16);
     mdb_env_set_mapsize(b->env, (size_t)1 << 32);
-    CHECK(mdb_env_open(b->env, dir, flags | MDB_NOTLS, 0644), "mdb_env_open");
-    return open_databases(b, flags, error, error_size);
+    TRY(mdb_env_open(b->env, b->directory, b->flags | MDB_NOTLS, 0644), "mdb_env_open");
+    MDB_txn *txn;
+    TRY(mdb_txn_begin(b->env, NULL, 0, &txn), "begin");
+    unsigned dups = MDB_DUPSORT | MDB_DUPFIXED | MDB_CREATE;
+    TRY(mdb_dbi_open(txn, "strata.meta", MDB_CREATE, &b->meta), "open meta");
+    TRY(mdb_dbi_open(txn, "e.Owner", MDB_CREATE, &b->owners), "open owners");
+    TRY(mdb_dbi_open(txn, "e.Item", MDB_CREATE, &b->items), "open items");
+    TRY(mdb_dbi_open(txn, "u.Item.name", dups, &b->names), "open names");
+    TRY(mdb_dbi_open(txn, "i.Item.category", dups, &b->categories), "open categories");
+    TRY(mdb_dbi_open(txn, "r.Owner.items", dups, &b->lists), "open lists");
+    TRY(mdb_txn_commit(txn), "commit");
+    TRY(mdb_txn_begin(b->env, NULL, MDB_RDONLY, &b->read), "begin read");
+    mdb_txn_reset(b->read);
 }
 
-static int put_counter(MDB_txn *txn, MDB_dbi meta, const char *name, int64_t next, char *error, size_t error_size) {
+static void put_counter(baseline *b, MDB_txn *txn, const char *name, int64_t next) {
     MDB_val k = {strlen(name), (void *)name};
     uint64_t v = be64((uint64_t)next);
     MDB_val d = {8, &v};
-    CHECK(mdb_put(txn, meta, &k, &d, 0), "counter");
-    return 0;
+    TRY(mdb_put(txn, b->meta, &k, &d, 0), "counter");
 }
 
-static int cmp_price_desc(const void *a, const void *b) {
-    const item *x = a, *y = b;
-    if (x->price != y->price) return x->price > y->price ? -1 : 1;
-    return x->key < y->key ? -1 : x->key > y->key;
-}
+// ---- steps -------------------------------------------------------------------------------------
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/// Reads an item and files it under a new price, in `txn`.
-static int reprice(MDB_txn *txn, MDB_dbi items, int64_t key, double price, char *error, size_t error_size) {
-    uint64_t k64 = be64((uint64_t)key);
-    MDB_val k = {8, &k64}, v;
-    CHECK(mdb_get(txn, items, &k, &v), "read item");
-    item it;
-    if (decode_item(&v, &it) != 0) { snprintf(error, error_size, "bad item"); return -1; }
-    unsigned char buf[256];
-    it.price = price;
-    MDB_val d = {encode_item(buf, &it), buf};
-    CHECK(mdb_put(txn, items, &k, &d, 0), "write item");
-    return 0;
-}
-
-int strata_lmdb_baseline_run(const char *dir, int records, unsigned env_flags,
-                             const int64_t *probes, int probe_count,
-                             const int64_t *updates, int update_count,
-                             strata_lmdb_figures *out, char *error, size_t error_size) {
-    baseline b;
-    if (open_env(&b, dir, env_flags, error, error_size) != 0) return -1;
-    const double epoch = 1700000000.0 - 978307200.0;  // the workload's epoch, since 2001
-    int owners = records / 100;
-
-    STEP("raw-setup");
-    // 1. insert: one write transaction.
-    double t = now();
+static void step_insert(void *context) {
+    baseline *b = context;
+    const double epoch = 1700000000.0 - 978307200.0;  // the workload's epoch, in seconds since 2001
+    int owners = b->records / 100;
     MDB_txn *txn;
-    CHECK(mdb_txn_begin(b.env, NULL, 0, &txn), "begin");
+    TRY(mdb_txn_begin(b->env, NULL, 0, &txn), "begin");
     unsigned char buf[256], nkey[NAME_LEN + 2], ckey[9];
     for (int i = 0; i < owners; i++) {
         uint64_t k64 = be64((uint64_t)(i + 1));
         int n = snprintf((char *)buf, sizeof buf, "owner-%d", i);
         MDB_val k = {8, &k64}, d = {(size_t)n, buf};
-        CHECK(mdb_put(txn, b.owners, &k, &d, MDB_APPEND), "insert owner");
+        TRY(mdb_put(txn, b->owners, &k, &d, MDB_APPEND), "insert owner");
     }
-    for (int i = 0; i < records; i++) {
-        item it;
-        it.key = i + 1;
-        it.category = i % 100;
-        it.price = i * 0.25;
-        it.created = epoch + i;
-        it.owner = i / 100 + 1;
+    for (int i = 0; i < b->records; i++) {
+        item it = {.key = i + 1, .category = i % 100, .owner = i / 100 + 1, .price = i * 0.25, .created = epoch + i,
+                   .name_len = NAME_LEN, .note = (i % 2) ? NULL : note_text, .note_len = NOTE_LEN};
         name_key(nkey, i);
         it.name = (const char *)nkey + 1;
-        it.name_len = NAME_LEN;
-        it.note = (i % 2) ? NULL : note_text;
-        it.note_len = NOTE_LEN;
         uint64_t k64 = be64((uint64_t)it.key), o64 = be64((uint64_t)it.owner);
         MDB_val k = {8, &k64}, d = {encode_item(buf, &it), buf};
-        CHECK(mdb_put(txn, b.items, &k, &d, MDB_APPEND), "insert item");
+        TRY(mdb_put(txn, b->items, &k, &d, MDB_APPEND), "insert item");
         MDB_val nk = {NAME_LEN + 1, nkey};
-        CHECK(mdb_put(txn, b.names, &nk, &k, MDB_NOOVERWRITE), "unique name");
+        TRY(mdb_put(txn, b->names, &nk, &k, MDB_NOOVERWRITE), "unique name");
         category_key(ckey, it.category);
         MDB_val ck = {9, ckey};
-        CHECK(mdb_put(txn, b.categories, &ck, &k, 0), "index category");
+        TRY(mdb_put(txn, b->categories, &ck, &k, 0), "index category");
         MDB_val ok = {8, &o64};
-        CHECK(mdb_put(txn, b.lists, &ok, &k, MDB_NODUPDATA), "owner items");
+        TRY(mdb_put(txn, b->lists, &ok, &k, MDB_NODUPDATA), "owner items");
     }
-    if (put_counter(txn, b.meta, "next.Owner", owners + 1, error, error_size) ||
-        put_counter(txn, b.meta, "next.Item", records + 1, error, error_size)) return -1;
-    CHECK(mdb_txn_commit(txn), "commit insert");
-    out->insert = (owners + records) / (now() - t);
+    put_counter(b, txn, "next.Owner", owners + 1);
+    put_counter(b, txn, "next.Item", b->records + 1);
+    if (b->failed) { mdb_txn_abort(txn); return; }
+    TRY(mdb_txn_commit(txn), "commit insert");
+}
 
-    STEP("raw-insert");
-    // 2. reopen
-    mdb_env_close(b.env);
-    t = now();
-    if (open_env(&b, dir, env_flags, error, error_size) != 0) return -1;
+static void step_reopen(void *context) {
+    baseline *b = context;
+    open_env(b);
+    if (b->failed) return;
     MDB_stat st;
-    CHECK(mdb_txn_begin(b.env, NULL, MDB_RDONLY, &txn), "begin read");
-    CHECK(mdb_stat(txn, b.owners, &st), "stat");
-    mdb_txn_reset(txn);
-    out->reopen_ms = (now() - t) * 1000;
+    TRY(mdb_txn_renew(b->read), "renew");
+    TRY(mdb_stat(b->read, b->owners, &st), "stat");
+    mdb_txn_reset(b->read);
+}
 
-    STEP("raw-reopen");
-    // 3. fetch-by-id: each lookup in a renewed read transaction, the item decoded.
-    double sum = 0;
-    t = now();
-    for (int i = 0; i < probe_count; i++) {
-        CHECK(mdb_txn_renew(txn), "renew");
-        uint64_t k64 = be64((uint64_t)probes[i]);
+static void step_fetch_by_id(void *context) {
+    baseline *b = context;
+    for (int i = 0; i < 10000; i++) {
+        TRY(mdb_txn_renew(b->read), "renew");
+        uint64_t k64 = be64((uint64_t)b->probes[i]);
         MDB_val k = {8, &k64}, v;
-        CHECK(mdb_get(txn, b.items, &k, &v), "fetch-by-id");
+        TRY(mdb_get(b->read, b->items, &k, &v), "fetch-by-id");
         item it;
-        if (decode_item(&v, &it) != 0) { snprintf(error, error_size, "bad item"); return -1; }
-        sum += it.price;
-        mdb_txn_reset(txn);
+        if (decode_item(&v, &it) != 0) { fail(b, "fetch-by-id decode", 0); return; }
+        b->sum += it.price + it.name_len;
+        mdb_txn_reset(b->read);
     }
-    out->fetch_by_id = probe_count / (now() - t);
+}
 
-    STEP("raw-fetch-by-id");
-    // 4. scan
-    CHECK(mdb_txn_renew(txn), "renew");
+static void step_scan(void *context) {
+    baseline *b = context;
     MDB_cursor *cur;
     int count = 0;
-    t = now();
-    CHECK(mdb_cursor_open(txn, b.items, &cur), "cursor");
+    TRY(mdb_txn_renew(b->read), "renew");
+    TRY(mdb_cursor_open(b->read, b->items, &cur), "cursor");
     MDB_val k, v;
     for (int rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
         item it;
-        if (decode_item(&v, &it) != 0) { snprintf(error, error_size, "bad item"); return -1; }
-        sum += it.price;
+        if (decode_item(&v, &it) != 0) { fail(b, "scan decode", 0); break; }
+        b->sum += it.price + it.name_len;
         count++;
     }
     mdb_cursor_close(cur);
-    out->scan = count / (now() - t);
-    if (count != records) { snprintf(error, error_size, "scan found %d", count); return -1; }
+    mdb_txn_reset(b->read);
+    b->found = count;
+}
 
-    STEP("raw-scan");
-    // 5. filter: category == 42 through the index, sorted by price descending.
-    t = now();
-    item *hits = malloc(sizeof(item) * (size_t)(records / 100 + 1));
+static int price_descending(const void *x, const void *y) {
+    const item *a = x, *c = y;
+    if (a->price != c->price) return a->price > c->price ? -1 : 1;
+    return (a->key > c->key) - (a->key < c->key);
+}
+
+static void step_filter(void *context) {
+    baseline *b = context;
+    item *hits = malloc(sizeof(item) * (size_t)(b->records / 100 + 1));
     int found = 0;
-    CHECK(mdb_cursor_open(txn, b.categories, &cur), "cursor");
+    MDB_cursor *cur;
+    TRY(mdb_txn_renew(b->read), "renew");
+    TRY(mdb_cursor_open(b->read, b->categories, &cur), "cursor");
+    unsigned char ckey[9];
     category_key(ckey, 42);
     MDB_val ck = {9, ckey}, id;
-    for (int rc = mdb_cursor_get(cur, &ck, &id, MDB_SET_KEY); rc == 0; rc = mdb_cursor_get(cur, &ck, &id, MDB_NEXT_DUP)) {
+    for (int rc = mdb_cursor_get(cur, &ck, &id, MDB_SET_KEY); rc == 0 && found <= b->records / 100; rc = mdb_cursor_get(cur, &ck, &id, MDB_NEXT_DUP)) {
         MDB_val rv;
-        CHECK(mdb_get(txn, b.items, &id, &rv), "filter read");
-        if (decode_item(&rv, &hits[found]) != 0) { snprintf(error, error_size, "bad item"); return -1; }
+        if (mdb_get(b->read, b->items, &id, &rv) != 0 || decode_item(&rv, &hits[found]) != 0) { fail(b, "filter read", 0); break; }
         uint64_t key;
         memcpy(&key, id.mv_data, 8);
         hits[found++].key = (int64_t)be64(key);
     }
     mdb_cursor_close(cur);
-    qsort(hits, (size_t)found, sizeof(item), cmp_price_desc);
-    out->filter_ms = (now() - t) * 1000;
+    qsort(hits, (size_t)found, sizeof(item), price_descending);
+    if (found > 0) b->sum += hits[0].price;
     free(hits);
-    mdb_txn_abort(txn);
-    if (found != records / 100) { snprintf(error, error_size, "filter found %d", found); return -1; }
+    mdb_txn_reset(b->read);
+    b->found = found;
+}
 
-    STEP("raw-filter");
-    // 6. update-one: a write transaction per save.
-    double *durations = malloc(sizeof(double) * (size_t)update_count);
-    for (int r = 0; r < update_count; r++) {
-        t = now();
-        CHECK(mdb_txn_begin(b.env, NULL, 0, &txn), "begin");
-        if (reprice(txn, b.items, updates[r], r + 0.5, error, error_size) != 0) return -1;
-        CHECK(mdb_txn_commit(txn), "commit update-one");
-        durations[r] = (now() - t) * 1000;
-    }
-    qsort(durations, (size_t)update_count, sizeof(double), cmp_double);
-    out->update_one_ms = update_count % 2 ? durations[update_count / 2] : (durations[update_count / 2 - 1] + durations[update_count / 2]) / 2;
-    free(durations);
+/// Reads an item and files it under a new price, in `txn`.
+static int reprice(baseline *b, MDB_txn *txn, int64_t key, double price) {
+    uint64_t k64 = be64((uint64_t)key);
+    MDB_val k = {8, &k64}, v;
+    int rc = mdb_get(txn, b->items, &k, &v);
+    if (rc != 0) { fail(b, "read item", rc); return -1; }
+    item it;
+    if (decode_item(&v, &it) != 0) { fail(b, "decode item", 0); return -1; }
+    unsigned char buf[256];
+    it.price = price;
+    MDB_val d = {encode_item(buf, &it), buf};
+    rc = mdb_put(txn, b->items, &k, &d, 0);
+    if (rc != 0) { fail(b, "write item", rc); return -1; }
+    return 0;
+}
 
-    STEP("raw-update-one");
-    // 7. update-batch: every tenth item in one save.
-    t = now();
-    CHECK(mdb_txn_begin(b.env, NULL, 0, &txn), "begin");
-    for (int i = 0; i < records; i += 10)
-        if (reprice(txn, b.items, i + 1, -(double)i, error, error_size) != 0) return -1;
-    CHECK(mdb_txn_commit(txn), "commit update-batch");
-    out->update_batch = (records / 10) / (now() - t);
+static void step_update_one(void *context) {
+    baseline *b = context;
+    MDB_txn *txn;
+    TRY(mdb_txn_begin(b->env, NULL, 0, &txn), "begin");
+    if (reprice(b, txn, b->updates[b->round], b->round + 0.5) != 0) { mdb_txn_abort(txn); return; }
+    TRY(mdb_txn_commit(txn), "commit update-one");
+}
 
-    STEP("raw-update-batch");
-    // 8. unique-violation: the name of item 7 is taken; the save is aborted.
-    t = now();
-    CHECK(mdb_txn_begin(b.env, NULL, 0, &txn), "begin");
+static void step_update_batch(void *context) {
+    baseline *b = context;
+    MDB_txn *txn;
+    TRY(mdb_txn_begin(b->env, NULL, 0, &txn), "begin");
+    for (int i = 0; i < b->records; i += 10)
+        if (reprice(b, txn, i + 1, -(double)i) != 0) { mdb_txn_abort(txn); return; }
+    TRY(mdb_txn_commit(txn), "commit update-batch");
+}
+
+static void step_unique_violation(void *context) {
+    baseline *b = context;
+    MDB_txn *txn;
+    TRY(mdb_txn_begin(b->env, NULL, 0, &txn), "begin");
+    unsigned char nkey[NAME_LEN + 2];
     name_key(nkey, 7);
-    uint64_t fresh = be64((uint64_t)records + 1);
+    uint64_t fresh = be64((uint64_t)b->records + 1);
     MDB_val nk = {NAME_LEN + 1, nkey}, fv = {8, &fresh};
-    if (mdb_put(txn, b.names, &nk, &fv, MDB_NOOVERWRITE) != MDB_KEYEXIST) { snprintf(error, error_size, "duplicate accepted"); return -1; }
+    if (mdb_put(txn, b->names, &nk, &fv, MDB_NOOVERWRITE) != MDB_KEYEXIST) fail(b, "a duplicate name was accepted", 0);
     mdb_txn_abort(txn);
-    out->unique_violation_ms = (now() - t) * 1000;
+}
 
-    STEP("raw-unique-violation");
-    // 9. cascade-delete: 10 owners and their items, with their unique and index entries.
-    t = now();
-    CHECK(mdb_txn_begin(b.env, NULL, 0, &txn), "begin");
-    CHECK(mdb_cursor_open(txn, b.lists, &cur), "cursor");
-    for (int64_t o = 1; o <= 10; o++) {
+static void step_cascade_delete(void *context) {
+    baseline *b = context;
+    MDB_txn *txn;
+    MDB_cursor *cur;
+    TRY(mdb_txn_begin(b->env, NULL, 0, &txn), "begin");
+    TRY(mdb_cursor_open(txn, b->lists, &cur), "cursor");
+    for (int64_t o = 1; o <= 10 && !b->failed; o++) {
         uint64_t o64 = be64((uint64_t)o);
         MDB_val ok = {8, &o64}, iv;
         for (int rc = mdb_cursor_get(cur, &ok, &iv, MDB_SET_KEY); rc == 0; rc = mdb_cursor_get(cur, &ok, &iv, MDB_NEXT_DUP)) {
             uint64_t ik = 0;
             memcpy(&ik, iv.mv_data, 8);
             MDB_val key = {8, &ik}, rv;
-            CHECK(mdb_get(txn, b.items, &key, &rv), "read doomed item");
             item it;
-            if (decode_item(&rv, &it) != 0) { snprintf(error, error_size, "bad item"); return -1; }
-            unsigned char name[NAME_LEN + 1];
+            if (mdb_get(txn, b->items, &key, &rv) != 0 || decode_item(&rv, &it) != 0) { fail(b, "read doomed item", 0); break; }
+            unsigned char name[NAME_LEN + 1], ckey[9];
             name[0] = TAG_STRING;
             memcpy(name + 1, it.name, NAME_LEN);
-            MDB_val nk2 = {NAME_LEN + 1, name};
-            CHECK(mdb_del(txn, b.names, &nk2, &key), "delete name");
+            MDB_val nk = {NAME_LEN + 1, name};
             category_key(ckey, it.category);
-            MDB_val ck2 = {9, ckey};
-            CHECK(mdb_del(txn, b.categories, &ck2, &key), "delete category");
-            CHECK(mdb_del(txn, b.items, &key, NULL), "delete item");
+            MDB_val ck = {9, ckey};
+            if (mdb_del(txn, b->names, &nk, &key) || mdb_del(txn, b->categories, &ck, &key) || mdb_del(txn, b->items, &key, NULL)) {
+                fail(b, "delete item", 0);
+                break;
+            }
         }
-        CHECK(mdb_del(txn, b.lists, &ok, NULL), "delete list");
-        CHECK(mdb_del(txn, b.owners, &ok, NULL), "delete owner");
+        // The cursor pointed `ok` into the page; delete by our own copy of the key.
+        MDB_val list = {8, &o64}, owner = {8, &o64};
+        if (!b->failed && (mdb_del(txn, b->lists, &list, NULL) || mdb_del(txn, b->owners, &owner, NULL))) fail(b, "delete owner", 0);
     }
     mdb_cursor_close(cur);
-    CHECK(mdb_txn_commit(txn), "commit cascade");
-    out->cascade_delete_ms = (now() - t) * 1000;
+    if (b->failed) { mdb_txn_abort(txn); return; }
+    TRY(mdb_txn_commit(txn), "commit cascade");
+}
 
-    STEP("raw-cascade-delete");
-    // 10. size
-    mdb_env_close(b.env);
+// ---- driver ------------------------------------------------------------------------------------
+
+/// Runs `body` timed, inside `strata_measure` unless another step was chosen; returns seconds.
+static double timed(baseline *b, const char *name, void (*body)(void *)) {
+    double start = now_seconds();
+    if (b->only_step == NULL || strcmp(b->only_step, name) == 0) strata_measure(body, b); else body(b);
+    return now_seconds() - start;
+}
+
+static int compare_doubles(const void *x, const void *y) {
+    double a = *(const double *)x, c = *(const double *)y;
+    return (a > c) - (a < c);
+}
+
+int strata_lmdb_baseline(const char *directory, int records, unsigned env_flags, const char *only_step, strata_baseline_figures *figures) {
+    baseline *b = calloc(1, sizeof(baseline));
+    if (!b) return -1;
+    memset(figures, 0, sizeof *figures);
+    b->figures = figures;
+    b->records = records;
+    b->flags = env_flags;
+    b->only_step = only_step;
+    b->rng = 42;
+    snprintf(b->directory, sizeof b->directory, "%s", directory);
+    if (records < 1000 || records % 100 != 0) { snprintf(figures->error, sizeof figures->error, "records must be a multiple of 100, at least 1000"); free(b); return -1; }
+
+    open_env(b);
+    if (!b->failed) figures->insert_per_second = (records + records / 100) / timed(b, "insert", step_insert);
+    if (!b->failed) {
+        mdb_txn_abort(b->read);
+        mdb_env_close(b->env);
+        figures->reopen_ms = timed(b, "reopen", step_reopen) * 1000;
+    }
+    for (int i = 0; i < 10000; i++) b->probes[i] = (int64_t)(next_random(b) % (uint64_t)records) + 1;
+    for (int i = 0; i < 100; i++) b->updates[i] = (int64_t)(next_random(b) % (uint64_t)records) + 1;
+    if (!b->failed) figures->fetch_by_id_per_second = 10000 / timed(b, "fetch-by-id", step_fetch_by_id);
+    if (!b->failed) {
+        figures->scan_per_second = records / timed(b, "scan", step_scan);
+        if (b->found != records) fail(b, "scan found a wrong count", 0);
+    }
+    if (!b->failed) {
+        figures->filter_ms = timed(b, "filter", step_filter) * 1000;
+        if (b->found != records / 100) fail(b, "filter found a wrong count", 0);
+    }
+    if (!b->failed) {
+        double durations[100];
+        for (b->round = 0; b->round < 100 && !b->failed; b->round++) durations[b->round] = timed(b, "update-one", step_update_one) * 1000;
+        qsort(durations, 100, sizeof(double), compare_doubles);
+        figures->update_one_ms = (durations[49] + durations[50]) / 2;
+    }
+    if (!b->failed) figures->update_batch_per_second = (records / 10) / timed(b, "update-batch", step_update_batch);
+    if (!b->failed) figures->unique_violation_ms = timed(b, "unique-violation", step_unique_violation) * 1000;
+    if (!b->failed) figures->cascade_delete_ms = timed(b, "cascade-delete", step_cascade_delete) * 1000;
+    if (b->env) {
+        mdb_txn_abort(b->read);
+        mdb_env_close(b->env);
+    }
     char path[4096];
     struct stat s;
-    out->size_bytes = 0;
-    snprintf(path, sizeof path, "%s/data.mdb", dir);
-    if (stat(path, &s) == 0) out->size_bytes += (double)s.st_size;
-    snprintf(path, sizeof path, "%s/lock.mdb", dir);
-    if (stat(path, &s) == 0) out->size_bytes += (double)s.st_size;
-    if (sum == 0.123456789) fprintf(stderr, "%f\n", sum);  // keeps the decoded values alive
-    return 0;
+    snprintf(path, sizeof path, "%s/data.mdb", directory);
+    if (stat(path, &s) == 0) figures->size_bytes += (double)s.st_size;
+    snprintf(path, sizeof path, "%s/lock.mdb", directory);
+    if (stat(path, &s) == 0) figures->size_bytes += (double)s.st_size;
+    if (b->sum == 0.123456789) fprintf(stderr, "%f\n", b->sum);
+    int failed = b->failed;
+    free(b);
+    return failed ? -1 : 0;
 }

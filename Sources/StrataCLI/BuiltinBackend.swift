@@ -85,10 +85,7 @@ struct BuiltinBackend: Sendable {
         make(
             "lmdb", "B-trees in one LMDB environment: records by key, unique, index and to-many databases, MVCC readers (liblmdb).", onDisk: true, detectsAllDamage: false,
             factory: StoreFactory<LMDBStore> { dir, schema in LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }
-        ).with(baseline: { records, step in
-            guard step == nil else { throw ValidationError("The lmdb baseline cannot run one step inside strata_measure yet (--step).") }
-            return try LMDBBaseline.run(records: records)
-        }),
+        ).with(baseline: { try LMDBBaseline.run(records: $0, step: $1) }),
         make(
             "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.", onDisk: true, appendOnly: { $0.hasSuffix(".journal") },
             factory: StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: .seconds(5)) }),
