@@ -128,4 +128,13 @@ struct CSVDamageTests {
         let tables = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".csv") && $0 != "Book.backup.csv" })
         #expect(tables == named)
     }
+
+    /// Finding 4 on CSV: a deeply nested manifest is corrupt before any recursive parser sees it.
+    @Test func aDeeplyNestedManifestIsCorruptNotACrash() throws {
+        let (dir, folder) = try Self.sample()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(repeating: UInt8(ascii: "["), count: 100_000).write(to: folder.appendingPathComponent("manifest.json"))
+        let error = try #require(throws: StrataError.self) { try T.open(folder) }
+        #expect(error.code == .corruptStore, "\(error)")
+    }
 }
