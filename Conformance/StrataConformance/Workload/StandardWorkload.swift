@@ -28,7 +28,6 @@ public enum StandardWorkload {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { factory.destroy(directory) }
         let schema = WorkloadSchema.schema
-        let owner = schema.entity(named: "Owner")!
         let item = schema.entity(named: "Item")!
         var steps: [String: WorkloadReport.Figure] = [:]
         var order: [String] = []
@@ -41,12 +40,7 @@ public enum StandardWorkload {
 
         // 1. insert
         let ownerCount = records / 100
-        let owners = (0..<ownerCount).map { i in
-            Store.Snapshot(entity: owner, persistentIdentifier: .temporary(entity: "Owner"), attributes: [.string("owner-\(i)")], relationships: [.toMany([])])
-        }
-        let items = (0..<records).map { i in
-            Store.Snapshot(entity: item, persistentIdentifier: .temporary(entity: "Item"), attributes: WorkloadSchema.itemValues(i), relationships: [.toOne(owners[i / 100].persistentIdentifier)])
-        }
+        let (owners, items) = insertedRecords(Store.Snapshot.self, records: records)
         let request = SaveRequest(inserted: owners + items)  // built before the clock starts
         var (inserted, seconds) = try time("insert") { try store!.save(request) }
         record("insert", Double(ownerCount + records) / seconds, "records/s")

@@ -3,6 +3,7 @@
 #ifndef STRATA_BASELINES_H
 #define STRATA_BASELINES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// The figures of one baseline run, one field per step of the standard workload (shared/WORKLOAD.md).
@@ -30,5 +31,10 @@ void strata_measure(void (*body)(void *context), void *context);
 /// steps need earlier ones) but only that step runs inside `strata_measure`.
 /// Returns 0 on success, -1 with `figures->error` set otherwise.
 int strata_sqlite_baseline(const char *directory, int records, const char *only_step, strata_baseline_figures *figures);
+
+/// Counts the records (lines, a final line break optional) and fields of CSV text with RFC 4180
+/// quoting, building nothing: the floor under parsing the CSV backend's tables.
+/// Returns 0, or -1 for an unterminated quoted field.
+int strata_csv_count(const unsigned char *bytes, size_t length, int64_t *records, int64_t *fields);
 
 #endif

@@ -1,0 +1,120 @@
+import Foundation
+import StrataConformance
+
+/// One part of the report — a title, paragraphs, an optional table and a list — in a neutral form the
+/// Markdown and HTML pages both render, so the two always show the same tables.
+struct ReportSection {
+    /// A short id (`workload`, `conformance`…), for anchors and for placing charts.
+    var id: String
+    var title: String
+    var paragraphs: [String] = []
+    var header: [String] = []
+    var rows: [[String]] = []
+    var list: [String] = []
+}
+
+/// The report's sections, built from a report document: backends and formats, conformance,
+/// capabilities, the workload at N with ratios, the scaling of one-record saves and reopening, the
+/// advice, and failures.
+struct ReportTables {
+    let document: ReportDocument
+
+    var sections: [ReportSection] {
+        [backendsTable(), conformanceMatrix(), capabilityMatrix(), workloadTable(), scalingTable(), advice(), failures()].compactMap { $0 }
+    }
+
+    /// The lines under the page title: version, date, machine, sizes.
+    var preamble: [String] {
+        ["Strata \(document.strataVersion), generated \(document.generated). Machine: \(document.machine.line).",
+         "Workload: shared/WORKLOAD.md at N = \(ReportFormatting.grouped(Double(document.records))) records; store sizes \(document.sizes.map { ReportFormatting.grouped(Double($0)) }.joined(separator: ", "))."]
+    }
+
+    private var backends: [BackendReport] { document.backends }
+
+    private func backendsTable() -> ReportSection {
+        ReportSection(
+            id: "backends", title: "Backends and their formats", header: ["backend", "origin", "what it is", "store on disk", "opens with"],
+            rows: backends.map { b in
+                [b.name, b.origin, b.summary, b.storage?.description ?? "not stated", b.storage.map { $0.tools.isEmpty ? "—" : $0.tools.joined(separator: ", ") } ?? "not stated"]
+            })
+    }
+
+    /// A matrix cell: `12 passed`, `10 passed, 2 skipped`, `9 passed, 1 failed`.
+    static func conformanceCell(_ c: ConformanceSummary.Category?) -> String {
+        guard let c else { return "—" }
+        var parts = ["\(c.passed) passed"]
+        if c.failed > 0 { parts.append("\(c.failed) failed") }
+        if c.skipped > 0 { parts.append("\(c.skipped) skipped") }
+        return parts.joined(separator: ", ")
+    }
+
+    private func conformanceMatrix() -> ReportSection {
+        var section = ReportSection(id: "conformance", title: "Conformance", paragraphs: ["Cases per category of the conformance suite (docs/conformance.md); required categories must pass in full."], header: ["category"] + backends.map(\.name))
+        let names = backends.flatMap { $0.conformance?.categories.map(\.name) ?? [] }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for name in names {
+            let required = backends.compactMap { $0.conformance?.categories.first { $0.name == name } }.first?.required ?? false
+            section.rows.append([name + (required ? " (required)" : "")] + backends.map { b in
+                b.conformance == nil ? "did not run" : Self.conformanceCell(b.conformance?.categories.first { $0.name == name })
+            })
+        }
+        section.rows.append(["total"] + backends.map { b in b.conformance.map { "\($0.passed) passed, \($0.failed) failed, \($0.skipped) skipped" } ?? "did not run" })
+        section.list = backends.flatMap { b in
+            (b.conformance?.categories ?? []).flatMap { c in
+                c.failures.map { "\(b.name) \($0.id) failed: \($0.message)" } + c.skips.map { "\(b.name) \($0.id) skipped: \($0.message)" }
+            }
+        }
+        return section
+    }
+
+    private func capabilityMatrix() -> ReportSection {
+        var section = ReportSection(id: "capabilities", title: "Capabilities", paragraphs: ["What each backend declares (StoreCapabilities) and whether its files are readable as text."], header: ["capability"] + backends.map(\.name))
+        for name in ReportAdvice.capabilityNames(backends) { section.rows.append([name] + backends.map { $0.capabilities.contains(name) ? "yes" : "—" }) }
+        section.rows.append(["human-readable files"] + backends.map { b in b.storage.map { $0.humanReadable ? "yes" : "—" } ?? "?" })
+        return section
+    }
+
+    private func workloadTable() -> ReportSection {
+        let n = document.records
+        var section = ReportSection(
+            id: "workload", title: "Standard workload at N = \(ReportFormatting.grouped(Double(n)))",
+            paragraphs: ["Each cell: the figure, its ratio to the best backend (best, or ×0.50 = half the best's speed) and, where the backend has a raw engine beneath it, its ratio to that engine (raw ×0.50 = half the engine's speed, or twice its size). Ratios are relative speeds whatever the unit."],
+            header: ["step", "unit"] + backends.map(\.name))
+        for step in document.steps {
+            let unit = backends.compactMap { $0.workload(records: n)?.steps[step]?.unit }.first ?? ""
+            section.rows.append([step, unit] + backends.map { b in
+                guard let r = document.ratio(b.name, step, n) else { return "—" }
+                var cell = ReportFormatting.bare(r.value, r.unit)
+                if let toBest = r.toBest { cell += toBest >= 0.9995 ? " (best)" : " (\(ReportFormatting.ratio(toBest)))" }
+                if let raw = r.toBaseline { cell += ", raw \(ReportFormatting.ratio(raw))" }
+                return cell
+            })
+        }
+        section.list = backends.map { "raw for \($0.name): \($0.baselineDescription ?? "no raw engine baseline")" }
+        return section
+    }
+
+    private func scalingTable() -> ReportSection? {
+        guard document.sizes.count > 1 else { return nil }
+        let sizes = document.sizes
+        return ReportSection(
+            id: "scaling", title: "One-record save and reopen against store size",
+            paragraphs: ["O(change) backends keep update-one flat as the store grows; O(store) backends grow with it. Growth is the slope of log(time) against log(size): 0 = flat, 1 = proportional."],
+            header: ["backend"] + sizes.map { "update-one ms, \(ReportFormatting.short($0))" } + sizes.map { "reopen ms, \(ReportFormatting.short($0))" } + ["update-one growth"],
+            rows: backends.map { b in
+                let cells = ["update-one", "reopen"].flatMap { step in sizes.map { n in b.workload(records: n)?.steps[step].map { ReportFormatting.significant($0.value) } ?? "—" } }
+                return [b.name] + cells + [ReportAdvice.growth(of: b, step: "update-one", sizes: sizes)?.description ?? "—"]
+            })
+    }
+
+    private func advice() -> ReportSection {
+        ReportSection(
+            id: "choose", title: "Which backend should I choose",
+            paragraphs: ["Written from this report's figures and declared capabilities (nothing here is typed in by hand)."] + ReportAdvice.rankings(document),
+            list: backends.map { "\($0.name): " + ReportAdvice.facts(document, $0).joined(separator: "; ") + "." })
+    }
+
+    private func failures() -> ReportSection? {
+        let lines = backends.flatMap { b in b.failures.map { "\(b.name): \($0)" } }
+        return lines.isEmpty ? nil : ReportSection(id: "failures", title: "Failures", list: lines)
+    }
+}

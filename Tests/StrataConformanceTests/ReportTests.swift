@@ -1,0 +1,125 @@
+import Foundation
+import Strata
+import StrataConformance
+import StrataMemory
+import Testing
+
+/// `strata report` end to end on a small run: report.json against its documented layout
+/// (docs/report.md), a self-contained index.html, a merged third-party fragment, and a report that
+/// still gets written when every child fails.
+@Suite(.serialized)
+struct ReportTests {
+    static let steps = ["insert", "reopen", "fetch-by-id", "scan", "filter", "update-one", "update-batch", "unique-violation", "cascade-delete", "size", "peak-memory"]
+
+    /// Runs `strata report` with `arguments` into a fresh folder; returns the folder and what it printed.
+    static func report(_ arguments: [String]) throws -> (folder: URL, output: String, status: Int32) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-report-test-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = BenchTests.strata
+        process.arguments = ["report"] + arguments + ["--out", folder.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (folder, String(decoding: data, as: UTF8.self), process.terminationStatus)
+    }
+
+    /// A third party's fragment, built in this process the way docs/writing-a-backend.md shows.
+    static func thirdPartyFragment() throws -> URL {
+        let factory = StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }
+        let fragment = BackendReport.measure(
+            name: "third-party", summary: "The memory store, measured as an outside backend would be.",
+            storage: .init(description: "none", tools: [], humanReadable: false, onDisk: false), factory: factory, sizes: [1_000, 2_000])
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-fragment-\(UUID().uuidString).json")
+        try fragment.write(to: url)
+        return url
+    }
+
+    @Test func theReportHoldsEveryBackendStepAndSizeWithConsistentRatios() throws {
+        let fragment = try Self.thirdPartyFragment()
+        defer { try? FileManager.default.removeItem(at: fragment) }
+        let (folder, output, status) = try Self.report(["--records", "1000", "--sizes", "1000,2000", "--backends", "memory,sqlite", "--add", fragment.path])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(status == 0)
+        #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == folder.appendingPathComponent("index.html").standardizedFileURL.path)
+
+        let text = try String(contentsOf: folder.appendingPathComponent("report.json"), encoding: .utf8)
+        #expect(!text.contains("NaN") && !text.contains("Infinity"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(json["format"] as? String == "strata-report")
+        #expect(json["version"] as? Int == 1)
+        #expect(json["generated"] is String && json["strataVersion"] is String)
+        let machine = try #require(json["machine"] as? [String: Any])
+        for key in ["cores", "memoryBytes", "cpuModel", "os"] { #expect(machine[key] != nil, "machine.\(key) missing") }
+        #expect(json["records"] as? Int == 1000)
+        #expect(json["sizes"] as? [Int] == [1000, 2000])
+
+        let backends = try #require(json["backends"] as? [[String: Any]])
+        #expect(backends.map { $0["name"] as? String } == ["memory", "sqlite", "third-party"])
+        #expect(backends.map { $0["origin"] as? String } == ["built-in", "built-in", "added"])
+        for backend in backends {
+            let name = backend["name"] as? String ?? "?"
+            #expect((backend["failures"] as? [String])?.isEmpty == true, "\(name): \(backend["failures"] ?? "")")
+            #expect(backend["format"] as? String == "strata-backend-report" && backend["version"] as? Int == 1)
+            let categories = try #require((backend["conformance"] as? [String: Any])?["categories"] as? [[String: Any]], "\(name): no conformance")
+            #expect(categories.count >= 10)
+            let workloads = try #require(backend["workloads"] as? [[String: Any]])
+            #expect(workloads.map { $0["records"] as? Int } == [1000, 2000], "\(name)")
+            for workload in workloads {
+                let steps = try #require(workload["steps"] as? [String: [String: Any]])
+                for step in Self.steps { #expect((steps[step]?["value"] as? Double)?.isFinite == true, "\(name) \(step) at \(workload["records"] ?? 0)") }
+            }
+        }
+        try Self.checkRatios(json, backends: ["memory", "sqlite", "third-party"], sizes: [1000, 2000])
+
+        let page = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
+        for external in ["http://", "https://", "src=", "<link", "@import", "url(", "<script"] { #expect(!page.contains(external), "index.html contains \(external)") }
+        #expect(page.components(separatedBy: "<svg").count - 1 == Self.steps.count + 2)  // a chart per step, two scaling charts
+        for name in ["memory", "sqlite", "third-party", "Which backend should I choose"] { #expect(page.contains(name)) }
+        let markdown = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(markdown.contains("## Standard workload at N = 1,000") && markdown.contains("| insert | records/s |"))
+    }
+
+    /// Every figure has one ratio entry; `toBest` and `toBaseline` agree with the figures they compare.
+    static func checkRatios(_ json: [String: Any], backends: [String], sizes: [Int]) throws {
+        let ratios = try #require(json["ratios"] as? [[String: Any]])
+        func relative(_ value: Double, _ reference: Double, _ unit: String) -> Double { unit.hasSuffix("/s") ? value / reference : reference / value }
+        for size in sizes {
+            for step in steps {
+                let entries = ratios.filter { $0["step"] as? String == step && $0["records"] as? Int == size }
+                #expect(Set(entries.compactMap { $0["backend"] as? String }) == Set(backends) && entries.count == backends.count, "\(step) at \(size)")
+                let measured = entries.filter { ($0["value"] as? Double ?? 0) > 0 }
+                guard let unit = measured.first?["unit"] as? String else { continue }
+                let values = measured.map { $0["value"] as! Double }
+                let best = unit.hasSuffix("/s") ? values.max()! : values.min()!
+                for entry in measured {
+                    let value = entry["value"] as! Double
+                    let toBest = try #require(entry["toBest"] as? Double, "\(step) \(size) \(entry["backend"] ?? "")")
+                    #expect(abs(toBest - relative(value, best, unit)) < 1e-9 && toBest <= 1 + 1e-12)
+                    if let raw = entry["baseline"] as? Double, raw > 0 {
+                        let toBaseline = try #require(entry["toBaseline"] as? Double)
+                        #expect(abs(toBaseline - relative(value, raw, unit)) < 1e-9)
+                        #expect((entry["comparedWith"] as? String)?.hasPrefix("\(step) vs ") == true)
+                    } else {
+                        #expect(entry["toBaseline"] is NSNull, "a ratio without a baseline is null")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aFailingBackendIsShownAndTheReportStillWritten() throws {
+        // every child is stopped at its first check: all fail, and the report says so
+        let (folder, _, status) = try Self.report(["--records", "1000", "--sizes", "1000", "--backends", "memory", "--child-time-limit", "0"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any])
+        let memory = try #require((json["backends"] as? [[String: Any]])?.first)
+        let failures = try #require(memory["failures"] as? [String])
+        #expect(failures.count == 2 && failures.allSatisfy { $0.contains("was stopped after the time limit") }, "\(failures)")
+        let markdown = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(markdown.contains("## Failures") && markdown.contains("did not run"))
+    }
+}
