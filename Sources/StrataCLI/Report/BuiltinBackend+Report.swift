@@ -11,7 +11,7 @@ extension BuiltinBackend {
         case "lmdb": .init(description: "an LMDB environment (data.mdb, lock.mdb)", tools: ["mdb_dump", "mdb_stat", "py-lmdb"], humanReadable: false)
         case "json": .init(description: "a JSON document plus a journal of JSON lines", tools: ["a text editor", "jq", "python3 -m json.tool", "diff"], humanReadable: true)
         case "csv": .init(description: "a folder of RFC 4180 CSV tables and a JSON manifest", tools: ["a spreadsheet", "Python csv", "a text editor", "diff"], humanReadable: true)
-        case "xml": .init(description: "an XML document", tools: ["xmllint", "a text editor", "diff"], humanReadable: true)
+        case "xml": .init(description: "an XML document (schema docs/formats/strata-xml.xsd) plus a journal of XML entries", tools: ["xmllint", "a text editor", "diff"], humanReadable: true)
         case "memory": .init(description: "none: the data lives in the process", tools: [], humanReadable: false, onDisk: false)
         default: nil
         }
