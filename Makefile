@@ -39,7 +39,7 @@ test: deps
 
 ## report: the backend comparison (docs/report.md): conformance and the standard workload on every built-in
 ## backend, each in its own child process, written to reports/report.json, report.md and index.html.
-## The defaults (N = 100,000; sizes 1k, 10k, 100k) took REPORT_TIME_NOTE on this 2-core machine.
+## Timing of the defaults on a 2-core machine: docs/report.md ("make report").
 REPORT_RECORDS ?= 100000
 REPORT_SIZES ?= 1000,10000,100000
 report: release
