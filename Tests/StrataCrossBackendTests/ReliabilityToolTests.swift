@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-/// Short, seeded runs of `strata torture` and `strata fuzz` on the built-in file backends (LMDB is
-/// left out: the fuzzer finds crashes there, see docs/reliability.md); the long runs are
+/// Short, seeded runs of `strata torture` and `strata fuzz` on the built-in file backends; the long runs are
 /// `make torture` and `make fuzz`. Each run is deterministic in what it draws (the
 /// seed); kills are placed after observed `saved <g>` lines, never after a fixed delay.
 struct ReliabilityToolTests {
@@ -26,7 +25,7 @@ struct ReliabilityToolTests {
         return (process.terminationStatus, text)
     }
 
-    @Test(arguments: ["sqlite", "json", "csv", "xml"])
+    @Test(arguments: ["sqlite", "json", "csv", "xml", "lmdb"])
     func tortureKeepsEveryReportedSave(backend: String) throws {
         let (status, table) = try Self.run(["torture", "--backend", backend, "--trials", "8", "--seed", "7", "--large-every", "3"])
         #expect(status == 0, "\(table)")
@@ -40,9 +39,10 @@ struct ReliabilityToolTests {
         "json": "bit-flip,truncate,insert-bytes,delete-bytes,delete-file,swap-files,stale-file",
         "csv": "bit-flip,truncate,insert-bytes,delete-bytes,delete-file,swap-files,stale-file",
         "xml": "bit-flip,truncate,insert-bytes,delete-bytes,delete-file,swap-files,stale-file",
+        "lmdb": "bit-flip,truncate,insert-bytes,delete-bytes,delete-file,swap-files,stale-file",
     ]
 
-    @Test(arguments: ["sqlite", "json", "csv", "xml"])
+    @Test(arguments: ["sqlite", "json", "csv", "xml", "lmdb"])
     func damageIsReportedNeverSilentNeverACrash(backend: String) throws {
         let (status, table) = try Self.run(["fuzz", "--backend", backend, "--trials", "30", "--seed", "11", "--kinds", Self.fuzzKinds[backend]!])
         #expect(status == 0, "\(table)")
