@@ -84,6 +84,8 @@ let package = Package(
             dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataConformance"],
             path: "Tests/StrataCrossBackendTests"
         ),
+        // The worked example of docs/writing-a-backend.md: a test-only file backend, run in CI.
+        .testTarget(name: "StrataExampleBackendTests", dependencies: ["Strata", "StrataConformance"], path: "Tests/StrataExampleBackendTests"),
         .testTarget(
             name: "StrataConformanceTests",
             dependencies: ["Strata", "StrataMemory", "StrataConformance"],

@@ -17,8 +17,9 @@ scratch = "/tmp/strata-mutants-" + str(os.getuid())
 build = os.path.join(root, ".build-mutants")
 
 def sync():
-    os.makedirs(scratch, exist_ok=True)
-    subprocess.run(["rsync", "-a", "--delete", "--exclude", ".build*", "--exclude", ".git", root + "/", scratch + "/"], check=True)
+    # A fresh copy with the sources' timestamps (copy2), so the persistent build folder stays valid.
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(root, scratch, ignore=shutil.ignore_patterns(".build*", ".git", "reports"), symlinks=True)
 
 def swift(*args, timeout=1800):
     return subprocess.run(["swift", *args, "--scratch-path", build], cwd=scratch, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)

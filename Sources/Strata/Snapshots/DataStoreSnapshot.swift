@@ -6,7 +6,7 @@
 /// which type they hold.
 ///
 /// Values are addressed by position — the entity's attribute and relationship order — not by name,
-/// so reading a value costs an array access. Name-based access is in `DataStoreSnapshot+Access.swift`.
+/// so reading a value costs an array access. Name-based access is `DefaultSnapshot`'s subscript.
 ///
 /// Conformers must make `init(entity:persistentIdentifier:attributes:relationships:)` and the two
 /// accessors agree: what goes in comes out.

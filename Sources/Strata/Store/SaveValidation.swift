@@ -3,7 +3,7 @@
 /// deletes.
 ///
 /// The shared engine uses them; a backend with its own storage (SQLite, LMDB) calls them before it
-/// writes, or uses `ResolvedSaveRequest`, which runs all of them.
+/// writes (see `SaveValidation+Rules.swift` for the shared delete, count and unique errors).
 public enum SaveValidation {
     /// The store's entity for a snapshot: its identifier's entity, which must be the snapshot's.
     ///
