@@ -19,7 +19,7 @@ SF = "Backends/SQLite/SQLiteSaveTransaction+Faults.swift"
 MUTANTS = [
     # Shared engine: saves
     ("engine-no-cascade", E, "where relationship.deleteRule == .cascade {", "where relationship.deleteRule == .deny {", "memory", "cascade deletes targets (contract §3)"),
-    ("engine-deny-ignored", E, "                case .deny:\n", "                case .deny where false:\n", "memory", "deny fails the save while targets survive (§3)"),
+    ("engine-deny-ignored", E, "if relationship.deleteRule == .deny { survivors.sort() }", "if relationship.deleteRule == .deny { continue }", "memory", "deny fails the save while targets survive (§3)"),
     ("engine-nullify-skipped", E, "case .nullify, .cascade:\n                    for target in survivors { detach(", "case .nullify, .cascade:\n                    for target in survivors.prefix(0) { detach(", "memory", "nullify removes the deleted record from inverses (§3)"),
     ("engine-noaction-to-many-kept", E, "if entities[destination].relationshipIsToMany[inverse] {", "if false && entities[destination].relationshipIsToMany[inverse] {", "memory", "a to-many never lists a deleted record (§3 noAction)"),
     ("engine-key-reuse", E, "work.tables[entity.index].nextPrimaryKey = key + 1", "work.tables[entity.index].nextPrimaryKey = key + (key % 2)", "memory", "identifiers unique and never reused (§1)"),
