@@ -34,7 +34,10 @@ let package = Package(
         .systemLibrary(name: "CLMDB", path: "Backends/CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB"),
         .systemLibrary(name: "CLibXML2", path: "Backends/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML"),
+        // The SAX callbacks run once per element: exclusivity checks on the reader's state cost a third of
+        // a reopen (measured with callgrind), and the reader is single-threaded by construction.
+        .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
+        .target(name: "CXMLBaseline", dependencies: ["CLibXML2"], path: "Sources/CXMLBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("xml2")]),
         .target(name: "CLMDBBaseline", dependencies: ["CStrataBaselines"], path: "Sources/CLMDBBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("lmdb")]),
         .target(
             name: "CStrataBaselines", dependencies: ["CSQLite"], path: "Sources/CStrataBaselines",
@@ -42,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CStrataBaselines",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CXMLBaseline", "CStrataBaselines",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI"

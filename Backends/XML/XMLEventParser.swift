@@ -2,19 +2,6 @@ import CLibXML2
 import Foundation
 import Strata
 
-/// What a store reader does with the events of libxml2's SAX2 parser.
-///
-/// Names and values are handed over as bytes that live only for the call; a handler copies what it
-/// keeps. A thrown error stops the parser at once and is what `XMLEventParser.parse` throws.
-protocol XMLEventHandler: AnyObject {
-    /// An element starts: its local name and its attributes.
-    func start(_ name: XMLBytes, _ attributes: XMLAttributes) throws
-    /// Character data inside the current element (possibly one of several pieces).
-    func text(_ bytes: XMLBytes)
-    /// The current element ends.
-    func end() throws
-}
-
 /// Bytes libxml2 owns for the duration of one callback.
 typealias XMLBytes = UnsafeBufferPointer<UInt8>
 
@@ -45,8 +32,8 @@ struct XMLAttributes {
     }
 }
 
-/// Runs libxml2's SAX2 parser over bytes in memory and turns what it reports into `XMLEventHandler`
-/// calls and one `StrataError`.
+/// Runs libxml2's SAX2 parser over bytes in memory and hands what it reports to an
+/// `XMLStoreReader` (names and values as bytes valid for the call), turning failures into one `StrataError`.
 ///
 /// It is the only reader of Strata's XML: streaming (nothing is built but what the handler builds),
 /// strict (the first well-formedness error ends the parse, with libxml2's message, line and column;
@@ -62,7 +49,7 @@ enum XMLEventParser {
     ///
     /// - Throws: `corruptStore` naming `file` with libxml2's line, column and message for malformed
     ///   input, or what `handler` threw (given the line and column where it was).
-    static func parse(_ bytes: UnsafeRawBufferPointer, file: String, into handler: XMLEventHandler) throws {
+    static func parse(_ bytes: UnsafeRawBufferPointer, file: String, into handler: XMLStoreReader) throws {
         let run = Run(handler: handler)
         let context = Unmanaged.passRetained(run)
         defer { context.release() }
@@ -89,15 +76,17 @@ enum XMLEventParser {
 
     /// One parse's state, reached from the C callbacks through the context pointer.
     fileprivate final class Run {
-        let handler: XMLEventHandler
+        let handler: XMLStoreReader
         var parser: xmlParserCtxtPtr?
         var depth = 0
-        var failure: StrataError?
+        var failure: StrataError? { didSet { failed = failure != nil } }
+        /// Whether the parse failed (a plain flag: the callbacks test it on every event).
+        var failed = false
         var libxmlMessage: String?
         var libxmlLine: Int?
         var libxmlColumn: Int?
 
-        init(handler: XMLEventHandler) { self.handler = handler }
+        init(handler: XMLStoreReader) { self.handler = handler }
 
         func stop(_ error: Error) {
             guard failure == nil else { return }
@@ -125,7 +114,7 @@ enum XMLEventParser {
         h.initialized = UInt32(XML_SAX2_MAGIC)
         h.startElementNs = { context, localname, _, _, _, _, attributeCount, _, attributes in
             let run = Run.from(context)
-            guard run.failure == nil else { return }
+            guard !run.failed else { return }
             run.depth += 1
             guard run.depth <= XMLEventParser.maximumDepth else {
                 return run.stop(StrataError(.corruptStore, "Elements are nested deeper than \(XMLEventParser.maximumDepth) levels; a Strata file needs 4. The file is not a Strata store or is damaged."))
@@ -139,13 +128,13 @@ enum XMLEventParser {
         }
         h.endElementNs = { context, _, _, _ in
             let run = Run.from(context)
-            guard run.failure == nil else { return }
+            guard !run.failed else { return }
             run.depth -= 1
             do { try run.handler.end() } catch { run.stop(error) }
         }
         h.characters = { context, bytes, length in
             let run = Run.from(context)
-            guard run.failure == nil else { return }
+            guard !run.failed else { return }
             run.handler.text(XMLBytes(start: bytes, count: Int(length)))
         }
         h.cdataBlock = h.characters

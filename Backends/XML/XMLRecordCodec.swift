@@ -13,7 +13,7 @@ import Strata
 /// if it holds a character XML 1.0 cannot carry (NUL and the other C0 controls but tab, line feed and
 /// carriage return; U+FFFE; U+FFFF) — `encoding="base64"` and the base64 of its UTF-8; Data base64;
 /// UUID its string; URL its absolute string.
-struct XMLRecordCodec {
+final class XMLRecordCodec: Sendable {
     let entity: EntitySchema
     /// `<value name="…">` for every attribute, escaped once.
     private let valueTags: [[UInt8]]
@@ -22,6 +22,9 @@ struct XMLRecordCodec {
     /// Property names as UTF-8, to find a property from the bytes the parser hands over.
     let attributeNames: [[UInt8]]
     let relationshipNames: [[UInt8]]
+    /// A record with every attribute nil and every relationship empty, to start reading one from.
+    let emptyAttributes: [Value]
+    let emptyLinks: [Link]
 
     init(_ entity: EntitySchema) {
         self.entity = entity
@@ -37,6 +40,8 @@ struct XMLRecordCodec {
         linkTags = entity.relationships.map { tag($0.isToMany ? "to-many" : "to-one", $0.name) }
         attributeNames = entity.attributes.map { Array($0.name.utf8) }
         relationshipNames = entity.relationships.map { Array($0.name.utf8) }
+        emptyAttributes = Array(repeating: .null, count: entity.attributes.count)
+        emptyLinks = entity.relationships.map { $0.isToMany ? .many([]) : .one(nil) }
     }
 
     /// Appends `<record id="key">…</record>`.
@@ -98,6 +103,21 @@ struct XMLRecordCodec {
         return "bits:" + String(d.bitPattern, radix: 16)
     }
 
+    /// A double from the bytes `doubleText` wrote; the common case (a plain number) without a String.
+    static func readDouble(_ bytes: [UInt8]) -> Double? {
+        let plain = !bytes.isEmpty && bytes.count < 64
+            && bytes.allSatisfy { (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x2B || $0 == 0x2E || $0 == 0x65 || $0 == 0x45 }
+        guard plain else { return readDouble(String(decoding: bytes, as: UTF8.self)) }
+        // strtod reads what Swift's `description` writes, correctly rounded; the copy ends with NUL.
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
+            for (i, b) in bytes.enumerated() { buffer[i] = CChar(bitPattern: b) }
+            buffer[bytes.count] = 0
+            var end: UnsafeMutablePointer<CChar>?
+            let value = strtod(buffer.baseAddress!, &end)
+            return end == buffer.baseAddress! + bytes.count ? value : nil
+        }
+    }
+
     static func readDouble(_ text: String) -> Double? {
         switch text {
         case "NaN": return .nan
@@ -123,8 +143,8 @@ struct XMLRecordCodec {
             if text.elementsEqual("false".utf8) { return .bool(false) }
             return nil
         case .int: return readInt(text[...]).map(Value.int)
-        case .double: return readDouble(String(decoding: text, as: UTF8.self)).map(Value.double)
-        case .date: return readDouble(String(decoding: text, as: UTF8.self)).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case .double: return readDouble(text).map(Value.double)
+        case .date: return readDouble(text).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
         case .string: return .string(String(decoding: text, as: UTF8.self))
         case .data: return Data(base64Encoded: Data(text)).map(Value.data)
         case .uuid: return UUID(uuidString: String(decoding: text, as: UTF8.self)).map(Value.uuid)
@@ -133,7 +153,7 @@ struct XMLRecordCodec {
     }
 
     /// A decimal Int64 (optional leading `-`), exactly; `nil` for anything else or an overflow.
-    static func readInt(_ text: ArraySlice<UInt8>) -> Int64? {
+    static func readInt<Digits: RandomAccessCollection>(_ text: Digits) -> Int64? where Digits.Element == UInt8, Digits.Index == Int {
         var i = text.startIndex
         let negative = i < text.endIndex && text[i] == UInt8(ascii: "-")
         if negative { i += 1 }
@@ -163,13 +183,17 @@ struct XMLRecordCodec {
 
     /// The index of the attribute whose name is `bytes`, trying `expected` first (files list them in order).
     func attributeIndex(_ bytes: XMLBytes, expected: Int) -> Int? {
-        if expected < attributeNames.count, attributeNames[expected].elementsEqual(bytes) { return expected }
-        return attributeNames.firstIndex { $0.elementsEqual(bytes) }
+        if expected < attributeNames.count, Self.same(attributeNames[expected], bytes) { return expected }
+        return attributeNames.firstIndex { Self.same($0, bytes) }
+    }
+
+    private static func same(_ name: [UInt8], _ bytes: XMLBytes) -> Bool {
+        name.count == bytes.count && (bytes.isEmpty || name.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
     }
 
     /// The index of the relationship whose name is `bytes`, trying `expected` first.
     func relationshipIndex(_ bytes: XMLBytes, expected: Int) -> Int? {
-        if expected < relationshipNames.count, relationshipNames[expected].elementsEqual(bytes) { return expected }
-        return relationshipNames.firstIndex { $0.elementsEqual(bytes) }
+        if expected < relationshipNames.count, Self.same(relationshipNames[expected], bytes) { return expected }
+        return relationshipNames.firstIndex { Self.same($0, bytes) }
     }
 }

@@ -9,7 +9,7 @@ import Strata
 /// `<save seq="…">` holding `<delete>`, `<put>` and `<next>` elements, applied in order. Anything
 /// else — an unknown element, an element in the wrong place, a missing or malformed field, a value
 /// of the wrong type — is `corruptStore`.
-final class XMLStoreReader: XMLEventHandler {
+final class XMLStoreReader {
     /// What the root element said.
     struct Header {
         var version: Int64 = 0
@@ -31,6 +31,7 @@ final class XMLStoreReader: XMLEventHandler {
     private let codecs: [XMLRecordCodec]
     private var stack: [Element] = []
     private var buffer: [UInt8] = []
+    private var collecting = false
     private var schemaLines: [String] = []
     private var sawSchema = false
     private var entity: XMLRecordCodec?
@@ -85,7 +86,7 @@ final class XMLStoreReader: XMLEventHandler {
     }
 
     private func integer(_ attributes: XMLAttributes, _ name: StaticString, in element: String) throws -> Int64 {
-        guard let bytes = attributes[name], let n = XMLRecordCodec.readInt(Array(bytes)[...]) else { throw corrupt("has <\(element)> without an integer \(name)") }
+        guard let bytes = attributes[name], let n = XMLRecordCodec.readInt(bytes) else { throw corrupt("has <\(element)> without an integer \(name)") }
         return n
     }
 
@@ -180,27 +181,35 @@ final class XMLStoreReader: XMLEventHandler {
             throw corrupt("has <\(name.string)> inside an element that holds only text")
         }
         stack.append(element)
-        buffer.removeAll(keepingCapacity: true)
+        if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
+        switch element {
+        case .schemaLine, .checksum, .value, .toOne, .toMany, .delete: collecting = true
+        default: collecting = false
+        }
     }
 
     private func resetRecord(_ codec: XMLRecordCodec) {
-        let e = codec.entity
-        attributes = Array(repeating: .null, count: e.attributes.count)
-        links = e.relationships.map { $0.isToMany ? .many([]) : .one(nil) }
-        filled = Array(repeating: false, count: e.attributes.count + e.relationships.count)
+        attributes = codec.emptyAttributes
+        links = codec.emptyLinks
+        let count = codec.emptyAttributes.count + codec.emptyLinks.count
+        if filled.count == count {
+            for i in filled.indices { filled[i] = false }
+        } else {
+            filled = Array(repeating: false, count: count)
+        }
         nextAttribute = 0
         nextRelationship = 0
     }
 
+    /// Character data of the current element; kept only in elements that hold text (the rest is
+    /// the line breaks between elements).
     func text(_ bytes: XMLBytes) {
-        switch stack.last {
-        case .schemaLine?, .checksum?, .value?, .toOne?, .toMany?, .delete?: buffer.append(contentsOf: bytes)
-        default: break  // line breaks between elements
-        }
+        if collecting { buffer.append(contentsOf: bytes) }
     }
 
     func end() throws {
         guard let element = stack.popLast() else { return }
+        collecting = false
         switch element {
         case .schemaLine(let base64):
             guard case .string(let line)? = XMLRecordCodec.read(buffer, .string, base64: base64) else { throw corrupt("holds a schema line that is not base64") }
@@ -235,6 +244,6 @@ final class XMLStoreReader: XMLEventHandler {
         case .checksum, .save, .next:
             break
         }
-        buffer.removeAll(keepingCapacity: true)
+        if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
     }
 }

@@ -96,7 +96,8 @@ struct BuiltinBackend: Sendable {
         ).with(baseline: { records, step in try FileParseBaseline.onlyReopen(step) { try FileParseBaseline.csv(records: records) } }),
         make(
             "xml", "A well-formed XML document, valid against its schema, plus a journal, crash-safe, read with libxml2's SAX2 parser.", onDisk: true, appendOnly: { $0.hasSuffix(".journal") },
-            factory: StoreFactory<XMLStore> { dir, schema in XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: schema, lockWait: .seconds(5)) }),
+            factory: StoreFactory<XMLStore> { dir, schema in XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: schema, lockWait: .seconds(5)) }
+        ).with(baseline: { try XMLBaseline.run(records: $0, step: $1) }),
         make(
             "memory", "In-memory reference backend on the shared engine; data lives as long as the process.", onDisk: false,
             factory: StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }
