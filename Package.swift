@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import CompilerPluginSupport
 import PackageDescription
 
 /// Strata: SwiftData-style persistence for Swift on Linux, with the storage backend as a plugin.
@@ -16,10 +17,12 @@ let package = Package(
         .library(name: "StrataCSV", targets: ["StrataCSV"]),
         .library(name: "StrataLMDB", targets: ["StrataLMDB"]),
         .library(name: "StrataXML", targets: ["StrataXML"]),
+        .library(name: "StrataModel", targets: ["StrataModel"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
         .target(name: "Strata", path: "Sources/Strata"),
@@ -42,6 +45,15 @@ let package = Package(
         .target(
             name: "CStrataBaselines", dependencies: ["CSQLite"], path: "Sources/CStrataBaselines",
             linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
+        .macro(
+            name: "StrataModelMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ],
+            path: "Sources/StrataModelMacros"
+        ),
+        .target(name: "StrataModel", dependencies: ["Strata", "StrataModelMacros"], path: "Sources/StrataModel"),
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
@@ -89,6 +101,20 @@ let package = Package(
         ),
         // The worked example of docs/writing-a-backend.md: a test-only file backend, run in CI.
         .testTarget(name: "StrataExampleBackendTests", dependencies: ["Strata", "StrataConformance"], path: "Tests/StrataExampleBackendTests"),
+        .testTarget(
+            name: "StrataModelTests",
+            dependencies: ["StrataModel", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
+            path: "Tests/StrataModelTests"
+        ),
+        .testTarget(
+            name: "StrataModelMacrosTests",
+            dependencies: [
+                "StrataModelMacros",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+            ],
+            path: "Tests/StrataModelMacrosTests"
+        ),
         .testTarget(
             name: "StrataConformanceTests",
             dependencies: ["Strata", "StrataMemory", "StrataConformance"],

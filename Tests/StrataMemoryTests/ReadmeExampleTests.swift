@@ -2,7 +2,7 @@ import Strata
 import StrataMemory
 import Testing
 
-/// The README's example, verbatim, so it cannot drift from the code.
+/// The store-level example of docs/writing-a-backend.md (section 0), verbatim, so it cannot drift from the code.
 @Test func readmeExampleRuns() throws {
     let schema = try Schema {
         Entity("Owner") {

@@ -58,8 +58,9 @@ public protocol DataStoreConfiguration: Sendable {
     associatedtype Store: DataStore where Store.Configuration == Self
     /// A human-readable name (a file name, a registry key…).
     var name: String { get }
-    /// The schema of the data.
-    var schema: Schema { get }
+    /// The schema of the data. Settable so a layer above (the model container) can fill in the
+    /// schema it derives from model types.
+    var schema: Schema { get set }
     /// Opens the store for reading only: opening never creates, repairs or removes a file, a missing
     /// store is an error instead of a new empty one, and every save fails with `readOnlyStore`.
     /// File backends let several readers open beside one writer.

@@ -1,0 +1,65 @@
+@_exported import Observation
+@_exported import Strata
+
+/// Makes a final class a persistent model: its stored properties become the entity's attributes
+/// and relationships, and the class gets `PersistentModel` and `Observable` conformance.
+///
+/// ```swift
+/// @Model final class Trip {
+///     @Attribute(.unique) var name: String
+///     var start: Date
+///     @Relationship(deleteRule: .cascade, inverse: \BucketListItem.trip) var items: [BucketListItem] = []
+///     init(name: String, start: Date) { self.name = name; self.start = start }
+/// }
+/// ```
+@attached(
+    member,
+    names: named(_$Property), named(_$observationRegistrar), named(persistentBackingData), named(schemaMetadata),
+    named(schemaConstraints), named(propertyName), named(init), named(_$encode), named(_$assign), named(_$refault), named(_$inverse))
+@attached(memberAttribute)
+@attached(extension, conformances: PersistentModel, Observable)
+public macro Model() = #externalMacro(module: "StrataModelMacros", type: "ModelMacro")
+
+/// Put on each persisted property by `@Model`; not meant to be written by hand.
+@attached(accessor, names: named(init), named(get), named(set))
+@attached(peer, names: prefixed(_))
+public macro _PersistedProperty() = #externalMacro(module: "StrataModelMacros", type: "PersistedPropertyMacro")
+
+/// Options of an attribute: `.unique` makes a single-property unique constraint.
+///
+/// `originalName` records the property's previous name for the migration work to come.
+@attached(peer)
+public macro Attribute(_ options: ModelAttributeOption..., originalName: String? = nil) = #externalMacro(module: "StrataModelMacros", type: "MarkerMacro")
+
+/// Options of a relationship: its delete rule, its inverse (a key path on the destination),
+/// and count bounds for a to-many.
+@attached(peer)
+public macro Relationship(
+    deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+    originalName: String? = nil, inverse: AnyKeyPath? = nil
+) = #externalMacro(module: "StrataModelMacros", type: "MarkerMacro")
+
+/// Keeps a property in memory only; it needs a default value.
+@attached(peer)
+public macro Transient() = #externalMacro(module: "StrataModelMacros", type: "MarkerMacro")
+
+/// Declares composite unique constraints inside a `@Model` class: `#Unique<Person>([\.first, \.last])`.
+@freestanding(declaration)
+public macro Unique<T>(_ constraints: [PartialKeyPath<T>]...) = #externalMacro(module: "StrataModelMacros", type: "ConstraintMacro")
+
+/// Declares indexes inside a `@Model` class: `#Index<Person>([\.last], [\.city, \.last])`.
+@freestanding(declaration)
+public macro Index<T>(_ indexes: [PartialKeyPath<T>]...) = #externalMacro(module: "StrataModelMacros", type: "ConstraintMacro")
+
+/// Makes an actor with its own `ModelContext`, for background work: `@ModelActor actor Importer { … }`.
+@attached(member, names: named(modelContainer), named(modelContext), named(init))
+@attached(extension, conformances: ModelActor)
+public macro ModelActor() = #externalMacro(module: "StrataModelMacros", type: "ModelActorMacro")
+
+/// An option of `@Attribute`.
+public enum ModelAttributeOption: Sendable, Hashable {
+    /// The attribute's value is unique among the entity's records (a unique constraint).
+    case unique
+    /// Accepted for SwiftData source compatibility; every Strata backend stores large values inline.
+    case externalStorage
+}

@@ -1,0 +1,77 @@
+/// What every model object carries besides its values: identifier, context, the stored state it
+/// was loaded from, and which properties were set since.
+///
+/// The stored snapshot serves three purposes: properties load lazily from it (a fetch makes no
+/// decoding work for properties nobody reads), a save sends it with only the changed properties
+/// replaced and listed (so another context's changes to other properties survive), and rollback
+/// restores from it.
+public final class ModelBackingData {
+    /// The record's identifier (temporary until saved).
+    public internal(set) var persistentModelID: PersistentIdentifier
+    /// The context the object is registered in.
+    public internal(set) weak var context: ModelContext?
+    /// The model type's derived description.
+    let info: ModelTypeInfo
+    /// The record as stored when last loaded or saved; `nil` for a new object.
+    var snapshot: DefaultSnapshot?
+    /// Whether the object was deleted (pending or saved).
+    public internal(set) var isDeleted = false
+    /// Bits of the properties set since the last save (ordinals ≥ 64 in `changedBeyond`).
+    private var changedMask: UInt64 = 0
+    private var changedBeyond: Set<Int> = []
+
+    /// Makes the backing data of a new object of `type`, with a fresh temporary identifier.
+    public init<T: PersistentModel>(for type: T.Type) {
+        self.info = ModelTypeInfo.of(type)
+        self.persistentModelID = .temporary(entity: info.entityName)
+    }
+
+    /// Takes over a stored record (generated `init(_$fetched:)` calls this).
+    public func _$adopt(_ record: _FetchedRecord) {
+        persistentModelID = record.snapshot.persistentIdentifier
+        snapshot = record.snapshot
+        context = record.context
+    }
+
+    /// Whether any property was set since the last save.
+    public var hasChanges: Bool { changedMask != 0 || !changedBeyond.isEmpty }
+
+    /// Records that property `ordinal` was set and tells the context.
+    func didChange(_ ordinal: Int, owner: some PersistentModel) {
+        let wasClean = !hasChanges
+        if ordinal < 64 { changedMask |= 1 << UInt64(ordinal) } else { changedBeyond.insert(ordinal) }
+        if wasClean, let context, snapshot != nil { context.registerChange(owner) }
+    }
+
+    /// Whether property `ordinal` was set since the last save.
+    func isChanged(_ ordinal: Int) -> Bool {
+        ordinal < 64 ? changedMask & (1 << UInt64(ordinal)) != 0 : changedBeyond.contains(ordinal)
+    }
+
+    /// The ordinals set since the last save, ascending.
+    var changedOrdinals: [Int] { info.properties.indices.filter(isChanged) }
+
+    /// Forgets the changes (after a save or a rollback).
+    func clearChanges() {
+        changedMask = 0
+        changedBeyond = []
+    }
+
+    /// The stored value of attribute property `ordinal`.
+    func storedAttribute(_ ordinal: Int) -> Value {
+        guard let snapshot, let i = info.attributeIndex[ordinal] else { return .null }
+        return snapshot.attributes[i]
+    }
+
+    /// The stored targets of relationship property `ordinal`.
+    func storedTargets(_ ordinal: Int) -> [PersistentIdentifier] {
+        guard let snapshot, let r = info.relationshipIndex[ordinal] else { return [] }
+        return snapshot.relationships[r].targets
+    }
+}
+
+/// A stored record on its way into a new model object.
+public struct _FetchedRecord {
+    let snapshot: DefaultSnapshot
+    let context: ModelContext
+}

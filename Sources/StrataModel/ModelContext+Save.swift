@@ -1,0 +1,160 @@
+extension ModelContext {
+    /// Sends every pending insert, change and delete to the store in one atomic save.
+    ///
+    /// Inserts carry all their properties; an update carries only the properties set since the
+    /// object was loaded (`SaveRequest.updatedProperties`), so another context's changes to other
+    /// properties of the same record survive. Afterwards the objects hold permanent identifiers,
+    /// and what the store changed on its own (inverses, nullified relationships, cascades) is
+    /// applied to the registered objects.
+    ///
+    /// - Throws: the store's error (`uniqueConstraintViolation`, `deleteDenied`,
+    ///   `writeConflict` with `checksConflicts`…); then nothing was saved and every pending change
+    ///   is still pending, to fix or `rollback()`.
+    public func save() throws {
+        guard hasChanges else { return }
+        var request = SaveRequest<DefaultSnapshot>()
+        request.inserted.reserveCapacity(inserted.count)
+        for model in inserted { request.inserted.append(try insertSnapshot(model)) }
+        let updates = changedModelsArray
+        for model in updates {
+            let (snapshot, properties) = try updateSnapshot(model)
+            request.updated.append(snapshot)
+            request.updatedProperties[snapshot.persistentIdentifier] = properties
+        }
+        for model in deletedModelsArray {
+            request.deleted.append(DefaultSnapshot(entity: try entity(of: model), persistentIdentifier: model.persistentModelID, attributes: [], relationships: []))
+        }
+        let result = try store.save(request)
+        apply(result, inserted: zip(inserted, request.inserted), updated: zip(updates, request.updated))
+        container.publish(ModelChanges(
+            inserted: result.remappedIdentifiers.permanentIdentifiers,
+            updated: request.updated.map(\.persistentIdentifier) + result.changedSnapshots.keys.filter { id in !request.updated.contains { $0.persistentIdentifier == id } },
+            deleted: Array(result.deletedIdentifiers)))
+    }
+
+    /// Discards every pending insert, change and delete: inserted objects leave the context,
+    /// changed objects return to their stored values, deleted ones are no longer deleted.
+    public func rollback() {
+        for model in inserted {
+            model.persistentBackingData.context = nil
+        }
+        inserted = []
+        insertedSet = []
+        for model in deletedModelsArray { model.persistentBackingData.isDeleted = false }
+        deleted = [:]
+        deletedOrder = []
+        // Relationships of unchanged objects may hold in-memory inverse updates: unload all.
+        for model in registered.values {
+            model.persistentBackingData.clearChanges()
+            model._$refault()
+        }
+        changed = [:]
+        changedOrder = []
+    }
+
+    /// Runs `block` and saves; if `block` or the save throws, rolls everything back and rethrows.
+    public func transaction(_ block: () throws -> Void) throws {
+        do {
+            try block()
+            try save()
+        } catch {
+            rollback()
+            throw error
+        }
+    }
+
+    // MARK: Building the request
+
+    private func insertSnapshot(_ model: any PersistentModel) throws -> DefaultSnapshot {
+        let entity = try entity(of: model)
+        let info = model.persistentBackingData.info
+        var attributes: [Value] = []
+        attributes.reserveCapacity(entity.attributes.count)
+        for ordinal in info.attributeOrdinals {
+            guard case .attribute(let value) = model._$encode(ordinal) else { attributes.append(.null); continue }
+            attributes.append(value)
+        }
+        var relationships: [RelationshipValue] = []
+        relationships.reserveCapacity(entity.relationships.count)
+        for ordinal in info.relationshipOrdinals { relationships.append(try relationshipValue(model._$encode(ordinal), of: model)) }
+        // Hidden inverses of one-way relationships start empty; the store maintains them.
+        for r in relationships.count..<entity.relationships.count { relationships.append(.empty(for: entity.relationships[r])) }
+        return DefaultSnapshot(entity: entity, persistentIdentifier: model.persistentModelID, attributes: attributes, relationships: relationships)
+    }
+
+    private func updateSnapshot(_ model: any PersistentModel) throws -> (DefaultSnapshot, UpdatedProperties) {
+        let backing = model.persistentBackingData
+        guard var snapshot = backing.snapshot else { throw StrataError(.invalidRequest, "\(model.persistentModelID) has no stored state to update.") }
+        var properties = UpdatedProperties()
+        for ordinal in backing.changedOrdinals {
+            let value = model._$encode(ordinal)
+            if let i = backing.info.attributeIndex[ordinal] {
+                guard case .attribute(let v) = value else { continue }
+                snapshot.attributes[i] = v
+                properties.attributes.append(i)
+            } else if let r = backing.info.relationshipIndex[ordinal] {
+                if case .stored = value { continue }
+                snapshot.relationships[r] = try relationshipValue(value, of: model)
+                properties.relationships.append(r)
+            }
+        }
+        if checksConflicts, let stored = backing.snapshot {
+            properties.expectedAttributes = properties.attributes.map { stored.attributes[$0] }
+            properties.expectedRelationships = properties.relationships.map { stored.relationships[$0] }
+        }
+        return (snapshot, properties)
+    }
+
+    private func relationshipValue(_ value: _PropertyValue, of owner: any PersistentModel) throws -> RelationshipValue {
+        func id(_ target: any PersistentModel) throws -> PersistentIdentifier {
+            guard target.persistentBackingData.context === self else {
+                throw StrataError(.invalidRequest, "\(type(of: owner)) \(owner.persistentModelID) points at a \(type(of: target)) that is not in this context (inserted in another context, or removed by rollback). Insert it here, or look it up with model(for:).", entity: type(of: owner).entityName, identifiers: [owner.persistentModelID, target.persistentModelID])
+            }
+            return target.persistentModelID
+        }
+        switch value {
+        case .toOne(let target): return .toOne(try target.map(id))
+        case .toMany(let targets): return .toMany(try targets.map(id))
+        case .stored, .attribute: return .toOne(nil)
+        }
+    }
+
+    // MARK: Applying the result
+
+    private func apply(
+        _ result: SaveResult<DefaultSnapshot>,
+        inserted insertedPairs: Zip2Sequence<[any PersistentModel], [DefaultSnapshot]>,
+        updated updatedPairs: Zip2Sequence<[any PersistentModel], [DefaultSnapshot]>
+    ) {
+        let remap = result.remappedIdentifiers
+        registered.reserveCapacity(registered.count + remap.count)
+        for (model, sent) in insertedPairs {
+            let backing = model.persistentBackingData
+            guard let permanent = remap[sent.persistentIdentifier] else { continue }
+            backing.persistentModelID = permanent
+            backing.snapshot = sent.copy(persistentIdentifier: permanent, remappedIdentifiers: remap)
+            backing.clearChanges()
+            registered[permanent] = model
+        }
+        for (model, sent) in updatedPairs {
+            model.persistentBackingData.snapshot = sent.copy(persistentIdentifier: sent.persistentIdentifier, remappedIdentifiers: remap)
+            model.persistentBackingData.clearChanges()
+        }
+        for id in result.deletedIdentifiers {
+            guard let model = registered.removeValue(forKey: id) else { continue }
+            model.persistentBackingData.isDeleted = true
+            model.persistentBackingData.context = nil
+        }
+        for (id, snapshot) in result.changedSnapshots {
+            guard let model = registered[id] else { continue }
+            model.persistentBackingData.snapshot = snapshot
+            model._$refault()
+        }
+        inserted = []
+        insertedSet = []
+        changed = [:]
+        changedOrder = []
+        deleted = [:]
+        deletedOrder = []
+    }
+}

@@ -1,0 +1,191 @@
+/// Tracks model objects of one container: the identity map, pending inserts, changes and deletes,
+/// and the save that sends them to the store.
+///
+/// One object per record per context: fetching a record twice returns the same object. Not
+/// `Sendable` (as in SwiftData): use a context on one actor or thread; pass identifiers between
+/// them and give each its own context (see `ModelActor`).
+///
+/// ```swift
+/// let context = ModelContext(container)
+/// let trip = Trip(name: "Rome", start: .now)
+/// context.insert(trip)
+/// try context.save()
+/// ```
+public final class ModelContext {
+    /// The container this context works on.
+    public let container: ModelContainer
+    let store: any ModelStore
+    /// Identity map: the registered object of each saved record.
+    var registered: [PersistentIdentifier: any PersistentModel] = [:]
+    /// Objects inserted since the last save, in insert order.
+    var inserted: [any PersistentModel] = []
+    var insertedSet = Set<ObjectIdentifier>()
+    /// Registered objects with changes since the last save, in the order they changed.
+    var changed: [ObjectIdentifier: any PersistentModel] = [:]
+    var changedOrder: [ObjectIdentifier] = []
+    /// Registered objects deleted since the last save.
+    var deleted: [ObjectIdentifier: any PersistentModel] = [:]
+    var deletedOrder: [ObjectIdentifier] = []
+    /// Entity per model type, looked up once.
+    private var entities: [ObjectIdentifier: EntitySchema] = [:]
+
+    /// Whether a save fails with `writeConflict` when a property it writes was changed by another
+    /// save since this context read it. Off by default: the later save wins (but never for
+    /// properties it did not change).
+    public var checksConflicts = false
+
+    /// Makes a context on `container`.
+    public init(_ container: ModelContainer) {
+        self.container = container
+        self.store = container.store
+    }
+
+    // MARK: Registration
+
+    /// Registers `model` for insertion at the next save, with every new object reachable through
+    /// its relationships. Inserting an object twice, or one already saved, does nothing.
+    public func insert<T: PersistentModel>(_ model: T) {
+        insertGraph(model)
+    }
+
+    func insertGraph(_ model: any PersistentModel) {
+        let backing = model.persistentBackingData
+        if let owner = backing.context {
+            precondition(owner === self, "\(type(of: model)) \(model.persistentModelID) belongs to another ModelContext; look it up in this one with model(for:).")
+            return
+        }
+        guard !backing.isDeleted || backing.snapshot == nil else { return }
+        backing.context = self
+        backing.isDeleted = false
+        inserted.append(model)
+        insertedSet.insert(ObjectIdentifier(model))
+        for ordinal in backing.info.relationshipOrdinals {
+            switch model._$encode(ordinal) {
+            case .toOne(let target?): insertGraph(target)
+            case .toMany(let targets): for target in targets { insertGraph(target) }
+            default: break
+            }
+        }
+    }
+
+    /// Marks `model` for deletion at the next save (with its delete rules, applied by the store).
+    /// An object inserted and not yet saved is simply dropped, and taken out of its relationships.
+    public func delete<T: PersistentModel>(_ model: T) {
+        let backing = model.persistentBackingData
+        guard backing.context === self, !backing.isDeleted else { return }
+        let key = ObjectIdentifier(model)
+        if insertedSet.remove(key) != nil {
+            inserted.removeAll { $0 === model }
+            detachFromRelationships(model)
+            backing.context = nil
+            backing.isDeleted = true
+            return
+        }
+        backing.isDeleted = true
+        if deleted.updateValue(model, forKey: key) == nil { deletedOrder.append(key) }
+    }
+
+    /// Takes an unsaved object out of the loaded relationships of the objects it points at.
+    private func detachFromRelationships(_ model: any PersistentModel) {
+        let info = model.persistentBackingData.info
+        for ordinal in info.relationshipOrdinals {
+            guard let inverse = info.inverseOrdinal(ordinal) else { continue }
+            switch model._$encode(ordinal) {
+            case .toOne(let target?): target._$inverse(inverse, .remove(model))
+            case .toMany(let targets): for target in targets { target._$inverse(inverse, .remove(model)) }
+            default: break
+            }
+        }
+    }
+
+    /// Called by an object's backing data the first time one of its properties changes.
+    func registerChange(_ model: any PersistentModel) {
+        let key = ObjectIdentifier(model)
+        guard !insertedSet.contains(key), changed.updateValue(model, forKey: key) == nil else { return }
+        changedOrder.append(key)
+    }
+
+    /// Whether there are inserts, changes or deletes not yet saved.
+    public var hasChanges: Bool { !inserted.isEmpty || !deleted.isEmpty || changed.values.contains { $0.persistentBackingData.hasChanges } }
+
+    /// Objects inserted since the last save.
+    public var insertedModelsArray: [any PersistentModel] { inserted }
+    /// Registered objects with unsaved changes (deleted ones excluded).
+    public var changedModelsArray: [any PersistentModel] {
+        changedOrder.compactMap { changed[$0] }.filter { $0.persistentBackingData.hasChanges && !$0.isDeleted }
+    }
+    /// Objects marked for deletion since the last save.
+    public var deletedModelsArray: [any PersistentModel] { deletedOrder.compactMap { deleted[$0] } }
+
+    /// The registered object of `identifier`, without fetching.
+    public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
+        registered[identifier] as? T ?? inserted.first { $0.persistentModelID == identifier } as? T
+    }
+
+    /// The object of `identifier`: the registered one, or a new one for the stored record.
+    ///
+    /// - Throws: `unknownIdentifier` if the store holds no such record, `typeMismatch` if it is
+    ///   not a `T`.
+    public func model<T: PersistentModel>(for identifier: PersistentIdentifier, as type: T.Type = T.self) throws -> T {
+        if let known = registered[identifier] {
+            guard let model = known as? T else { throw StrataError(.typeMismatch, "\(identifier) is a \(Swift.type(of: known)), not a \(T.self).", identifiers: [identifier]) }
+            return model
+        }
+        guard identifier.entityName == T.entityName else {
+            throw StrataError(.typeMismatch, "\(identifier) is a record of '\(identifier.entityName)', not of \(T.self).", entity: identifier.entityName, identifiers: [identifier])
+        }
+        guard let snapshot = try store.fetch(Strata.FetchDescriptor(entity: identifier.entityName, predicate: .identifierIn([identifier]))).first else {
+            throw StrataError(.unknownIdentifier, "The store holds no record \(identifier) (never saved, or deleted).", entity: identifier.entityName, identifiers: [identifier])
+        }
+        return register(snapshot, as: T.self)
+    }
+
+    /// The object for a fetched snapshot: the registered one (refreshed if it has no unsaved
+    /// changes), or a new one.
+    func register<T: PersistentModel>(_ snapshot: DefaultSnapshot, as type: T.Type) -> T {
+        if let known = registered[snapshot.persistentIdentifier] as? T {
+            refresh(known, with: snapshot)
+            return known
+        }
+        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, context: self))
+        registered[snapshot.persistentIdentifier] = model
+        return model
+    }
+
+    /// Replaces an unchanged object's stored state with a newer one and unloads its values.
+    func refresh(_ model: any PersistentModel, with snapshot: DefaultSnapshot) {
+        let backing = model.persistentBackingData
+        guard !backing.hasChanges, backing.snapshot != snapshot else { return }
+        backing.snapshot = snapshot
+        model._$refault()
+    }
+
+    /// The objects of stored identifiers, in order, fetching the unregistered ones in one go per
+    /// entity; identifiers of records that no longer exist are left out.
+    func resolve<T: PersistentModel>(_ ids: [PersistentIdentifier], as type: T.Type) -> [T] {
+        let missing = ids.filter { registered[$0] == nil }
+        if !missing.isEmpty {
+            // A failed fetch leaves the relationship with the targets already registered; the
+            // store's error has no caller to go to from a property getter.
+            let snapshots = (try? store.fetch(Strata.FetchDescriptor(entity: T.entityName, predicate: .identifierIn(missing)))) ?? []
+            for snapshot in snapshots { _ = register(snapshot, as: T.self) }
+        }
+        return ids.compactMap { registered[$0] as? T }
+    }
+
+    /// The entity of a model type in this container's schema.
+    ///
+    /// - Throws: `unknownEntity` for a type the container was not made for (nor reached).
+    func entity(of model: any PersistentModel) throws -> EntitySchema {
+        let key = ObjectIdentifier(type(of: model))
+        if let known = entities[key] { return known }
+        let entity = try container.schema.requireEntity(model.persistentBackingData.info.entityName)
+        entities[key] = entity
+        return entity
+    }
+
+    /// The entity of a model type, by type.
+    func entity<T: PersistentModel>(of type: T.Type) throws -> EntitySchema {
+        try container.schema.requireEntity(T.entityName)
+    }
+}

@@ -1,0 +1,65 @@
+/// The storage behind one persisted property of a model (the `_name` peer `@Model` generates):
+/// the value, or "not loaded" for a fetched object whose property was not read yet.
+public struct _PersistedProperty<Value> {
+    enum State {
+        case value(Value)
+        case fault
+    }
+
+    var state: State
+
+    /// A loaded value (what the init accessor stores).
+    public init(_ value: Value) { state = .value(value) }
+    private init(fault: ()) { state = .fault }
+
+    /// Not loaded: the next read takes the stored record's value.
+    public static var fault: Self { Self(fault: ()) }
+
+    /// Forgets the loaded value.
+    public mutating func refault() { state = .fault }
+
+    /// The loaded value, if any.
+    var loaded: Value? {
+        if case .value(let v) = state { return v }
+        return nil
+    }
+}
+
+/// One property's value as a save needs it.
+public enum _PropertyValue {
+    /// Not loaded, so unchanged: the stored value stands.
+    case stored
+    /// An attribute's value.
+    case attribute(Value)
+    /// A to-one relationship's target.
+    case toOne((any PersistentModel)?)
+    /// A to-many relationship's targets, in order.
+    case toMany([any PersistentModel])
+}
+
+/// The other side of a relationship change, applied to the target object.
+public enum _InverseChange {
+    /// The source now points at this object: add it (to-many) or set it (to-one).
+    case add(any PersistentModel)
+    /// The source no longer points at this object.
+    case remove(any PersistentModel)
+}
+
+/// What a property write must still do to other objects once the write is over: the other
+/// side of relationship changes, and inserting new objects into the owner's context.
+///
+/// Returned by the codecs and applied by the generated accessors after the slot is written, so
+/// a chain of inverse updates that comes back to the first object never finds its slot in use.
+public struct _Effects {
+    var inverses: [(target: any PersistentModel, ordinal: Int, change: _InverseChange)] = []
+    var inserts: [(model: any PersistentModel, context: ModelContext)] = []
+
+    /// Nothing to do.
+    public init() {}
+
+    /// Applies the inverse changes, then the inserts.
+    public func apply() {
+        for (target, ordinal, change) in inverses { target._$inverse(ordinal, change) }
+        for (model, context) in inserts { context.insertGraph(model) }
+    }
+}

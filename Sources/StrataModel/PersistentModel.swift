@@ -1,0 +1,44 @@
+/// A class whose instances are records of a store; `@Model` generates the conformance.
+///
+/// Models are not `Sendable`: each lives in one `ModelContext`. Pass `persistentModelID` between
+/// actors and look the object up in the other context with `model(for:)`.
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
+    /// The object's identity, context and change tracking.
+    var persistentBackingData: ModelBackingData { get }
+    /// The persisted properties, as the schema sees them.
+    static var schemaMetadata: [ModelPropertyMetadata] { get }
+    /// The `#Unique` and `#Index` declarations.
+    static var schemaConstraints: ModelConstraints { get }
+    /// The persisted property a key path designates.
+    static func propertyName(for keyPath: AnyKeyPath) -> String?
+    /// Makes the object for a stored record (generated; used by the context).
+    init(_$fetched record: _FetchedRecord)
+    /// The current value of property `ordinal` for a save (generated).
+    func _$encode(_ ordinal: Int) -> _PropertyValue
+    /// Sets attribute `ordinal` from a stored value (generated).
+    func _$assign(_ ordinal: Int, _ value: Value) throws
+    /// Drops loaded values so the next access reads the stored record (generated).
+    func _$refault()
+    /// Applies the other side of a relationship change (generated).
+    func _$inverse(_ ordinal: Int, _ change: _InverseChange)
+}
+
+extension PersistentModel {
+    /// The record's identifier: temporary until the first save, permanent after.
+    public var persistentModelID: PersistentIdentifier { persistentBackingData.persistentModelID }
+    /// The identifier, as SwiftData's models use it for `Identifiable`.
+    public var id: PersistentIdentifier { persistentModelID }
+    /// The context the object is registered in, if any.
+    public var modelContext: ModelContext? { persistentBackingData.context }
+    /// Whether the object has unsaved changes of its own properties.
+    public var hasChanges: Bool { persistentBackingData.hasChanges }
+    /// Whether the object was deleted (pending in its context, or saved).
+    public var isDeleted: Bool { persistentBackingData.isDeleted }
+    /// The entity name: the class name.
+    public static var entityName: String { String(describing: Self.self) }
+
+    /// Objects are equal when they are the same object (one object per record per context).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
+    /// Hashes the object's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

@@ -1,0 +1,158 @@
+/// A codec for a relationship: objects in memory, identifiers in the store, the inverse kept in
+/// step on the other objects as soon as one side is set.
+public protocol _RelationshipCodec: _PropertyCodec {
+    /// The destination model type.
+    associatedtype Destination: PersistentModel
+    /// Whether the relationship holds many targets.
+    static var isToMany: Bool { get }
+    /// Whether a to-one may be empty.
+    static var isOptional: Bool { get }
+    /// The property value for a list of targets.
+    static func property(_ targets: [Destination]) -> Property
+    /// The targets of a property value.
+    static func targets(_ value: Property) -> [Destination]
+}
+
+extension _RelationshipCodec {
+    /// Loads the targets on first access, from the identity map or in one fetch.
+    public static func get<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ owner: M, _ ordinal: Int) -> Property {
+        if case .value(let v) = slot.state { return v }
+        let backing = owner.persistentBackingData
+        let ids = backing.storedTargets(ordinal)
+        let objects: [Destination] = ids.isEmpty ? [] : (backing.context?.resolve(ids, as: Destination.self) ?? [])
+        let v = property(objects)
+        slot.state = .value(v)
+        return v
+    }
+
+    /// Sets the targets; the targets gained and lost are told (and new targets inserted into the
+    /// owner's context: the graph of an inserted object is inserted, as in SwiftData) by the
+    /// returned effects.
+    public static func set<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ newValue: Property, _ owner: M, _ ordinal: Int) -> _Effects {
+        let old = targets(get(&slot, owner, ordinal))
+        let new = targets(newValue)
+        slot.state = .value(newValue)
+        let backing = owner.persistentBackingData
+        backing.didChange(ordinal, owner: owner)
+        let (added, removed) = difference(old, new)
+        var effects = _Effects()
+        if let context = backing.context {
+            effects.inserts = added.filter { $0.persistentBackingData.context == nil && !$0.isDeleted }.map { ($0, context) }
+        }
+        if let inverse = backing.info.inverseOrdinal(ordinal) {
+            effects.inverses = removed.map { ($0, inverse, .remove(owner)) } + added.map { ($0, inverse, .add(owner)) }
+        }
+        return effects
+    }
+
+    /// The value for a save.
+    public static func encode(_ slot: _PersistedProperty<Property>) -> _PropertyValue {
+        guard case .value(let v) = slot.state else { return .stored }
+        return isToMany ? .toMany(targets(v)) : .toOne(targets(v).first)
+    }
+
+    /// Relationships are not assigned from stored values.
+    public static func assign<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ value: Value, _ owner: M, _ ordinal: Int) throws {}
+
+    /// This object's side of a change made on the other side: gain or lose `source`.
+    public static func inverse<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ change: _InverseChange, _ owner: M, _ ordinal: Int) -> _Effects {
+        var current = targets(get(&slot, owner, ordinal))
+        var effects = _Effects()
+        switch change {
+        case .add(let source):
+            guard let source = source as? Destination, !current.contains(where: { $0 === source }) else { return effects }
+            // A new object pointing at a registered one joins its context (`Item(trip: trip)`).
+            if let context = owner.persistentBackingData.context, source.persistentBackingData.context == nil, !source.isDeleted {
+                effects.inserts = [(source, context)]
+            }
+            if isToMany {
+                current.append(source)
+            } else {
+                // A to-one moves: its previous target loses this object.
+                if let previous = current.first, let back = owner.persistentBackingData.info.inverseOrdinal(ordinal) {
+                    effects.inverses = [(previous, back, .remove(owner))]
+                }
+                current = [source]
+            }
+        case .remove(let source):
+            guard let index = current.firstIndex(where: { $0 === source }) else { return effects }
+            // A required to-one keeps its target in memory; the save reports the empty relationship.
+            if !isToMany && !isOptional { return effects }
+            current.remove(at: index)
+        }
+        slot.state = .value(property(current))
+        return effects
+    }
+
+    /// The schema description (what `@Model`'s `schemaMetadata` lists).
+    public static func describe(
+        _ name: String, ordinal: Int, deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil,
+        maximumModelCount: Int? = nil, originalName: String? = nil, inverse: PartialKeyPath<Destination>? = nil
+    ) -> ModelPropertyMetadata {
+        let relationship = ModelRelationshipMetadata(
+            destination: Destination.self, isToMany: isToMany, isOptional: isOptional, deleteRule: deleteRule,
+            minimumCount: minimumModelCount.flatMap { $0 > 0 ? $0 : nil }, maximumCount: maximumModelCount.flatMap { $0 > 0 ? $0 : nil },
+            inverseName: inverse.flatMap { Destination.propertyName(for: $0) }, inverseGiven: inverse != nil)
+        return ModelPropertyMetadata(name: name, ordinal: ordinal, originalName: originalName, kind: .relationship(relationship))
+    }
+
+    /// Targets added and removed, by identity; the common append-one case costs one comparison per element.
+    static func difference(_ old: [Destination], _ new: [Destination]) -> (added: [Destination], removed: [Destination]) {
+        if new.count == old.count + 1, zip(old, new).allSatisfy({ $0 === $1 }) { return ([new[new.count - 1]], []) }
+        let oldSet = Set(old.map(ObjectIdentifier.init)), newSet = Set(new.map(ObjectIdentifier.init))
+        return (new.filter { !oldSet.contains(ObjectIdentifier($0)) }, old.filter { !newSet.contains(ObjectIdentifier($0)) })
+    }
+}
+
+/// A required to-one relationship (`var trip: Trip`).
+public enum _ToOneCodec<D: PersistentModel>: _RelationshipCodec {
+    /// The declared Swift type.
+    public typealias Property = D
+    /// The destination model type.
+    public typealias Destination = D
+    /// Whether it holds many targets.
+    public static var isToMany: Bool { false }
+    /// Whether `nil` (or no target) is allowed.
+    public static var isOptional: Bool { false }
+    /// The property value for a list of targets.
+    public static func property(_ targets: [D]) -> D {
+        guard let first = targets.first else {
+            preconditionFailure("A required relationship to \(D.self) has no target in the store (deleted with noAction, or written by a schema without the requirement).")
+        }
+        return first
+    }
+    /// The targets of a property value.
+    public static func targets(_ value: D) -> [D] { [value] }
+}
+
+/// An optional to-one relationship (`var trip: Trip?`).
+public enum _OptionalToOneCodec<D: PersistentModel>: _RelationshipCodec {
+    /// The declared Swift type.
+    public typealias Property = D?
+    /// The destination model type.
+    public typealias Destination = D
+    /// Whether it holds many targets.
+    public static var isToMany: Bool { false }
+    /// Whether `nil` (or no target) is allowed.
+    public static var isOptional: Bool { true }
+    /// The property value for a list of targets.
+    public static func property(_ targets: [D]) -> D? { targets.first }
+    /// The targets of a property value.
+    public static func targets(_ value: D?) -> [D] { value.map { [$0] } ?? [] }
+}
+
+/// A to-many relationship (`var items: [Item]`).
+public enum _ToManyCodec<D: PersistentModel>: _RelationshipCodec {
+    /// The declared Swift type.
+    public typealias Property = [D]
+    /// The destination model type.
+    public typealias Destination = D
+    /// Whether it holds many targets.
+    public static var isToMany: Bool { true }
+    /// Whether `nil` (or no target) is allowed.
+    public static var isOptional: Bool { true }
+    /// The property value for a list of targets.
+    public static func property(_ targets: [D]) -> [D] { targets }
+    /// The targets of a property value.
+    public static func targets(_ value: [D]) -> [D] { value }
+}

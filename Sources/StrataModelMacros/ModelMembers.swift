@@ -1,0 +1,146 @@
+import SwiftSyntax
+
+/// The members `@Model` adds to a class, as source text.
+///
+/// Every per-property operation is a `switch` over ordinals that calls the property's codec,
+/// `_$codec((Type).self)`: the codec is picked by overload resolution on the declared type
+/// (storable value, raw-value enum, `Codable` document, model, optional or array of a model), so
+/// the macro never has to guess from the type's spelling whether `Trip?` is a relationship.
+struct ModelMembers {
+    let className: String
+    let properties: [ModelProperty]
+    let unique: [[String]]
+    let indexes: [[String]]
+
+    var declarations: [DeclSyntax] {
+        [ordinals, registrar, backing, metadata, constraints, keyPathNames, fetchedInit, encode, assign, refault, inverse]
+    }
+
+    private func codec(_ p: ModelProperty) -> String { "StrataModel._$codec((\(p.type.trimmedDescription)).self)" }
+    private func quoted(_ s: String) -> String { "\"\(s)\"" }
+
+    private var ordinals: DeclSyntax {
+        let cases = properties.isEmpty ? "" : "case " + properties.map { "`\($0.name)`" }.joined(separator: ", ")
+        return """
+            /// The ordinals of the persisted properties, in declaration order.
+            public enum _$Property: Int, CaseIterable { \(raw: cases) }
+            """
+    }
+
+    private var registrar: DeclSyntax {
+        "private let _$observationRegistrar = Observation.ObservationRegistrar()"
+    }
+
+    private var backing: DeclSyntax {
+        """
+        /// The model's identity, context and change tracking.
+        public let persistentBackingData = StrataModel.ModelBackingData(for: \(raw: className).self)
+        """
+    }
+
+    private var metadata: DeclSyntax {
+        let lines = properties.enumerated().map { n, p -> String in
+            var arguments = [quoted(p.name), "ordinal: \(n)"]
+            if let value = p.initializer, isLiteral(value) { arguments.append("default: \(value.trimmedDescription)") }
+            for list in [p.attributeOptions, p.relationshipOptions] {
+                for argument in list ?? [] { arguments.append(argument.with(\.trailingComma, nil).trimmedDescription) }
+            }
+            return "\(codec(p)).describe(\(arguments.joined(separator: ", ")))"
+        }
+        return """
+            /// The persisted properties, as the schema sees them.
+            public static var schemaMetadata: [StrataModel.ModelPropertyMetadata] {
+                [\(raw: lines.map { "\n        " + $0 }.joined(separator: ","))
+                ]
+            }
+            """
+    }
+
+    private var constraints: DeclSyntax {
+        func literal(_ lists: [[String]]) -> String { "[" + lists.map { "[" + $0.map(quoted).joined(separator: ", ") + "]" }.joined(separator: ", ") + "]" }
+        return """
+            /// The `#Unique` and `#Index` declarations, by property name.
+            public static var schemaConstraints: StrataModel.ModelConstraints { StrataModel.ModelConstraints(unique: \(raw: literal(unique)), indexes: \(raw: literal(indexes))) }
+            """
+    }
+
+    private var keyPathNames: DeclSyntax {
+        let lines = properties.map { "if keyPath == \\\(className).\($0.name) as AnyKeyPath { return \(quoted($0.name)) }" }
+        return """
+            /// The name of the persisted property a key path designates (Linux key paths carry no names).
+            public static func propertyName(for keyPath: AnyKeyPath) -> String? {
+                \(raw: lines.joined(separator: "\n    "))
+                return nil
+            }
+            """
+    }
+
+    private var fetchedInit: DeclSyntax {
+        let lines = properties.map { "_\($0.name) = .fault" }
+        return """
+            /// Makes the object for a record the store holds; properties load on first access.
+            public init(_$fetched record: StrataModel._FetchedRecord) {
+                \(raw: (lines + ["persistentBackingData._$adopt(record)"]).joined(separator: "\n    "))
+            }
+            """
+    }
+
+    private func cases(_ body: (Int, ModelProperty) -> String) -> String {
+        properties.enumerated().map { "case \($0): \(body($0, $1))" }.joined(separator: "\n    ")
+    }
+
+    private var encode: DeclSyntax {
+        """
+        /// The current value of a property for a save (`.stored` when not loaded, hence unchanged).
+        public func _$encode(_ ordinal: Int) -> StrataModel._PropertyValue {
+            switch ordinal {
+            \(raw: cases { _, p in "return \(codec(p)).encode(_\(p.name))" })
+            default: return .stored
+            }
+        }
+        """
+    }
+
+    private var assign: DeclSyntax {
+        """
+        /// Sets an attribute from a stored value (upserts copy values this way); relationships ignore it.
+        public func _$assign(_ ordinal: Int, _ value: Strata.Value) throws {
+            switch ordinal {
+            \(raw: cases { n, p in "try \(codec(p)).assign(&_\(p.name), value, self, \(n))" })
+            default: break
+            }
+        }
+        """
+    }
+
+    private var refault: DeclSyntax {
+        let lines = properties.map { "_$observationRegistrar.withMutation(of: self, keyPath: \\.\($0.name)) { _\($0.name).refault() }" }
+        return """
+            /// Drops every loaded value, so the next access reads the stored record.
+            public func _$refault() {
+                \(raw: lines.joined(separator: "\n    "))
+            }
+            """
+    }
+
+    private var inverse: DeclSyntax {
+        """
+        /// Applies the other side of a relationship change to this object's relationship `ordinal`.
+        public func _$inverse(_ ordinal: Int, _ change: StrataModel._InverseChange) {
+            switch ordinal {
+            \(raw: cases { n, p in "_$observationRegistrar.withMutation(of: self, keyPath: \\.\(p.name)) { \(codec(p)).inverse(&_\(p.name), change, self, \(n)) }.apply()" })
+            default: break
+            }
+        }
+        """
+    }
+
+    /// Whether a default value is a literal, recorded in the schema; other defaults (`.now`,
+    /// `UUID()`) only initialize new objects, since a schema default must not change between runs.
+    private func isLiteral(_ expr: ExprSyntax) -> Bool {
+        if expr.is(IntegerLiteralExprSyntax.self) || expr.is(FloatLiteralExprSyntax.self) || expr.is(BooleanLiteralExprSyntax.self) { return true }
+        if let string = expr.as(StringLiteralExprSyntax.self) { return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) } }
+        if let prefix = expr.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" { return isLiteral(prefix.expression) }
+        return false
+    }
+}
