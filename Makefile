@@ -32,7 +32,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product strata
 
-## test: build and run every test (core, memory backend conformance, the suite's self-tests).
+## test: build and run every test (core, the suite on every built-in backend, model layer, short torture and fuzz runs).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
