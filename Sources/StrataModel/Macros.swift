@@ -15,7 +15,7 @@
 @attached(
     member,
     names: named(_$Property), named(_$observationRegistrar), named(persistentBackingData), named(schemaMetadata),
-    named(schemaConstraints), named(propertyName), named(init), named(_$encode), named(_$assign), named(_$refault), named(_$inverse))
+    named(schemaConstraints), named(propertyName), named(_$keyPath), named(init), named(_$encode), named(_$assign), named(_$refault), named(_$inverse))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)
 public macro Model() = #externalMacro(module: "StrataModelMacros", type: "ModelMacro")

@@ -1,20 +1,22 @@
+import Foundation
+
 extension ModelContext {
     /// The objects matching `descriptor`, in order: registered objects for records already in the
     /// context, new objects (loading lazily) for the others. Pending inserts are not included.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-        let snapshots = try store.fetch(descriptor.storeDescriptor)
+        let snapshots = try store.fetch(descriptor.storeDescriptor())
         registered.reserveCapacity(registered.count + snapshots.count)
         return snapshots.map { register($0, as: T.self) }
     }
 
     /// How many records match `descriptor` (window applied), counted by the store.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
-        try store.fetchCount(descriptor.storeDescriptor)
+        try store.fetchCount(descriptor.storeDescriptor())
     }
 
     /// The identifiers of the records matching `descriptor`, in order, without making objects.
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
-        try store.fetchIdentifiers(descriptor.storeDescriptor)
+        try store.fetchIdentifiers(descriptor.storeDescriptor())
     }
 
     /// Calls `block` with each matching object, loading `batchSize` records at a time.
@@ -72,6 +74,13 @@ extension ModelContext {
             }
         }
         container.publish(ModelChanges(inserted: [], updated: Array(result.changedSnapshots.keys), deleted: Array(result.deletedIdentifiers)))
+    }
+
+    /// Deletes every record of `T` matching a `#Predicate`, in the store, now (see
+    /// `delete(model:where:)` with a core predicate). The predicate is translated, never
+    /// evaluated in memory; an untranslatable one throws `unsupportedPredicate` and deletes nothing.
+    public func delete<T: PersistentModel>(model: T.Type, where predicate: Predicate<T>) throws {
+        try delete(model: model, where: try PredicateTranslator.translate(predicate))
     }
 
     /// Inserts `model`, or — if the store already holds a record with the same values for one of

@@ -1,42 +1,104 @@
-/// What to fetch of one model type: a filter, a sort, a window.
+import Foundation
+
+/// What to fetch of one model type: SwiftData's descriptor, run by the store.
 ///
-/// Named like SwiftData's, generic over the model type. The filter is the core's `FetchPredicate`
-/// (property names as strings, run by the store); Foundation `#Predicate` support comes on top of
-/// this type. Sort keys can be written with key paths: `SortKey(\Trip.start, order: .descending)`.
+/// The `#Predicate` is translated into the core's `FetchPredicate` and the `SortDescriptor`s into
+/// `SortKey`s, so every backend filters and sorts in its own engine (SQL for SQLite); a predicate
+/// that has no translation fails the fetch with `unsupportedPredicate` before any store work
+/// (see docs/queries.md).
 ///
 /// ```swift
-/// var descriptor = FetchDescriptor<Trip>(filter: .compare("name", .hasPrefix, "R"), sortBy: [SortKey(\Trip.start)])
+/// var descriptor = FetchDescriptor<Note>(
+///     predicate: #Predicate { $0.folder?.name == "Work" && $0.isPinned },
+///     sortBy: [SortDescriptor(\.createdAt, order: .reverse)])
 /// descriptor.fetchLimit = 10
-/// let trips = try context.fetch(descriptor)
+/// let notes = try context.fetch(descriptor)
 /// ```
+///
+/// The core forms remain for what `#Predicate` and Linux's `SortDescriptor` cannot say:
+/// `filter` (a `FetchPredicate` over property names, combined with `predicate` by AND) and
+/// `sortKeys` (applied after `sortBy`).
 public struct FetchDescriptor<T: PersistentModel> {
-    /// Which records: a core predicate over the entity's property names; `nil` for all.
+    /// Which objects: a Foundation predicate; `nil` for all.
+    public var predicate: Predicate<T>?
+    /// Which records, as a core predicate over property names; AND-ed with `predicate`.
     public var filter: FetchPredicate?
-    /// The order, most significant key first; ties by primary key.
-    public var sortBy: [SortKey]
+    /// The order, most significant first; ties by primary key (insertion order).
+    public var sortBy: [SortDescriptor<T>]
+    /// Core sort keys, applied after `sortBy`.
+    public var sortKeys: [SortKey]
     /// At most this many results.
     public var fetchLimit: Int?
     /// Skip this many results first.
     public var fetchOffset: Int?
 
-    /// Describes a fetch.
-    public init(filter: FetchPredicate? = nil, sortBy: [SortKey] = [], fetchLimit: Int? = nil, fetchOffset: Int? = nil) {
-        self.filter = filter
+    /// SwiftData's descriptor: a predicate and sort descriptors.
+    public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {
+        self.predicate = predicate
+        self.filter = nil
         self.sortBy = sortBy
+        self.sortKeys = []
+        self.fetchLimit = nil
+        self.fetchOffset = nil
+    }
+
+    /// A descriptor with a core predicate and core sort keys.
+    public init(filter: FetchPredicate?, sortBy: [SortKey] = [], fetchLimit: Int? = nil, fetchOffset: Int? = nil) {
+        self.predicate = nil
+        self.filter = filter
+        self.sortBy = []
+        self.sortKeys = sortBy
         self.fetchLimit = fetchLimit
         self.fetchOffset = fetchOffset
     }
 
-    /// The store-level descriptor.
-    var storeDescriptor: Strata.FetchDescriptor {
-        Strata.FetchDescriptor(entity: T.entityName, predicate: filter, sortBy: sortBy, fetchLimit: fetchLimit, fetchOffset: fetchOffset ?? 0)
+    /// The predicate the store runs: the translated `predicate` AND `filter`.
+    ///
+    /// - Throws: `unsupportedPredicate` for a construct with no store translation.
+    func storePredicate() throws -> FetchPredicate? {
+        let translated = try predicate.map { try PredicateTranslator.translate($0) }
+        switch (translated, filter) {
+        case (let p?, let f?): return .and([p, f])
+        case (let p, let f): return p ?? f
+        }
+    }
+
+    /// The store's sort keys: `sortBy` translated, then `sortKeys`.
+    ///
+    /// - Throws: `unknownProperty` for a key path that names no persisted property.
+    func storeSortKeys() throws -> [SortKey] {
+        try sortBy.map { try SortKey($0) } + sortKeys
+    }
+
+    /// The store-level descriptor, with this descriptor's window.
+    func storeDescriptor() throws -> Strata.FetchDescriptor {
+        Strata.FetchDescriptor(
+            entity: T.entityName, predicate: try storePredicate(), sortBy: try storeSortKeys(),
+            fetchLimit: fetchLimit, fetchOffset: fetchOffset ?? 0)
     }
 }
 
 extension SortKey {
-    /// A sort key by a model's key path, named through the table `@Model` generates. A key path to
-    /// a property that is not persisted names nothing, and the fetch fails with `unknownProperty`.
-    public init<T: PersistentModel, V>(_ keyPath: KeyPath<T, V>, order: SortOrder = .ascending) {
-        self.init(PropertyPath([T.propertyName(for: keyPath) ?? "\\\(T.self).<not persisted>"]), order: order)
+    /// A sort key by a model's key path — a property, or a chain through to-one relationships
+    /// (`\Note.folder?.name`) — named through the tables `@Model` generates. A key path that names
+    /// no persisted property makes the fetch fail with `unknownProperty`.
+    public init<T: PersistentModel, V>(_ keyPath: KeyPath<T, V>, order: Strata.SortOrder = .ascending) {
+        let names = ModelKeyPaths.propertyPath(keyPath, of: T.self) ?? ["\\\(T.self).<not persisted>"]
+        self.init(PropertyPath(names), order: order)
+    }
+
+    /// The key a Foundation `SortDescriptor` stands for.
+    ///
+    /// A `String` key compares by UTF-8 bytes, the core's default order: the `.lexical` comparator
+    /// (the only one Foundation offers on Linux) and a plain `Comparable` key both map to it.
+    ///
+    /// - Throws: `unknownProperty` when the key path names no persisted property.
+    public init<T: PersistentModel>(_ descriptor: SortDescriptor<T>) throws {
+        guard let keyPath = descriptor.keyPath, let names = ModelKeyPaths.propertyPath(keyPath, of: T.self) else {
+            throw StrataError(
+                .unknownProperty, "A SortDescriptor on \(T.self) uses a key path that names no persisted property (nor a chain of to-one relationships ending on one).",
+                entity: T.entityName)
+        }
+        self.init(PropertyPath(names), order: descriptor.order == .forward ? .ascending : .descending)
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Models are not `Sendable`: each lives in one `ModelContext`. Pass `persistentModelID` between
 /// actors and look the object up in the other context with `model(for:)`.
-public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, Codable {
     /// The object's identity, context and change tracking.
     var persistentBackingData: ModelBackingData { get }
     /// The persisted properties, as the schema sees them.
@@ -11,6 +11,9 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable {
     static var schemaConstraints: ModelConstraints { get }
     /// The persisted property a key path designates.
     static func propertyName(for keyPath: AnyKeyPath) -> String?
+    /// The key path of property `ordinal` (generated): `\Self.name`, or `\Self?.?.name` when
+    /// `optionalRoot` — the pieces sort key paths through to-one relationships are matched against.
+    static func _$keyPath(_ ordinal: Int, optionalRoot: Bool) -> AnyKeyPath?
     /// Makes the object for a stored record (generated; used by the context).
     init(_$fetched record: _FetchedRecord)
     /// The current value of property `ordinal` for a save (generated).

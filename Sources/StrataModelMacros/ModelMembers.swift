@@ -13,7 +13,7 @@ struct ModelMembers {
     let indexes: [[String]]
 
     var declarations: [DeclSyntax] {
-        [ordinals, registrar, backing, metadata, constraints, keyPathNames, fetchedInit, encode, assign, refault, inverse]
+        [ordinals, registrar, backing, metadata, constraints, keyPathNames, keyPaths, fetchedInit, encode, assign, refault, inverse]
     }
 
     private func codec(_ p: ModelProperty) -> String { "StrataModel._$codec((\(p.type.trimmedDescription)).self)" }
@@ -71,6 +71,21 @@ struct ModelMembers {
             public static func propertyName(for keyPath: AnyKeyPath) -> String? {
                 \(raw: lines.joined(separator: "\n    "))
                 return nil
+            }
+            """
+    }
+
+    private var keyPaths: DeclSyntax {
+        let lines = properties.enumerated().map { n, p in
+            "case \(n): return optionalRoot ? (\\\(className)?.?.\(p.name) as AnyKeyPath) : (\\\(className).\(p.name) as AnyKeyPath)"
+        }
+        return """
+            /// The key path of a persisted property, from the model or from an optional of it (to match
+            /// sort key paths through to-one relationships, which Linux cannot name at run time).
+            public static func _$keyPath(_ ordinal: Int, optionalRoot: Bool) -> AnyKeyPath? {
+                switch ordinal {
+                \(raw: (lines + ["default: return nil"]).joined(separator: "\n    "))
+                }
             }
             """
     }

@@ -112,6 +112,21 @@ import Testing
                     return nil
                 }
 
+                /// The key path of a persisted property, from the model or from an optional of it (to match
+                /// sort key paths through to-one relationships, which Linux cannot name at run time).
+                public static func _$keyPath(_ ordinal: Int, optionalRoot: Bool) -> AnyKeyPath? {
+                    switch ordinal {
+                    case 0:
+                        return optionalRoot ? (\Item?.?.name as AnyKeyPath) : (\Item.name as AnyKeyPath)
+                    case 1:
+                        return optionalRoot ? (\Item?.?.count as AnyKeyPath) : (\Item.count as AnyKeyPath)
+                    case 2:
+                        return optionalRoot ? (\Item?.?.parts as AnyKeyPath) : (\Item.parts as AnyKeyPath)
+                    default:
+                        return nil
+                    }
+                }
+
                 /// Makes the object for a record the store holds; properties load on first access.
                 public init(_$fetched record: StrataModel._FetchedRecord) {
                     _name = .fault

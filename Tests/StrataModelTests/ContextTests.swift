@@ -28,7 +28,7 @@ import Testing
             try context.save()
         }
         let context = ModelContext(try fixture.open())
-        let samples = try context.fetch(FetchDescriptor<Sample>(sortBy: [SortKey(\Sample.label)]))
+        let samples = try context.fetch(FetchDescriptor<Sample>(sortBy: [SortDescriptor(\Sample.label)]))
         let defaults = samples[0], full = samples[1]
         #expect(defaults.label == "defaults" && defaults.count == 7 && defaults.ratio == 0.5 && defaults.flag && defaults.priority == .normal)
         #expect(defaults.note == nil && defaults.mood == nil && defaults.location == nil && defaults.tags.isEmpty)
@@ -71,7 +71,7 @@ import Testing
         try context.save()
         let reader = ModelContext(context.container)
         var names: [String] = []
-        try reader.enumerate(FetchDescriptor<Trip>(sortBy: [SortKey(\Trip.name)]), batchSize: 7) { names.append($0.name) }
+        try reader.enumerate(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\Trip.name)]), batchSize: 7) { names.append($0.name) }
         #expect(names.count == 25 && names == names.sorted())
 
         // The batch delete runs in the store, cascades included.

@@ -26,7 +26,7 @@ import Testing
     context.insert(ada)
     ada.items.append(Item(name: "pen", price: 1.5))      // inserted with Ada; pen.owner is Ada
     try context.save()
-    let cheap = try context.fetch(FetchDescriptor<Item>(filter: .compare("price", .less, 2.0), sortBy: [SortKey(\Item.name)]))
+    let cheap = try context.fetch(FetchDescriptor<Item>(predicate: #Predicate { $0.price < 2 && $0.owner?.name == "Ada" }, sortBy: [SortDescriptor(\.name)]))
     #expect(cheap.map(\.name) == ["pen"])
     #expect(cheap[0].owner?.name == "Ada")
 

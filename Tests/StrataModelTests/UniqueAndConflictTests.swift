@@ -44,7 +44,7 @@ import Testing
         let fresh = try other.upsert(Trip(name: "Milan", destination: "Lombardy"))
         #expect(fresh.persistentModelID.isTemporary)
         try other.save()
-        let trips = try ModelContext(context.container).fetch(FetchDescriptor<Trip>(sortBy: [SortKey(\Trip.name)]))
+        let trips = try ModelContext(context.container).fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\Trip.name)]))
         #expect(trips.map(\.name) == ["Milan", "Rome"])
         #expect(trips.map(\.destination) == ["Lombardy", "Lazio"])
     }

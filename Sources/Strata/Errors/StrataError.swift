@@ -104,6 +104,9 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let ioFailure = Code(rawValue: "ioFailure")
         /// The request itself is malformed (a record inserted or updated twice, a permanent identifier on an insert).
         public static let invalidRequest = Code(rawValue: "invalidRequest")
+        /// A query construct (a `#Predicate` expression of the model layer) that has no store
+        /// translation; the message names it. Thrown before any store work.
+        public static let unsupportedPredicate = Code(rawValue: "unsupportedPredicate")
         /// A conflict-checked update found a property changed by another save since it was read.
         public static let writeConflict = Code(rawValue: "writeConflict")
     }
