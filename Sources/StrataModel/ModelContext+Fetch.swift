@@ -2,30 +2,58 @@ import Foundation
 
 extension ModelContext {
     /// The objects matching `descriptor`, in order: registered objects for records already in the
-    /// context, new objects (loading lazily) for the others. Pending inserts are not included.
+    /// context, new objects (loading lazily) for the others. With `includePendingChanges` (the
+    /// default) unsaved inserts that match are included, changed objects are judged by their
+    /// current values and deleted ones are left out.
+    ///
+    /// - Throws: `unsupportedPredicate` for a `#Predicate` with no store translation, before any
+    ///   store work; the store's error otherwise.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-        let snapshots = try store.fetch(descriptor.storeDescriptor())
-        registered.reserveCapacity(registered.count + snapshots.count)
-        return snapshots.map { register($0, as: T.self) }
+        let request = try descriptor.storeDescriptor()
+        try descriptor.checkPropertiesToFetch()
+        let plan = try prefetchPlan(descriptor.relationshipKeyPathsForPrefetching)
+        let pending = descriptor.includePendingChanges ? pendingSet(of: T.entityName) : PendingSet()
+        let models: [T]
+        if pending.isEmpty {
+            let snapshots = try store.fetch(request)
+            registered.reserveCapacity(registered.count + snapshots.count)
+            models = snapshots.map { register($0, as: T.self) }
+        } else {
+            models = try pendingRows(request, pending).compactMap { row in
+                switch row {
+                case .snapshot(let snapshot): register(snapshot, as: T.self)
+                case .object(let model): model as? T
+                }
+            }
+        }
+        try prefetch(plan, for: models)
+        return models
     }
 
-    /// How many records match `descriptor` (window applied), counted by the store.
+    /// How many objects match `descriptor` (window applied): counted by the store, corrected for
+    /// the context's pending changes when `includePendingChanges` is set.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
-        try store.fetchCount(descriptor.storeDescriptor())
+        let request = try descriptor.storeDescriptor()
+        let pending = descriptor.includePendingChanges ? pendingSet(of: T.entityName) : PendingSet()
+        return pending.isEmpty ? try store.fetchCount(request) : try pendingCount(request, pending)
     }
 
-    /// The identifiers of the records matching `descriptor`, in order, without making objects.
+    /// The identifiers of the objects matching `descriptor`, in order, without making objects
+    /// (new objects of the context, with `includePendingChanges`, by their temporary identifier).
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
-        try store.fetchIdentifiers(descriptor.storeDescriptor())
+        let request = try descriptor.storeDescriptor()
+        let pending = descriptor.includePendingChanges ? pendingSet(of: T.entityName) : PendingSet()
+        return pending.isEmpty ? try store.fetchIdentifiers(request) : try pendingRows(request, pending).map(\.identifier)
     }
 
     /// Calls `block` with each matching object, loading `batchSize` records at a time.
     ///
     /// Objects this call loaded are released from the context after their batch unless `block`
     /// changed them (those stay registered for the next save), so memory stays bounded by the
-    /// batch size, however many records match.
+    /// batch size, however many records match. It reads the store: unsaved objects of the context
+    /// are not enumerated.
     public func enumerate<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int = 5_000, block: (T) throws -> Void) throws {
-        let ids = try fetchIdentifiers(descriptor)
+        let ids = try store.fetchIdentifiers(descriptor.storeDescriptor())
         var start = 0
         let size = max(1, batchSize)
         while start < ids.count {

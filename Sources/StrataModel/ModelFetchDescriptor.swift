@@ -31,6 +31,16 @@ public struct FetchDescriptor<T: PersistentModel> {
     public var fetchLimit: Int?
     /// Skip this many results first.
     public var fetchOffset: Int?
+    /// Whether the context's unsaved inserts, changes and deletes are seen, as in SwiftData (the
+    /// default). `enumerate` and batch delete read the store only.
+    public var includePendingChanges = true
+    /// The properties the caller will read, for SwiftData source compatibility. Checked (each must
+    /// name a persisted property) but without effect on I/O: every backend returns whole records,
+    /// and properties are decoded only when first read anyway.
+    public var propertiesToFetch: [PartialKeyPath<T>] = []
+    /// Relationships whose targets are loaded with the result: one store round trip per
+    /// relationship for the whole result, instead of one per object on first access.
+    public var relationshipKeyPathsForPrefetching: [PartialKeyPath<T>] = []
 
     /// SwiftData's descriptor: a predicate and sort descriptors.
     public init(predicate: Predicate<T>? = nil, sortBy: [SortDescriptor<T>] = []) {
@@ -68,6 +78,15 @@ public struct FetchDescriptor<T: PersistentModel> {
     /// - Throws: `unknownProperty` for a key path that names no persisted property.
     func storeSortKeys() throws -> [SortKey] {
         try sortBy.map { try SortKey($0) } + sortKeys
+    }
+
+    /// Checks `propertiesToFetch`.
+    ///
+    /// - Throws: `unknownProperty` for a key path that names no persisted property.
+    func checkPropertiesToFetch() throws {
+        for keyPath in propertiesToFetch where T.propertyName(for: keyPath) == nil {
+            throw StrataError(.unknownProperty, "propertiesToFetch names a key path of \(T.self) that is not a persisted property.", entity: T.entityName)
+        }
     }
 
     /// The store-level descriptor, with this descriptor's window.
