@@ -15,9 +15,17 @@ import Glibc
 /// store gives its own files; opening never writes.
 struct CSVFolder {
     let url: URL
-    var manifestPath: String { url.appendingPathComponent("manifest.json").path }
+    let manifestPath: String
+    private let prefix: String
 
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    init(url: URL) {
+        self.url = url
+        self.prefix = url.path.hasSuffix("/") ? url.path : url.path + "/"
+        self.manifestPath = prefix + "manifest.json"
+    }
+
+    /// The path of a file in the folder (no URL round trip: a save stats every file it names).
+    func path(_ name: String) -> String { prefix + name }
 
     /// The current manifest, or `nil` if there is none.
     func readManifest() throws -> CSVManifest? {
@@ -42,18 +50,19 @@ struct CSVFolder {
         try DurableFile.replace(manifestPath, with: manifest.encoded())
     }
 
-    /// Removes files the store made that `manifest` (just committed) no longer names: the `replaced`
-    /// tables, and once per store object every `<table>.<generation>.csv` and manifest temporary file
-    /// a killed writer left. Anything else in the folder is not the store's and is left alone.
-    func removeUnnamed(_ replaced: [String], keeping manifest: CSVManifest, tables: Set<String>, everyStray: Bool) {
+    /// Removes files the store made that `manifest` (just committed) no longer names: those the
+    /// `previous` manifest named, and once per store object every `<table>.<generation>.csv` or
+    /// `<table>@<chunk>.<generation>.csv` and manifest temporary file a killed writer left. Anything
+    /// else in the folder is not the store's and is left alone.
+    func removeUnnamed(previous: CSVManifest, keeping manifest: CSVManifest, tables: Set<String>, everyStray: Bool) {
         let named = Set(manifest.files.values)
-        for name in replaced where !named.contains(name) { unlink(path(name)) }
+        for name in previous.files.values where !named.contains(name) { unlink(path(name)) }
         guard everyStray else { return }
         DurableFile.removeTemporaries(of: manifestPath)
         for name in tableFiles() where !named.contains(name) {
             let parts = name.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count >= 2, let last = parts.last, !last.isEmpty, last.allSatisfy(\.isNumber),
-                tables.contains(parts.dropLast().joined(separator: "."))
+                let table = CSVChunks.parse(parts.dropLast().joined(separator: "."))?.table, tables.contains(table)
             else { continue }
             unlink(path(name))
         }

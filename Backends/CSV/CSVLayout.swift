@@ -43,17 +43,6 @@ struct CSVLayout {
         self.pairs = pairs
     }
 
-    /// Entities whose files hold order columns for `entity`'s ordered lists: when a record of
-    /// `entity` changes (a reorder), their files change too.
-    func orderDependents(_ entity: EntitySchema) -> [Int] {
-        entity.relationships.indices.compactMap { r in
-            let relationship = entity.relationships[r]
-            guard relationship.isToMany, relationship.isOrdered else { return nil }
-            let destination = schema.entities[entity.destinationIndices[r]]
-            return destination.relationships[entity.inverseIndices[r]].isToMany ? nil : destination.index
-        }
-    }
-
     /// The to-one relationships written as columns, and whether each has an order column.
     func toOneColumns(_ entity: EntitySchema) -> [(relationship: Int, ordered: Bool)] {
         entity.relationships.enumerated().filter { !$0.element.isToMany }.map { r, _ in
@@ -71,12 +60,21 @@ struct CSVLayout {
         return header
     }
 
-    /// The file of an entity's records.
-    func rows(_ entity: EntitySchema, in state: StoreState) -> [UInt8] {
+    /// Visits the records of `entity` in `chunk`, in key order.
+    private func forEach(_ entity: EntitySchema, in chunk: Int64, of state: StoreState, _ body: (Int64, StoredRecord) -> Void) {
+        for key in CSVChunks.range(chunk) {
+            if let record = state.record(entity, key) { body(key, record) }
+        }
+    }
+
+    /// The file of an entity's records in `chunk`, or `nil` if it holds none.
+    func rows(_ entity: EntitySchema, chunk: Int64, in state: StoreState) -> [UInt8]? {
         var w = CSVWriter()
         w.row(header(entity).map { CSVField(text: $0, quoted: false) })
         let columns = toOneColumns(entity)
-        state.forEachRecord(entity) { key, record in
+        var any = false
+        forEach(entity, in: chunk, of: state) { key, record in
+            any = true
             var fields: [CSVField?] = [CSVField(text: String(key), quoted: false)]
             fields += record.attributes.map(CSVFieldCodec.encode)
             for (r, ordered) in columns {
@@ -92,20 +90,22 @@ struct CSVLayout {
                 }
             }
             w.row(fields)
-            return true
         }
-        return w.bytes
+        return any ? w.bytes : nil
     }
 
-    /// The file of a many-to-many relationship's pairs.
-    func rows(_ pair: Pair, in state: StoreState) -> [UInt8] {
+    /// The file of a many-to-many relationship's pairs whose left key is in `chunk`, or `nil` if
+    /// there are none.
+    func rows(_ pair: Pair, chunk: Int64, in state: StoreState) -> [UInt8]? {
         var w = CSVWriter()
+        var any = false
         w.row(pair.header.map { CSVField(text: $0, quoted: false) })
         let leftOrdered = pair.left.entity.relationships[pair.left.relationship].isOrdered
         let rightOrdered = pair.right.entity.relationships[pair.right.relationship].isOrdered
-        state.forEachRecord(pair.left.entity) { key, record in
-            guard case .many(let targets) = record.links[pair.left.relationship] else { return true }
+        forEach(pair.left.entity, in: chunk, of: state) { key, record in
+            guard case .many(let targets) = record.links[pair.left.relationship] else { return }
             for (position, target) in targets.enumerated() {
+                any = true
                 var fields: [CSVField?] = [CSVField(text: String(key), quoted: false), CSVField(text: String(target), quoted: false)]
                 if leftOrdered { fields.append(CSVField(text: String(position), quoted: false)) }
                 if rightOrdered {
@@ -115,8 +115,7 @@ struct CSVLayout {
                 }
                 w.row(fields)
             }
-            return true
         }
-        return w.bytes
+        return any ? w.bytes : nil
     }
 }

@@ -17,9 +17,10 @@ struct CSVLoader {
     /// and checks that every reference names a record the store holds.
     func load(_ manifest: CSVManifest) throws -> StoreState {
         let schema = layout.schema
+        let files = try chunkFiles(manifest)
         var rows: [[Int64: Row]] = Array(repeating: [:], count: schema.entities.count)
         for entity in schema.entities {
-            rows[entity.index] = try readEntity(entity, file: manifest.files[entity.name], manifest)
+            rows[entity.index] = try readEntity(entity, files: files[entity.name] ?? [], manifest)
         }
         var state = StoreState(schema: schema, storeIdentifier: manifest.storeIdentifier)
         // To-many lists come from the rows that point back (ordered by their order column) or from pair files.
@@ -35,22 +36,23 @@ struct CSVLoader {
             }
         }
         for pair in layout.pairs {
-            guard let file = manifest.files[pair.name] else { continue }  // never written: no pairs
             let leftOrdered = pair.left.entity.relationships[pair.left.relationship].isOrdered
             let rightOrdered = pair.right.entity.relationships[pair.right.relationship].isOrdered
-            let parsed = try table(file, header: pair.header, manifest)
-            for (line, fields) in parsed {
-                func key(_ column: Int) throws -> Int64 {
-                    guard let k = Int64(fields[column].text) else { throw corrupt(file, line, column + 1, "'\(fields[column].text)' is not a key") }
-                    return k
+            for (chunk, file) in files[pair.name] ?? [] {  // none: no pairs
+                for (line, fields) in try table(file, header: pair.header, manifest) {
+                    func key(_ column: Int) throws -> Int64 {
+                        guard let k = Int64(fields[column].text) else { throw corrupt(file, line, column + 1, "'\(fields[column].text)' is not a key") }
+                        return k
+                    }
+                    let a = try key(0), b = try key(1)
+                    if let chunk, !CSVChunks.range(chunk).contains(a) { throw corrupt(file, line, 1, "key \(a) does not belong in chunk \(chunk)") }
+                    var column = 2
+                    var positionA = Int(b), positionB = Int(a)
+                    if leftOrdered { positionA = Int(fields[column].text) ?? positionA; column += 1 }
+                    if rightOrdered { positionB = Int(fields[column].text) ?? positionB }
+                    lists[pair.left.entity.index][a, default: [:]][pair.left.relationship, default: []].append((b, positionA))
+                    lists[pair.right.entity.index][b, default: [:]][pair.right.relationship, default: []].append((a, positionB))
                 }
-                let a = try key(0), b = try key(1)
-                var column = 2
-                var positionA = Int(b), positionB = Int(a)
-                if leftOrdered { positionA = Int(fields[column].text) ?? positionA; column += 1 }
-                if rightOrdered { positionB = Int(fields[column].text) ?? positionB }
-                lists[pair.left.entity.index][a, default: [:]][pair.left.relationship, default: []].append((b, positionA))
-                lists[pair.right.entity.index][b, default: [:]][pair.right.relationship, default: []].append((a, positionB))
             }
         }
         for entity in schema.entities {
@@ -67,6 +69,20 @@ struct CSVLoader {
         try state.finishLoading()
         try state.verifyReferences(file: folder.url.path)
         return state
+    }
+
+    /// The manifest's files by table, with their chunks, in chunk order. Format 3 names chunks of
+    /// tables the schema has; formats 1 and 2 name whole tables.
+    private func chunkFiles(_ manifest: CSVManifest) throws -> [String: [(chunk: Int64?, file: String)]] {
+        let tables = Set(layout.schema.entities.map(\.name) + layout.pairs.map(\.name))
+        var files: [String: [(chunk: Int64?, file: String)]] = [:]
+        for (name, file) in manifest.files {
+            guard let (table, chunk) = CSVChunks.parse(name), tables.contains(table), (chunk != nil) == (manifest.version >= 3) else {
+                throw StrataError(.corruptStore, "The manifest names '\(name)', which is not a table of this schema's format-\(manifest.version) layout.", file: folder.manifestPath)
+            }
+            files[table, default: []].append((chunk, file))
+        }
+        return files.mapValues { $0.sorted { ($0.chunk ?? 0) < ($1.chunk ?? 0) } }
     }
 
     private func corrupt(_ file: String, _ line: Int, _ column: Int, _ what: String) -> StrataError {
@@ -98,37 +114,39 @@ struct CSVLoader {
         }
     }
 
-    private func readEntity(_ entity: EntitySchema, file: String?, _ manifest: CSVManifest) throws -> [Int64: Row] {
-        guard let file else { return [:] }  // never written: no records
+    private func readEntity(_ entity: EntitySchema, files: [(chunk: Int64?, file: String)], _ manifest: CSVManifest) throws -> [Int64: Row] {
         let header = layout.header(entity)
         let toOnes = layout.toOneColumns(entity)
         var rows: [Int64: Row] = [:]
-        for (line, fields) in try table(file, header: header, manifest) {
-            guard let key = Int64(fields[0].text) else { throw corrupt(file, line, 1, "'\(fields[0].text)' is not a key") }
-            var attributes: [Value] = []
-            for (i, type) in entity.attributeTypes.enumerated() {
-                guard let value = CSVFieldCodec.decode(fields[i + 1], type) else {
-                    throw corrupt(file, line, i + 2, "'\(fields[i + 1].text)' is not a \(type.rawValue) for '\(entity.attributes[i].name)'")
+        for (chunk, file) in files {
+            for (line, fields) in try table(file, header: header, manifest) {
+                guard let key = Int64(fields[0].text) else { throw corrupt(file, line, 1, "'\(fields[0].text)' is not a key") }
+                if let chunk, !CSVChunks.range(chunk).contains(key) { throw corrupt(file, line, 1, "key \(key) does not belong in chunk \(chunk)") }
+                var attributes: [Value] = []
+                for (i, type) in entity.attributeTypes.enumerated() {
+                    guard let value = CSVFieldCodec.decode(fields[i + 1], type) else {
+                        throw corrupt(file, line, i + 2, "'\(fields[i + 1].text)' is not a \(type.rawValue) for '\(entity.attributes[i].name)'")
+                    }
+                    attributes.append(value)
                 }
-                attributes.append(value)
-            }
-            var column = entity.attributes.count + 1
-            var row = Row(attributes: attributes, toOne: [:], order: [:])
-            for (r, ordered) in toOnes {
-                let text = fields[column].text
-                if text.isEmpty {
-                    row.toOne[r] = .some(nil)
-                } else {
-                    guard let target = Int64(text) else { throw corrupt(file, line, column + 1, "'\(text)' is not a key") }
-                    row.toOne[r] = target
-                }
-                column += 1
-                if ordered {
-                    if let position = Int(fields[column].text) { row.order[r] = position }
+                var column = entity.attributes.count + 1
+                var row = Row(attributes: attributes, toOne: [:], order: [:])
+                for (r, ordered) in toOnes {
+                    let text = fields[column].text
+                    if text.isEmpty {
+                        row.toOne[r] = .some(nil)
+                    } else {
+                        guard let target = Int64(text) else { throw corrupt(file, line, column + 1, "'\(text)' is not a key") }
+                        row.toOne[r] = target
+                    }
                     column += 1
+                    if ordered {
+                        if let position = Int(fields[column].text) { row.order[r] = position }
+                        column += 1
+                    }
                 }
+                guard rows.updateValue(row, forKey: key) == nil else { throw corrupt(file, line, 1, "key \(key) appears twice") }
             }
-            guard rows.updateValue(row, forKey: key) == nil else { throw corrupt(file, line, 1, "key \(key) appears twice") }
         }
         return rows
     }

@@ -6,11 +6,12 @@ import StrataFileSupport
 /// counters and the schema. Replacing it is the commit point of a save.
 ///
 /// Version 2 adds `schema` (to explain a mismatch), `checksums` (of every table it names) and its own
-/// sealed `checksum`; version 1 manifests are read, and the first save rewrites every table and the
-/// manifest as version 2.
+/// sealed `checksum`; version 3 names chunk files (`Item@0`, see `CSVChunks`) instead of whole
+/// tables. Versions 1 and 2 are read, and a writer's first save rewrites every table and the
+/// manifest as version 3.
 struct CSVManifest: Equatable {
     static let format = "strata-csv"
-    static let version = 2
+    static let version = 3
     static let seal = DocumentSeal(lead: "  \"checksum\": \"", trail: "\"\n}\n")
 
     var version = CSVManifest.version
@@ -18,7 +19,8 @@ struct CSVManifest: Equatable {
     var fingerprint: String
     var schema: [String]?
     var generation: Int64
-    /// Table name (entity or pair) → file name. A table without a file is empty.
+    /// Chunk name (`Item@0`; version 1 and 2: the table name) → file name. A chunk or table
+    /// without a file is empty.
     var files: [String: String]
     /// File name → checksum of its bytes (version 2).
     var checksums: [String: String]

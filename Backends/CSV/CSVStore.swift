@@ -5,9 +5,9 @@ import Synchronization
 
 /// The CSV backend: a folder of spreadsheet-readable tables, committed atomically, on the shared engine.
 ///
-/// One CSV file per entity and per many-to-many relationship, named by a manifest with each file's
-/// checksum; a save rewrites only the files of the entities it changed, beside the old ones, and
-/// switches the manifest atomically. One writer at a time holds a lock on the folder itself
+/// Every entity and many-to-many relationship is a table cut into chunk files of 1,024 keys, named by
+/// a manifest with each file's checksum; a save rewrites only the chunks it changed, beside the old
+/// ones, and switches the manifest atomically, so a one-record save costs the same at any size. One writer at a time holds a lock on the folder itself
 /// (`storeLocked`), any number of read-only stores beside it. Before every save, and at most every
 /// 5 ms before a fetch, the store checks whether the files changed underneath it and reloads them.
 /// Snapshots are `CSVSnapshot`s: rows of fields, typed only when read.
@@ -154,29 +154,33 @@ public final class CSVStore: DataStore {
                 next.version = CSVManifest.version
                 next.schema = schema.canonicalDescription
                 next.generation += 1
-                var changed = Set(schema.entities.filter { e in
-                    disk.manifest.version < CSVManifest.version || !commit.changes.inserted[e.index].isEmpty
-                        || !commit.changes.updated[e.index].isEmpty || !commit.changes.deleted[e.index].isEmpty
-                }.map(\.index))
-                for e in changed { changed.formUnion(layout.orderDependents(schema.entities[e])) }
-                var replaced: [String] = []
-                func put(_ table: String, _ bytes: [UInt8]) throws {
-                    let name = "\(table).\(next.generation).csv"
-                    let checksum = try folder.write(name, bytes)
-                    if let old = next.files[table] {
-                        replaced.append(old)
-                        next.checksums[old] = nil
-                    }
-                    next.files[table] = name
-                    next.checksums[name] = checksum
+                // A save rewrites the chunks it changed; the first save over an older format rewrites all.
+                let migrating = disk.manifest.version < CSVManifest.version
+                if migrating {
+                    next.files = [:]
+                    next.checksums = [:]
                 }
-                for entity in schema.entities where changed.contains(entity.index) { try put(entity.name, layout.rows(entity, in: commit.next)) }
-                for pair in layout.pairs where changed.contains(pair.left.entity.index) || changed.contains(pair.right.entity.index) {
-                    try put(pair.name, layout.rows(pair, in: commit.next))
+                let dirty = migrating ? CSVChunks.all(commit.next, layout) : CSVChunks.dirty(commit, layout)
+                func put(_ table: String, _ chunk: Int64, _ bytes: [UInt8]?) throws {
+                    let name = CSVChunks.name(table, chunk)
+                    if let old = next.files[name] { next.checksums[old] = nil }
+                    guard let bytes else {
+                        next.files[name] = nil  // an empty chunk has no file
+                        return
+                    }
+                    let file = "\(name).\(next.generation).csv"
+                    next.files[name] = file
+                    next.checksums[file] = try folder.write(file, bytes)
+                }
+                for entity in schema.entities {
+                    for chunk in (dirty[entity.name] ?? []).sorted() { try put(entity.name, chunk, layout.rows(entity, chunk: chunk, in: commit.next)) }
+                }
+                for pair in layout.pairs {
+                    for chunk in (dirty[pair.name] ?? []).sorted() { try put(pair.name, chunk, layout.rows(pair, chunk: chunk, in: commit.next)) }
                 }
                 for entity in schema.entities { next.nextKeys[entity.name] = commit.next.nextPrimaryKey(entity) }
                 try folder.commit(next)
-                folder.removeUnnamed(replaced, keeping: next, tables: Set(schema.entities.map(\.name) + layout.pairs.map(\.name)), everyStray: !disk.straysRemoved)
+                folder.removeUnnamed(previous: disk.manifest, keeping: next, tables: Set(schema.entities.map(\.name) + layout.pairs.map(\.name)), everyStray: !disk.straysRemoved)
                 disk.straysRemoved = true
                 disk.manifest = next
                 disk.stamps = folder.stamps(next)

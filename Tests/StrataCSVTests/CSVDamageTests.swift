@@ -54,7 +54,7 @@ struct CSVDamageTests {
         let books = try T.manifestFile(folder, "Book"), authors = try T.manifestFile(folder, "Author")
         try T.rewriteManifest(folder) { object in
             var files = object["files"] as! [String: String]
-            files["Book"] = authors.lastPathComponent
+            files["Book@0"] = authors.lastPathComponent
             object["files"] = files
         }
         let before = try Self.listing(folder)

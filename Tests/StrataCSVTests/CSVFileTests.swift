@@ -24,8 +24,9 @@ struct CSVFileTests {
         try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("manifest.json"))) as! [String: Any]
     }
 
-    static func manifestFile(_ folder: URL, _ name: String) throws -> URL {
-        folder.appendingPathComponent(try #require((try manifest(folder)["files"] as? [String: String])?[name], "no file for \(name)"))
+    /// The file of `table`'s first chunk (keys 1–1,024: all of a small fixture's records).
+    static func manifestFile(_ folder: URL, _ table: String) throws -> URL {
+        folder.appendingPathComponent(try #require((try manifest(folder)["files"] as? [String: String])?[table + "@0"], "no file for \(table)"))
     }
 
     /// Replaces the manifest with an edited one whose checksum is valid again: what a careful hand
@@ -40,9 +41,9 @@ struct CSVFileTests {
         try Data(DocumentSeal(lead: "  \"checksum\": \"", trail: "\"\n}\n").seal(text)).write(to: folder.appendingPathComponent("manifest.json"))
     }
 
-    /// Writes `text` as the table `name` and names it in the manifest with its checksum.
-    static func replaceTable(_ folder: URL, _ name: String, with text: String) throws -> URL {
-        let file = "\(name).50.csv"
+    /// Writes `text` as the first chunk of the table `name` and names it in the manifest with its checksum.
+    static func replaceTable(_ folder: URL, _ table: String, with text: String) throws -> URL {
+        let name = table + "@0", file = "\(name).50.csv"
         try Data(text.utf8).write(to: folder.appendingPathComponent(file))
         try rewriteManifest(folder) { object in
             var files = object["files"] as! [String: String], checksums = object["checksums"] as! [String: String]
