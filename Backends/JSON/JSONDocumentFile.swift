@@ -65,7 +65,19 @@ enum JSONDocumentFile {
             throw StrataError(.corruptStore, "The store file is empty (0 bytes); it was truncated. Restore it from a backup.", file: file, offset: 0)
         }
         let sealed = looksSealed(bytes)
-        if sealed { _ = try DocumentSeal.json.content(of: bytes, file: file) }
+        if sealed {
+            let content = try DocumentSeal.json.content(of: bytes, file: file)
+            // The fast path for what this version writes; anything else, damage included, is read
+            // (and reported) by the full parser below.
+            if let (state, sequence) = JSONDocumentReader.read(content, schema: schema) {
+                return (state, Header(version: version, journalSequence: sequence))
+            }
+        }
+        return try decodeTree(bytes, sealed: sealed, schema: schema, file: file)
+    }
+
+    /// `decode` through `JSONParser`'s value tree: every valid document, every error message.
+    static func decodeTree(_ bytes: [UInt8], sealed: Bool, schema: Schema, file: String) throws -> (StoreState, Header) {
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
