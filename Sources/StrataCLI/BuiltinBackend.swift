@@ -89,15 +89,15 @@ struct BuiltinBackend: Sendable {
         make(
             "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.", onDisk: true, appendOnly: { $0.hasSuffix(".journal") },
             factory: StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: .seconds(5)) }
-        ).with(baseline: { records, step in try FileParseBaseline.onlyReopen(step) { try FileParseBaseline.json(records: records) } }),
+        ).with(baseline: { try FileParseBaseline.json(records: $0, step: $1) }),
         make(
             "csv", "A folder of CSV tables a spreadsheet opens, committed atomically through a manifest.", onDisk: true,
             factory: StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema, lockWait: .seconds(5)) }
-        ).with(baseline: { records, step in try FileParseBaseline.onlyReopen(step) { try FileParseBaseline.csv(records: records) } }),
+        ).with(baseline: { try FileParseBaseline.csv(records: $0, step: $1) }),
         make(
             "xml", "A well-formed XML document, valid against its schema, plus a journal, crash-safe, read with libxml2's SAX2 parser.", onDisk: true, appendOnly: { $0.hasSuffix(".journal") },
             factory: StoreFactory<XMLStore> { dir, schema in XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: schema, lockWait: .seconds(5)) }
-        ).with(baseline: { try XMLBaseline.run(records: $0, step: $1) }),
+        ).with(baseline: { try FileParseBaseline.xml(records: $0, step: $1) }),
         make(
             "memory", "In-memory reference backend on the shared engine; data lives as long as the process.", onDisk: false,
             factory: StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }
