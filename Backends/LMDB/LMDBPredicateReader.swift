@@ -33,6 +33,21 @@ struct LMDBPredicateReader: PredicateReader {
             return false
         }
     }
+    func forEachTarget(_ r: LMDBKeyedRecord, _ index: Int, _ body: (Int64) -> Bool) {
+        do {
+            try records.forEachTarget(r.entity, r.key, index) { body($0) }
+        } catch {
+            failure.error = error
+        }
+    }
+    func targetCount(_ r: LMDBKeyedRecord, _ index: Int) -> Int {
+        do {
+            return try records.count(r.entity, r.key, index)
+        } catch {
+            failure.error = error
+            return 0
+        }
+    }
     func key(of r: LMDBKeyedRecord) -> Int64 { r.key }
     func key(for identifier: PersistentIdentifier, in entity: EntitySchema) -> Int64? {
         guard !identifier.isTemporary, identifier.storeIdentifier == records.storeIdentifier, identifier.entityName == entity.name else { return nil }

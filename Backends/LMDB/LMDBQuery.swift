@@ -35,7 +35,7 @@ struct LMDBQuery {
             if let error = reader.failure.error { throw error }
             return result
         }
-        let getters = try descriptor.sortBy.map { try evaluator.attributeGetter($0.path, entity).0 }
+        let getters = try descriptor.sortBy.map { try evaluator.sortGetter($0, entity) }
         var rows: [(key: Int64, values: [Value], row: LMDBRecord)] = []
         try visit(entity, candidates) { key, record in
             let keyed = LMDBKeyedRecord(key: key, record: record, entity: entity)

@@ -64,7 +64,7 @@ final class SQLiteConnection: @unchecked Sendable {
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// `strata_lower(text)`: Unicode lowercasing as Swift does it, so case-insensitive search matches
-    /// the core's evaluator byte for byte.
+    /// the core's evaluator byte for byte; and the core's string comparators as collations.
     private func registerFunctions() throws {
         let rc = sqlite3_create_function_v2(handle, "strata_lower", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, count, values in
             guard count == 1, let value = values?[0], sqlite3_value_type(value) != SQLITE_NULL else {
@@ -79,6 +79,7 @@ final class SQLiteConnection: @unchecked Sendable {
             }
         }, nil, nil, nil)
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: "cannot register strata_lower", sql: nil) }
+        try SQLiteCollations.register(on: handle)
     }
 }
 

@@ -7,14 +7,24 @@ import Strata
 /// rules for `nil` (a comparison with NULL is unknown, which `WHERE`, `AND` and `OR` treat as false,
 /// and negation is written `(x) IS NOT 1`, true for false and unknown alike, so plain comparisons
 /// stay indexable), NaN equal to nothing, byte-wise text search on `CAST(… AS BLOB)`, case-insensitive
-/// search through `strata_lower`, nil first ascending, NaN after +infinity, ties by `_pk`.
+/// search through `strata_lower`, nil first ascending, NaN after +infinity, ties by `_pk`, string
+/// comparators as the core's collations (`SQLiteCollations`). To-many tests become correlated
+/// subqueries (`SQLiteQuery+ToMany`), each with its own scope of to-one joins.
 struct SQLiteQuery {
     let mapping: SQLiteMapping
     let storeIdentifier: String
     private(set) var parameters: [SQLValue] = []
-    private var joins: [String] = []
-    private var aliases: [[String]: String] = [:]
-    private let q = SQLiteMapping.quote
+    /// The table a predicate is written over and the to-one joins its paths need: the fetched
+    /// entity's (`t0`), then one per to-many test being translated, innermost last.
+    struct Scope {
+        let root: String
+        var joins: [String] = []
+        var aliases: [[String]: String] = [:]
+    }
+    var scopes = [Scope(root: "t0")]
+    /// How many table aliases the statement uses so far (`t0`, `t1`, …): unique across scopes.
+    var aliasCount = 1
+    let q = SQLiteMapping.quote
 
     init(mapping: SQLiteMapping, storeIdentifier: String) {
         self.mapping = mapping
@@ -22,7 +32,7 @@ struct SQLiteQuery {
     }
 
     /// What a path ends on, with the alias of the table that holds it.
-    private enum Terminal {
+    enum Terminal {
         case attribute(alias: String, column: String, bits: String?, type: AttributeType)
         case toOne(alias: String, column: String, destination: EntitySchema)
         case toMany(alias: String, storage: SQLiteMapping.RelationshipStorage, destination: EntitySchema)
@@ -49,21 +59,22 @@ struct SQLiteQuery {
         let condition = try descriptor.predicate.map { try expression($0, entity) } ?? "1"
         var order: [String] = []
         for key in descriptor.sortBy {
-            guard case .attribute(let alias, let column, let bits, _) = try resolve(key.path, entity) else {
+            guard case .attribute(let alias, let column, let bits, let type) = try resolve(key.path, entity) else {
                 throw StrataError(.typeMismatch, "'\(key.path)' is a relationship; sort by one of its attributes.", entity: entity.name, properties: [key.path.description])
             }
             let direction = key.order == .ascending ? "ASC" : "DESC"
             if let bits {
                 order.append("CASE WHEN \(alias).\(q(column)) IS NOT NULL THEN 1 WHEN \(alias).\(q(bits)) IS NOT NULL THEN 2 ELSE 0 END \(direction)")
             }
-            order.append("\(alias).\(q(column)) \(direction)")
+            let collation = type == .string ? SQLiteCollations.clause(key.comparator) : ""
+            order.append("\(alias).\(q(column))\(collation) \(direction)")
         }
         order.append("t0.\(q("_pk")) ASC")
-        let from = ([q(mapping.tables[entity.index].name) + " AS t0"] + joins).joined(separator: " ")
+        let from = ([q(mapping.tables[entity.index].name) + " AS t0"] + scopes[0].joins).joined(separator: " ")
         return (from, condition, order.joined(separator: ", "))
     }
 
-    private mutating func parameter(_ value: SQLValue) -> String {
+    mutating func parameter(_ value: SQLValue) -> String {
         parameters.append(value)
         return "?"
     }
@@ -74,9 +85,9 @@ struct SQLiteQuery {
         return id.primaryKey
     }
 
-    private mutating func resolve(_ path: PropertyPath, _ entity: EntitySchema) throws -> Terminal {
+    mutating func resolve(_ path: PropertyPath, _ entity: EntitySchema) throws -> Terminal {
         var current = entity
-        var alias = "t0"
+        var alias = scopes[scopes.count - 1].root
         for (n, name) in path.components.enumerated() {
             guard let property = current.property(named: name) else {
                 throw StrataError(.unknownProperty, "Entity '\(current.name)' has no property '\(name)' (in path '\(path)').", entity: current.name, properties: [name])
@@ -98,12 +109,12 @@ struct SQLiteQuery {
                     throw StrataError(.unsupported, "'\(name)' in '\(path)' is to-many; paths can only follow to-one relationships.", entity: current.name, properties: [name])
                 }
                 let prefix = Array(path.components[...n])
-                if let existing = aliases[prefix] {
+                if let existing = scopes[scopes.count - 1].aliases[prefix] {
                     alias = existing
                 } else {
-                    let next = "t\(aliases.count + 1)"
-                    joins.append("LEFT JOIN \(q(destination.name)) AS \(next) ON \(next).\(q("_pk")) = \(alias).\(q(column))")
-                    aliases[prefix] = next
+                    let next = newAlias()
+                    scopes[scopes.count - 1].joins.append("LEFT JOIN \(q(mapping.tables[destination.index].name)) AS \(next) ON \(next).\(q("_pk")) = \(alias).\(q(column))")
+                    scopes[scopes.count - 1].aliases[prefix] = next
                     alias = next
                 }
                 current = destination
@@ -128,7 +139,7 @@ struct SQLiteQuery {
         return value
     }
 
-    private mutating func compare(_ column: String, _ bits: String?, _ type: AttributeType, _ op: ComparisonOperator, _ given: Value) -> String {
+    mutating func compare(_ column: String, _ bits: String?, _ type: AttributeType, _ op: ComparisonOperator, _ given: Value) -> String {
         let value = Self.coerced(given, to: type)
         if value.isNull {
             switch op {
@@ -150,7 +161,7 @@ struct SQLiteQuery {
         }
     }
 
-    private mutating func expression(_ predicate: FetchPredicate, _ entity: EntitySchema) throws -> String {
+    mutating func expression(_ predicate: FetchPredicate, _ entity: EntitySchema) throws -> String {
         switch predicate {
         case .constant(let b):
             return b ? "1" : "0"
@@ -216,9 +227,10 @@ struct SQLiteQuery {
         case .identifierIn(let ids):
             let keys = ids.compactMap { key($0, in: entity) }
             guard !keys.isEmpty else { return "0" }
-            if keys.count == 1 { return "(t0.\(q("_pk")) = \(parameter(.integer(keys[0]))))" }
+            let root = scopes[scopes.count - 1].root
+            if keys.count == 1 { return "(\(root).\(q("_pk")) = \(parameter(.integer(keys[0]))))" }
             let list = "[" + keys.map(String.init).joined(separator: ",") + "]"
-            return "(t0.\(q("_pk")) IN (SELECT value FROM json_each(\(parameter(.text(list))))))"
+            return "(\(root).\(q("_pk")) IN (SELECT value FROM json_each(\(parameter(.text(list))))))"
         case .and(let parts):
             guard !parts.isEmpty else { return "1" }
             return "(" + (try parts.map { try expression($0, entity) }).joined(separator: " AND ") + ")"
@@ -228,6 +240,12 @@ struct SQLiteQuery {
         case .not(let inner):
             // `IS NOT 1` is true for 0 and for NULL, so NOT never meets SQL's unknown.
             return "((\(try expression(inner, entity))) IS NOT 1)"
+        case .anyMatch(let path, let inner):
+            return try anyMatch(path, inner, entity)
+        case .allMatch(let path, let inner):
+            return try allMatch(path, inner, entity)
+        case .count(let path, let op, let n):
+            return try count(path, op, n, entity)
         }
     }
 }

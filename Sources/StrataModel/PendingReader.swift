@@ -61,6 +61,10 @@ final class PendingReader: PredicateReader {
 
     func toOne(_ record: PendingRecord, _ index: Int) -> PersistentIdentifier? { targets(record, index).first }
 
+    func forEachTarget(_ record: PendingRecord, _ index: Int, _ body: (PersistentIdentifier) -> Bool) {
+        for target in targets(record, index) where !body(target) { return }
+    }
+
     func toMany(_ record: PendingRecord, _ index: Int, contains key: PersistentIdentifier) -> Bool {
         targets(record, index).contains(key)
     }

@@ -17,6 +17,13 @@ struct StateReader: PredicateReader {
         if case .many(let ks) = r.record.links[index] { return ks.contains(key) }
         return false
     }
+    func forEachTarget(_ r: KeyedRecord, _ index: Int, _ body: (Int64) -> Bool) {
+        if case .many(let ks) = r.record.links[index] { for k in ks where !body(k) { return } }
+    }
+    func targetCount(_ r: KeyedRecord, _ index: Int) -> Int {
+        if case .many(let ks) = r.record.links[index] { return ks.count }
+        return 0
+    }
     func key(of r: KeyedRecord) -> Int64 { r.key }
     func key(for identifier: PersistentIdentifier, in entity: EntitySchema) -> Int64? {
         guard !identifier.isTemporary, identifier.storeIdentifier == state.storeIdentifier,
@@ -64,7 +71,7 @@ extension StoreState {
             return (entity, keys)
         }
 
-        let getters = try descriptor.sortBy.map { try evaluator.attributeGetter($0.path, entity).0 }
+        let getters = try descriptor.sortBy.map { try evaluator.sortGetter($0, entity) }
         let descending = descriptor.sortBy.map { $0.order == .descending }
         var rows: [(key: Int64, values: [Value])] = []
         func collect(_ key: Int64, _ record: StoredRecord) -> Bool {

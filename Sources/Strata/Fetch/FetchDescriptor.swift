@@ -30,19 +30,22 @@ public struct FetchDescriptor: Sendable, Hashable {
     }
 }
 
-/// One sort key: a property path and a direction.
+/// One sort key: a property path, a direction and how strings compare.
 ///
 /// `nil` sorts before every value in ascending order and after every value in descending order.
-public struct SortKey: Sendable, Hashable, Codable {
+public struct SortKey: Sendable, Hashable {
     /// The property to sort by (an attribute, possibly through to-one relationships).
     public var path: PropertyPath
     /// The direction.
     public var order: SortOrder
+    /// How string values compare (`.byteOrder` unless asked); other values ignore it.
+    public var comparator: StringComparator
 
     /// Sorts by `path`.
-    public init(_ path: PropertyPath, order: SortOrder = .ascending) {
+    public init(_ path: PropertyPath, order: SortOrder = .ascending, comparator: StringComparator = .byteOrder) {
         self.path = path
         self.order = order
+        self.comparator = comparator
     }
 }
 

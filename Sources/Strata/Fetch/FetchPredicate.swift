@@ -8,7 +8,8 @@
 ///
 /// Semantics every backend follows (see `docs/store-contract.md`): `nil` equals only `nil` and is
 /// neither less nor greater than anything; NaN equals nothing; strings compare by UTF-8 bytes; a path
-/// through an empty to-one yields `nil`.
+/// through an empty to-one yields `nil`. The to-many tests (`anyMatch`, `allMatch`, `count`) nest a
+/// predicate over another entity; a path never crosses a to-many except through them.
 public enum FetchPredicate: Sendable, Hashable {
     /// Always true or always false.
     case constant(Bool)
@@ -33,9 +34,24 @@ public enum FetchPredicate: Sendable, Hashable {
     case and([FetchPredicate])
     /// One holds (an empty list does not).
     case or([FetchPredicate])
-    /// Does not hold. (Only this case is boxed, so building any other predicate allocates nothing
-    /// beyond its own arrays.)
+    /// Does not hold. (Only the recursive cases are boxed, so building any other predicate
+    /// allocates nothing beyond its own arrays.)
     indirect case not(FetchPredicate)
+    /// Some target of the to-many relationship at `path` satisfies the nested predicate, which is
+    /// evaluated over the target entity's records: `$0.tags.contains { $0.name == "urgent" }`;
+    /// `anyMatch(path, .constant(true))` is `!$0.tags.isEmpty`. False for an empty to-many.
+    indirect case anyMatch(PropertyPath, FetchPredicate)
+    /// Every target of the to-many relationship at `path` satisfies the nested predicate
+    /// (`allSatisfy`); true for an empty to-many.
+    indirect case allMatch(PropertyPath, FetchPredicate)
+    /// The number of targets of the to-many relationship at `path`, compared with a number:
+    /// `$0.notes.count > 5`.
+    ///
+    /// For all three to-many tests the path may follow to-one relationships first
+    /// (`"folder.notes"`); through an empty or dangling to-one the to-many is `nil`, as Swift's
+    /// optional chaining makes it: `anyMatch` and `allMatch` do not hold, and the count compares as
+    /// `nil` does (only `!=` holds).
+    case count(PropertyPath, ComparisonOperator, Int)
 
     /// `a && b`.
     public static func && (a: FetchPredicate, b: FetchPredicate) -> FetchPredicate { .and([a, b]) }

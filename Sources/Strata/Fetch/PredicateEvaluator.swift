@@ -16,7 +16,7 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
     }
 
     /// What a resolved path ends on.
-    private enum Terminal {
+    enum Terminal {
         case attribute(Int, AttributeType)
         case toOne(Int, EntitySchema)
         case toMany(Int, EntitySchema)
@@ -92,6 +92,12 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
         case .not(let inner):
             let test = try compile(inner, for: entity)
             return { !test($0) }
+        case .anyMatch(let path, let inner):
+            return try anyMatch(path, inner, entity)
+        case .allMatch(let path, let inner):
+            return try allMatch(path, inner, entity)
+        case .count(let path, let op, let n):
+            return try count(path, op, n, entity)
         }
     }
 
@@ -103,6 +109,14 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
         }
         let reader = self.reader
         return ({ walk($0).map { reader.attribute($0, i) } ?? .null }, type)
+    }
+
+    /// Compiles a sort key into the getter of the value rows are ordered by (`Value.sortOrder`),
+    /// with the key's string comparator applied (`SortKey.sortValue`).
+    public func sortGetter(_ key: SortKey, _ entity: EntitySchema) throws -> (Reader.Record) -> Value {
+        let (get, type) = try attributeGetter(key.path, entity)
+        guard type == .string, key.comparator != .byteOrder else { return get }
+        return { key.sortValue(get($0)) }
     }
 
     /// An integer constant compared with a double property means that number (`price < 2`).
@@ -118,7 +132,7 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
     }
 
     /// Resolves every component but the last through to-one relationships.
-    private func resolve(_ path: PropertyPath, _ entity: EntitySchema) throws -> ((Reader.Record) -> Reader.Record?, Terminal) {
+    func resolve(_ path: PropertyPath, _ entity: EntitySchema) throws -> ((Reader.Record) -> Reader.Record?, Terminal) {
         guard !path.components.isEmpty else {
             throw StrataError(.unknownProperty, "An empty property path.", entity: entity.name)
         }

@@ -14,12 +14,27 @@ public protocol PredicateReader {
     func toOne(_ record: Record, _ index: Int) -> Key?
     /// Whether the to-many relationship at `index` holds `key`.
     func toMany(_ record: Record, _ index: Int, contains key: Key) -> Bool
+    /// Calls `body` with each target of the to-many relationship at `index`, stopping when it
+    /// returns `false` (the to-many tests stop at the first witness).
+    func forEachTarget(_ record: Record, _ index: Int, _ body: (Key) -> Bool)
+    /// How many targets the to-many relationship at `index` has (a reader with a cheaper count than
+    /// visiting every target provides its own).
+    func targetCount(_ record: Record, _ index: Int) -> Int
     /// The record's own key.
     func key(of record: Record) -> Key
     /// The key an identifier of `entity` has here, or `nil` if it cannot name one of its records.
     func key(for identifier: PersistentIdentifier, in entity: EntitySchema) -> Key?
     /// The record of `entity` with this key, if it exists (a path through a dangling to-one is `nil`).
     func record(_ entity: EntitySchema, _ key: Key) -> Record?
+}
+
+extension PredicateReader {
+    /// Counts by visiting every target.
+    public func targetCount(_ record: Record, _ index: Int) -> Int {
+        var n = 0
+        forEachTarget(record, index) { _ in n += 1; return true }
+        return n
+    }
 }
 
 /// Reads `DataStoreSnapshot`s, resolving to-one paths through a lookup the caller provides.
@@ -38,6 +53,12 @@ public struct SnapshotReader<Snapshot: DataStoreSnapshot>: PredicateReader {
     public func toMany(_ record: Snapshot, _ index: Int, contains key: PersistentIdentifier) -> Bool {
         record.relationshipValue(at: index).targets.contains(key)
     }
+    /// Visits the to-many's targets.
+    public func forEachTarget(_ record: Snapshot, _ index: Int, _ body: (PersistentIdentifier) -> Bool) {
+        for target in record.relationshipValue(at: index).targets where !body(target) { return }
+    }
+    /// The to-many's length.
+    public func targetCount(_ record: Snapshot, _ index: Int) -> Int { record.relationshipValue(at: index).targets.count }
     /// The snapshot's identifier.
     public func key(of record: Snapshot) -> PersistentIdentifier { record.persistentIdentifier }
     /// Identifiers are their own keys.
