@@ -3,13 +3,13 @@
 // Item.name, an index on Item.category, the Owner.items list, key counters in strata.meta), one
 // write transaction per save, a read transaction renewed per lookup, records decoded in place.
 #include "lmdb_baseline.h"
+#include "strata_baseline_support.h"
 
 #include <lmdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #define NOTE_LEN 40
 #define NAME_LEN 16
@@ -40,20 +40,6 @@ typedef struct {
 } item;
 
 static const char note_text[] = "abcdefghijabcdefghijabcdefghijabcdefghij";
-
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/// The workload's SplitMix64 draws (seed 42), as `SeededGenerator` makes them.
-static uint64_t next_random(baseline *b) {
-    uint64_t z = (b->rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 static void fail(baseline *b, const char *what, int rc) {
     if (b->failed) return;
@@ -332,14 +318,7 @@ static void step_cascade_delete(void *context) {
 
 /// Runs `body` timed, inside `strata_measure` unless another step was chosen; returns seconds.
 static double timed(baseline *b, const char *name, void (*body)(void *)) {
-    double start = now_seconds();
-    if (b->only_step == NULL || strcmp(b->only_step, name) == 0) strata_measure(body, b); else body(b);
-    return now_seconds() - start;
-}
-
-static int compare_doubles(const void *x, const void *y) {
-    double a = *(const double *)x, c = *(const double *)y;
-    return (a > c) - (a < c);
+    return strata_timed(b->only_step, name, body, b);
 }
 
 int strata_lmdb_baseline(const char *directory, int records, unsigned env_flags, const char *only_step, strata_baseline_figures *figures) {
@@ -361,8 +340,8 @@ int strata_lmdb_baseline(const char *directory, int records, unsigned env_flags,
         mdb_env_close(b->env);
         figures->reopen_ms = timed(b, "reopen", step_reopen) * 1000;
     }
-    for (int i = 0; i < 10000; i++) b->probes[i] = (int64_t)(next_random(b) % (uint64_t)records) + 1;
-    for (int i = 0; i < 100; i++) b->updates[i] = (int64_t)(next_random(b) % (uint64_t)records) + 1;
+    for (int i = 0; i < 10000; i++) b->probes[i] = (int64_t)(strata_next_random(&b->rng) % (uint64_t)records) + 1;
+    for (int i = 0; i < 100; i++) b->updates[i] = (int64_t)(strata_next_random(&b->rng) % (uint64_t)records) + 1;
     if (!b->failed) figures->fetch_by_id_per_second = 10000 / timed(b, "fetch-by-id", step_fetch_by_id);
     if (!b->failed) {
         figures->scan_per_second = records / timed(b, "scan", step_scan);
@@ -375,8 +354,7 @@ int strata_lmdb_baseline(const char *directory, int records, unsigned env_flags,
     if (!b->failed) {
         double durations[100];
         for (b->round = 0; b->round < 100 && !b->failed; b->round++) durations[b->round] = timed(b, "update-one", step_update_one) * 1000;
-        qsort(durations, 100, sizeof(double), compare_doubles);
-        figures->update_one_ms = (durations[49] + durations[50]) / 2;
+        figures->update_one_ms = strata_median(durations, 100);
     }
     if (!b->failed) figures->update_batch_per_second = (records / 10) / timed(b, "update-batch", step_update_batch);
     if (!b->failed) figures->unique_violation_ms = timed(b, "unique-violation", step_unique_violation) * 1000;

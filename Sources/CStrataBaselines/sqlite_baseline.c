@@ -3,6 +3,7 @@
 // the same tables, columns, indexes and pragmas as the StrataSQLite backend (docs/formats/sqlite.md),
 // so the backend's cost over this is the cost of Strata itself.
 #include "strata_baselines.h"
+#include "strata_baseline_support.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -10,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 /// One item read back, as an application would keep it: values and owned copies of the text.
 typedef struct item_row {
@@ -38,20 +38,6 @@ typedef struct baseline {
 
 static const char *const note_text = "abcdefghijabcdefghijabcdefghijabcdefghij";
 static const double epoch_since_2001 = 1700000000.0 - 978307200.0;
-
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-// SplitMix64, seeded 42 like the Swift workload, so both draw the same keys.
-static uint64_t next_random(baseline *b) {
-    uint64_t z = (b->rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 static void fail(baseline *b, const char *what) {
     if (b->failed) return;
@@ -287,14 +273,7 @@ static void step_cascade_delete(void *context) {
 
 /// Runs `body` timed, inside `strata_measure` unless another step was chosen; returns seconds.
 static double timed(baseline *b, const char *name, void (*body)(void *), void *context) {
-    double start = now_seconds();
-    if (b->only_step == NULL || strcmp(b->only_step, name) == 0) strata_measure(body, context); else body(context);
-    return now_seconds() - start;
-}
-
-static int compare_doubles(const void *x, const void *y) {
-    double a = *(const double *)x, c = *(const double *)y;
-    return (a > c) - (a < c);
+    return strata_timed(b->only_step, name, body, context);
 }
 
 int strata_sqlite_baseline(const char *directory, int records, const char *only_step, strata_baseline_figures *figures) {
@@ -307,6 +286,9 @@ int strata_sqlite_baseline(const char *directory, int records, const char *only_
     snprintf(b.path, sizeof b.path, "%s/raw.sqlite", directory);
     if (records < 1000 || records % 100 != 0) { snprintf(figures->error, sizeof figures->error, "records must be a multiple of 100, at least 1000"); return -1; }
 
+    // What the backend does once per process: no memory statistics, whose mutex every allocation
+    // takes. SQLITE_MISUSE when SQLite is already initialized (the backend ran first): no matter.
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     if (!open_database(&b)) goto done;
     if (!exec(&b, "PRAGMA journal_mode = WAL;"
                   "CREATE TABLE \"Owner\" (\"_pk\" INTEGER PRIMARY KEY AUTOINCREMENT, \"name\" TEXT);"
@@ -325,7 +307,7 @@ int strata_sqlite_baseline(const char *directory, int records, const char *only_
     if (b.failed) goto done;
 
     probes p = { &b, malloc(sizeof(int64_t) * 10000), 10000 };
-    for (int i = 0; i < p.count; i++) p.keys[i] = (int64_t)(next_random(&b) % (uint64_t)records) + 1;
+    for (int i = 0; i < p.count; i++) p.keys[i] = (int64_t)(strata_next_random(&b.rng) % (uint64_t)records) + 1;
     figures->fetch_by_id_per_second = p.count / timed(&b, "fetch-by-id", step_fetch_by_id, &p);
     free(p.keys);
     if (b.failed) goto done;
@@ -339,14 +321,13 @@ int strata_sqlite_baseline(const char *directory, int records, const char *only_
     one_update u = { &b, prepare(&b, "UPDATE \"Item\" SET \"price\" = ?, \"price__bits\" = ? WHERE \"_pk\" = ?"), 0, 0 };
     double durations[100];
     for (int round = 0; round < 100 && !b.failed; round++) {
-        u.key = b.rows[next_random(&b) % (uint64_t)records].key;
+        u.key = b.rows[strata_next_random(&b.rng) % (uint64_t)records].key;
         u.price = round + 0.5;
         durations[round] = timed(&b, "update-one", step_update_one, &u) * 1000;
     }
     sqlite3_finalize(u.stmt);
     if (b.failed) goto done;
-    qsort(durations, 100, sizeof(double), compare_doubles);
-    figures->update_one_ms = (durations[49] + durations[50]) / 2;
+    figures->update_one_ms = strata_median(durations, 100);
 
     figures->update_batch_per_second = (records / 10) / timed(&b, "update-batch", step_update_batch, &b);
     if (b.failed) goto done;
