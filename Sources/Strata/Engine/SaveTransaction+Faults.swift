@@ -7,13 +7,22 @@ extension SaveTransaction {
     /// one whose offending record has the lowest key; the record collided with is the member that
     /// held the values before the save (else the lowest key), the offender the lowest other key.
     ///
-    /// Only called once a collision is known, so the full scan costs nothing on a successful save.
-    func uniqueViolation(_ entity: EntitySchema, _ c: Int) -> StrataError {
+    /// `moved` are the records whose values for the constraint this save set (inserted or changed).
+    /// Every group of records sharing values holds at least one of them — the others keep the values
+    /// they had in `base`, where each value had one holder — so the groups are built from `moved` and
+    /// those holders: a failed save costs O(change), not a scan of the table.
+    func uniqueViolation(_ entity: EntitySchema, _ c: Int, moved: [(key: Int64, new: UniqueKey)]) -> StrataError {
         let e = entity.index
         var groups: [UniqueKey: [Int64]] = [:]
-        work.tables[e].records.forEach { key, record in
-            if let value = work.uniqueKey(entity, c, record) { groups[value, default: []].append(key) }
-            return true
+        for (key, value) in moved where work.tables[e].records[key] != nil {
+            groups[value, default: []].append(key)
+        }
+        for (value, members) in groups {
+            // The record holding the value in `base`, if it still holds it and did not move.
+            guard let holder = base.tables[e].uniqueIndexes[c][value], !members.contains(holder),
+                let record = work.tables[e].records[holder], work.uniqueKey(entity, c, record) == value
+            else { continue }
+            groups[value]!.append(holder)
         }
         var best: (holder: Int64, offender: Int64)?
         for (value, members) in groups where members.count > 1 {

@@ -456,7 +456,7 @@ struct SaveTransaction {
                 }
                 for (key, new) in moves {
                     if let holder = work.tables[e].uniqueIndexes[c].updateValue(key, forKey: new), holder != key {
-                        throw uniqueViolation(entity, c)
+                        throw uniqueViolation(entity, c, moved: moves)
                     }
                 }
             }
