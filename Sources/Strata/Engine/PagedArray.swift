@@ -8,7 +8,8 @@
 /// Keys grow from 1 and are never reused, so in an ordinary store the pages are contiguous: finding
 /// a page is one subtraction and one comparison (the page's number minus the first page's), with a
 /// binary search only for stores with gaps. A copy of the whole structure shares its pages, so
-/// changing one record in a copied state copies one page and the page list, not the store.
+/// changing one record in a copied state copies one page and one chunk of 64 page entries
+/// (`ChunkedArray`), not the store and not the whole page list.
 struct PagedArray<Element: Sendable>: Sendable {
     static var pageShift: Int64 { 8 }
     static var pageSize: Int { 1 << 8 }
@@ -19,7 +20,7 @@ struct PagedArray<Element: Sendable>: Sendable {
 
     /// The numbers (key >> 8) of the pages that exist, ascending; parallel to `pages`.
     private var numbers: [Int64] = []
-    private var pages: [Page] = []
+    private var pages = ChunkedArray<Page>()
     /// How many keys hold an element.
     private(set) var count = 0
 
