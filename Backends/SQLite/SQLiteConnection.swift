@@ -10,9 +10,20 @@ final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     let path: String
     private var cache: [String: SQLiteStatement] = [:]
+    /// Statements of fixed texts (`SQLText`), by slot: found without hashing their SQL.
+    private var slots: [SQLiteStatement?] = []
+    /// The save's INSERT and UPDATE statements by row shape, kept across saves so a one-record save
+    /// neither rebuilds nor hashes their SQL text.
+    var rowStatements: [SQLiteRowShape: SQLiteStatement] = [:]
+
+    /// SQLite's memory statistics off, once per process before the first connection: they take a
+    /// global mutex on every allocation (about 550 instructions per fetch by key) and Strata never
+    /// reads them (docs/formats/sqlite.md, "Process-wide settings").
+    private static let configured: Int32 = strata_sqlite_disable_memory_statistics()
 
     /// Opens `path`; `create` decides whether a missing file is created.
     init(path: String, create: Bool, readOnly: Bool = false, busyTimeout: Duration) throws {
+        _ = Self.configured
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
@@ -32,6 +43,8 @@ final class SQLiteConnection: @unchecked Sendable {
 
     deinit {
         cache.removeAll()
+        slots.removeAll()
+        rowStatements.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -52,12 +65,29 @@ final class SQLiteConnection: @unchecked Sendable {
             statement.reset()
             return statement
         }
+        let statement = try compile(sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    /// The statement of a fixed text, found by its slot: an array index, where the text cache
+    /// hashes the whole SQL (about 1,000 instructions for a 130-character SELECT).
+    func prepare(_ text: SQLText) throws -> SQLiteStatement {
+        if text.slot < slots.count, let statement = slots[text.slot] {
+            statement.reset()
+            return statement
+        }
+        let statement = try compile(text.sql)
+        if text.slot >= slots.count { slots.append(contentsOf: repeatElement(nil, count: text.slot + 1 - slots.count)) }
+        slots[text.slot] = statement
+        return statement
+    }
+
+    private func compile(_ sql: String) throws -> SQLiteStatement {
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(handle)), sql: sql) }
-        let statement = SQLiteStatement(stmt, connection: self, sql: sql)
-        cache[sql] = statement
-        return statement
+        return SQLiteStatement(stmt, connection: self, sql: sql)
     }
 
     /// The rowid of the last insert.
@@ -105,4 +135,13 @@ struct SQLiteError: Error, CustomStringConvertible {
             return StrataError(.ioFailure, "SQLite failed: \(message).", file: file)
         }
     }
+}
+
+/// Which INSERT or UPDATE a row write needs: the entity, the to-one columns an insert sets itself,
+/// and the attributes an update changes (empty for an insert, which sets them all).
+struct SQLiteRowShape: Hashable {
+    let entity: Int
+    let insert: Bool
+    let direct: [Int]
+    let attributes: [Int]
 }

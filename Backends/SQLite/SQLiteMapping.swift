@@ -20,13 +20,11 @@ struct SQLiteMapping {
         /// `SELECT _pk, <columns> FROM T AS t0` (append a WHERE).
         let select: String
         /// `… WHERE t0._pk = ?`.
-        let selectByKey: String
+        let selectByKey: SQLText
         /// `SELECT 1 FROM T WHERE _pk = ?`.
-        let exists: String
+        let exists: SQLText
         /// Per relationship, the query of its current targets of one record.
-        let targets: [String]
-        /// `SELECT 1, <to-one columns> FROM T WHERE _pk = ?`: existence and every stored to-one at once.
-        let toOnes: String
+        let targets: [SQLText]
     }
 
     struct Table {
@@ -115,10 +113,11 @@ struct SQLiteMapping {
         }
         self.tables = tables
         self.joins = joins
-        self.texts = tables.map(makeTexts)
+        var slots = SQLTextSlots()
+        self.texts = tables.map { makeTexts($0, &slots) }
     }
 
-    private func makeTexts(_ table: Table) -> Texts {
+    private func makeTexts(_ table: Table, _ slots: inout SQLTextSlots) -> Texts {
         let q = Self.quote
         var columns: [String] = []
         for (i, c) in table.attributeColumns.enumerated() {
@@ -128,24 +127,25 @@ struct SQLiteMapping {
         for storage in table.relationships { if case .column(let c, _) = storage { columns.append(c) } }
         let list = (["t0.\(q("_pk"))"] + columns.map { "t0.\(q($0))" }).joined(separator: ", ")
         let select = "SELECT \(list) FROM \(q(table.name)) AS t0"
-        let targets = table.relationships.map { storage -> String in
-            switch storage {
-            case .column(let column, _):
-                return "SELECT \(q(column)) FROM \(q(table.name)) WHERE \(q("_pk")) = ? AND \(q(column)) IS NOT NULL"
-            case .inverseColumn(let other, let column, let order):
-                return "SELECT \(q("_pk")) FROM \(q(tables_name(other))) WHERE \(q(column)) = ? ORDER BY \(order.map { "\(q($0)), " } ?? "")\(q("_pk"))"
-            case .join(let index, let mine, let other, let order):
-                return "SELECT \(q(other)) FROM \(q(joins[index].name)) WHERE \(q(mine)) = ? ORDER BY \(order.map { "\(q($0)), " } ?? "")\(q(other))"
-            }
-        }
-        let toOneColumns = table.relationships.compactMap { storage -> String? in
-            if case .column(let c, _) = storage { return q(c) }
-            return nil
+        let targets = table.relationships.map { storage -> SQLText in
+            slots.text(targetQuery(table, storage))
         }
         return Texts(
-            columns: columns, select: select, selectByKey: select + " WHERE t0.\(q("_pk")) = ?",
-            exists: "SELECT 1 FROM \(q(table.name)) WHERE \(q("_pk")) = ?", targets: targets,
-            toOnes: "SELECT \((["1"] + toOneColumns).joined(separator: ", ")) FROM \(q(table.name)) WHERE \(q("_pk")) = ?")
+            columns: columns, select: select, selectByKey: slots.text(select + " WHERE t0.\(q("_pk")) = ?"),
+            exists: slots.text("SELECT 1 FROM \(q(table.name)) WHERE \(q("_pk")) = ?"), targets: targets)
+    }
+
+    /// The query of one relationship's current targets of one record.
+    private func targetQuery(_ table: Table, _ storage: RelationshipStorage) -> String {
+        let q = Self.quote
+        switch storage {
+        case .column(let column, _):
+            return "SELECT \(q(column)) FROM \(q(table.name)) WHERE \(q("_pk")) = ? AND \(q(column)) IS NOT NULL"
+        case .inverseColumn(let other, let column, let order):
+            return "SELECT \(q("_pk")) FROM \(q(tables_name(other))) WHERE \(q(column)) = ? ORDER BY \(order.map { "\(q($0)), " } ?? "")\(q("_pk"))"
+        case .join(let index, let mine, let other, let order):
+            return "SELECT \(q(other)) FROM \(q(joins[index].name)) WHERE \(q(mine)) = ? ORDER BY \(order.map { "\(q($0)), " } ?? "")\(q(other))"
+        }
     }
 
     private func tables_name(_ index: Int) -> String { schema.entities[index].name }

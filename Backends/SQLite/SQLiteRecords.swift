@@ -20,34 +20,36 @@ struct SQLiteRecords {
 
     /// Builds snapshots from rows selected with `columns(entity)`.
     func snapshots<S: DataStoreSnapshot>(_ statement: SQLiteStatement, _ entity: EntitySchema, parameters: [SQLValue]) throws -> [S] {
-        let table = mapping.tables[entity.index]
-        let destinations = entity.destinationIndices.map { mapping.schema.entities[$0].name }
         var result: [S] = []
         try statement.bind(parameters)
         defer { statement.reset() }
-        while try statement.step() {
-            let key = statement.int64(0)
-            var column: Int32 = 1
-            var attributes: [Value] = []
-            attributes.reserveCapacity(entity.attributes.count)
-            for (i, type) in entity.attributeTypes.enumerated() {
-                let bits: Int32? = table.bitsColumns[i] == nil ? nil : column + 1
-                attributes.append(try SQLiteValueCodec.decode(statement, column, bits: bits, type: type, file: db.path))
-                column += bits == nil ? 1 : 2
-            }
-            var relationships: [RelationshipValue] = []
-            relationships.reserveCapacity(table.relationships.count)
-            for (i, storage) in table.relationships.enumerated() {
-                if case .column = storage {
-                    relationships.append(.toOne(statement.isNull(column) ? nil : id(destinations[i], statement.int64(column))))
-                    column += 1
-                } else {
-                    relationships.append(.toMany(try targets(entity, key, i).map { id(destinations[i], $0) }))
-                }
-            }
-            result.append(S(entity: entity, persistentIdentifier: id(entity.name, key), attributes: attributes, relationships: relationships))
-        }
+        while try statement.step() { result.append(try snapshot(of: statement, entity)) }
         return result
+    }
+
+    /// The snapshot of the row `statement` is on (selected with `columns(entity)`).
+    private func snapshot<S: DataStoreSnapshot>(of statement: SQLiteStatement, _ entity: EntitySchema) throws -> S {
+        let table = mapping.tables[entity.index]
+        let key = statement.int64(0)
+        var column: Int32 = 1
+        var attributes: [Value] = []
+        attributes.reserveCapacity(entity.attributes.count)
+        for (i, type) in entity.attributeTypes.enumerated() {
+            let bits: Int32? = table.bitsColumns[i] == nil ? nil : column + 1
+            attributes.append(try SQLiteValueCodec.decode(statement, column, bits: bits, type: type, file: db.path))
+            column += bits == nil ? 1 : 2
+        }
+        var relationships: [RelationshipValue] = []
+        relationships.reserveCapacity(table.relationships.count)
+        for (i, storage) in table.relationships.enumerated() {
+            if case .column = storage {
+                relationships.append(.toOne(statement.isNull(column) ? nil : id(entity.destinationNames[i], statement.int64(column))))
+                column += 1
+            } else {
+                relationships.append(.toMany(try targets(entity, key, i).map { id(entity.destinationNames[i], $0) }))
+            }
+        }
+        return S(entity: entity, persistentIdentifier: id(entity.name, key), attributes: attributes, relationships: relationships)
     }
 
     func id(_ entity: String, _ key: Int64) -> PersistentIdentifier {
@@ -59,18 +61,28 @@ struct SQLiteRecords {
         try db.prepare(mapping.texts[entity.index].targets[r]).rows([.integer(key)]) { $0.int64(0) }
     }
 
-    /// The stored targets of every relationship of a record, or `nil` if it does not exist: one
-    /// query for all to-one columns, one per to-many.
-    func storedTargets(_ entity: EntitySchema, _ key: Int64) throws -> [[Int64]]? {
-        let statement = try db.prepare(mapping.texts[entity.index].toOnes)
+    /// What a save needs of a record as stored, or `nil` if it does not exist: the attribute columns
+    /// as SQLite holds them (in `columns(entity)` order, `__bits` companions included), to write
+    /// only the columns an update changes, and the targets of every relationship. One query for the
+    /// row, one per to-many.
+    func storedRow(_ entity: EntitySchema, _ key: Int64) throws -> SQLiteStoredRow? {
+        let statement = try db.prepare(mapping.texts[entity.index].selectByKey)
         try statement.bind(.integer(key), at: 1)
         guard try statement.step() else {
             statement.reset()
             return nil
         }
+        let table = mapping.tables[entity.index]
+        var columns: [SQLValue] = []
+        columns.reserveCapacity(table.attributeColumns.count * 2)
         var column: Int32 = 1
+        for bits in table.bitsColumns {
+            columns.append(statement.value(column))
+            if bits != nil { columns.append(statement.value(column + 1)) }
+            column += bits == nil ? 1 : 2
+        }
         var toOnes: [Int64?] = []
-        for storage in mapping.tables[entity.index].relationships {
+        for storage in table.relationships {
             if case .column = storage {
                 toOnes.append(statement.isNull(column) ? nil : statement.int64(column))
                 column += 1
@@ -78,16 +90,17 @@ struct SQLiteRecords {
         }
         statement.reset()
         var next = 0
-        var result: [[Int64]] = []
-        for (r, storage) in mapping.tables[entity.index].relationships.enumerated() {
+        var targets: [[Int64]] = []
+        targets.reserveCapacity(table.relationships.count)
+        for (r, storage) in table.relationships.enumerated() {
             if case .column = storage {
-                result.append(toOnes[next].map { [$0] } ?? [])
+                targets.append(toOnes[next].map { [$0] } ?? [])
                 next += 1
             } else {
-                result.append(try targets(entity, key, r))
+                targets.append(try self.targets(entity, key, r))
             }
         }
-        return result
+        return SQLiteStoredRow(columns: columns, targets: targets)
     }
 
     /// Whether `entity` has a record with this key.
@@ -98,9 +111,20 @@ struct SQLiteRecords {
         return try statement.step()
     }
 
-    /// The snapshot of one record, or `nil`.
+    /// The snapshot of one record, or `nil`: one step of the prepared SELECT by primary key.
     func snapshot(_ entity: EntitySchema, _ key: Int64) throws -> DefaultSnapshot? {
-        let rows: [DefaultSnapshot] = try snapshots(try db.prepare(mapping.texts[entity.index].selectByKey), entity, parameters: [.integer(key)])
-        return rows.first
+        let statement = try db.prepare(mapping.texts[entity.index].selectByKey)
+        try statement.bind(.integer(key), at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return try snapshot(of: statement, entity)
     }
+}
+
+/// A record as a save finds it before changing it (`SQLiteRecords.storedRow`).
+struct SQLiteStoredRow {
+    /// The attribute columns, `__bits` companions included, as SQLite holds them.
+    let columns: [SQLValue]
+    /// Per relationship, the keys it holds.
+    let targets: [[Int64]]
 }

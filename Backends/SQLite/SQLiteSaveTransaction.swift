@@ -23,6 +23,9 @@ final class SQLiteSaveTransaction {
         let attributes: [Value]
         let links: [Link]
         var stored: [[Int64]]
+        /// An update's attribute columns as stored before the save (`SQLiteStoredRow.columns`):
+        /// only the columns whose value changes are written. Empty for an insert.
+        var storedColumns: [SQLValue] = []
     }
 
     let db: SQLiteConnection
@@ -201,10 +204,10 @@ final class SQLiteSaveTransaction {
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
-            var stored: [[Int64]] = []
+            var stored: [[Int64]] = [], storedColumns: [SQLValue] = []
             let key = try SaveValidation.existingKey(id, of: entity, verb: "update", storeIdentifier: storeIdentifier) { k in
-                guard let found = try records.storedTargets(entity, k) else { return false }
-                stored = found
+                guard let found = try records.storedRow(entity, k) else { return false }
+                (stored, storedColumns) = (found.targets, found.columns)
                 return true
             }
             guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") }
@@ -217,7 +220,7 @@ final class SQLiteSaveTransaction {
                 if merged.attributes != attributes || merged.links != sent { refreshed.insert(Key(entity: entity.index, key: key)) }
                 (attributes, sent) = merged
             }
-            writes.append(Write(entity: entity, key: key, isInsert: false, attributes: attributes, links: sent, stored: stored))
+            writes.append(Write(entity: entity, key: key, isInsert: false, attributes: attributes, links: sent, stored: stored, storedColumns: storedColumns))
         }
     }
 
@@ -237,13 +240,6 @@ final class SQLiteSaveTransaction {
         return direct
     }
     private var directCache: [Int: [Int]] = [:]
-    /// The INSERT or UPDATE text for a row shape, built once per save.
-    private struct Shape: Hashable {
-        let entity: Int
-        let insert: Bool
-        let direct: [Int]
-    }
-    private var statements: [Shape: SQLiteStatement] = [:]
     /// Next position at the end of an ordered list, per (child table, parent), counted during the save.
     private var positions: [String: Int64] = [:]
 
@@ -258,11 +254,25 @@ final class SQLiteSaveTransaction {
         let t = mapping.tables[w.entity.index]
         var values: [SQLValue] = []
         values.reserveCapacity(t.attributeColumns.count * 2 + 2)
+        // An update writes only the attributes whose columns change: SQLite then leaves the index
+        // entries of the others alone. An insert writes all of them (`written` stays empty).
+        var written: [Int] = []
+        var storedPosition = 0
         for (i, value) in w.attributes.enumerated() {
             let (main, bits) = SQLiteValueCodec.encode(value)
+            let hasBits = t.bitsColumns[i] != nil
+            if !w.isInsert {
+                defer { storedPosition += hasBits ? 2 : 1 }
+                if storedPosition < w.storedColumns.count, SQLiteValueCodec.same(main, w.storedColumns[storedPosition]),
+                    !hasBits || SQLiteValueCodec.same(bits, w.storedColumns[storedPosition + 1]) {
+                    continue
+                }
+                written.append(i)
+            }
             values.append(main)
-            if t.bitsColumns[i] != nil { values.append(bits) }
+            if hasBits { values.append(bits) }
         }
+        let writtenAttributes = w.isInsert ? Array(w.attributes.indices) : written
         var direct: [Int] = []
         if w.isInsert {
             for r in directToOnes(w.entity) {
@@ -278,8 +288,8 @@ final class SQLiteSaveTransaction {
         /// The columns in `values` order, needed only to prepare a new statement.
         var columns: [String] {
             var columns: [String] = []
-            for (i, c) in t.attributeColumns.enumerated() {
-                columns.append(c)
+            for i in writtenAttributes {
+                columns.append(t.attributeColumns[i])
                 if let b = t.bitsColumns[i] { columns.append(b) }
             }
             for r in direct {
@@ -291,19 +301,19 @@ final class SQLiteSaveTransaction {
             return columns
         }
         let key = Key(entity: w.entity.index, key: w.key)
-        let shape = Shape(entity: w.entity.index, insert: w.isInsert, direct: direct)
+        let shape = SQLiteRowShape(entity: w.entity.index, insert: w.isInsert, direct: direct, attributes: written)
         let prepared: SQLiteStatement
-        if let cached = statements[shape] {
+        if let cached = db.rowStatements[shape] {
             prepared = cached
         } else if w.isInsert {
             let columns = columns
             let names = ([q("_pk")] + columns.map(q)).joined(separator: ", ")
             let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
             prepared = try db.prepare("INSERT INTO \(q(t.name)) (\(names)) VALUES (\(marks))")
-            statements[shape] = prepared
+            db.rowStatements[shape] = prepared
         } else {
             prepared = try db.prepare("UPDATE \(q(t.name)) SET \(columns.enumerated().map { "\(q($1)) = ?\($0 + 2)" }.joined(separator: ", ")) WHERE \(q("_pk")) = ?1")
-            statements[shape] = prepared
+            db.rowStatements[shape] = prepared
         }
         func statement(_ values: [SQLValue]) throws {
             guard w.isInsert || !values.isEmpty else { return }
@@ -320,7 +330,7 @@ final class SQLiteSaveTransaction {
             var properties = Set<PropertyReference>()
             for refs in w.entity.uniqueConstraints { properties.formUnion(refs) }
             var position = 0
-            for i in w.attributes.indices {
+            for i in writtenAttributes {
                 if properties.contains(.attribute(i)) { held[position] = .null }
                 position += t.bitsColumns[i] == nil ? 1 : 2
             }

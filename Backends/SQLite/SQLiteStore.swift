@@ -65,8 +65,8 @@ public final class SQLiteStore: DataStore {
         defer { readers.withLock { if $0.count < 8 { $0.append(db) } } }
         do {
             guard consistent else { return try body(db) }
-            try db.prepare("BEGIN").run()
-            defer { try? db.prepare("COMMIT").run() }
+            try db.prepare(.begin).run()
+            defer { try? db.prepare(.commit).run() }
             return try body(db)
         } catch let error as SQLiteError {
             throw error.strataError(file: configuration.url.path)
@@ -96,8 +96,8 @@ public final class SQLiteStore: DataStore {
             let id = ids[0]
             guard !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == identifier else { return [] }
             return try withReader(consistent: needsSeveralStatements(entity)) { db in
-                try SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier)
-                    .snapshots(try db.prepare(mapping.texts[entity.index].selectByKey), entity, parameters: [.integer(id.primaryKey)])
+                guard let found = try SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier).snapshot(entity, id.primaryKey) else { return [] }
+                return [found]
             }
         }
         let entity = try validate(descriptor)
@@ -136,7 +136,7 @@ public final class SQLiteStore: DataStore {
         }
         return try writer.withLock { db in
             do {
-                try db.prepare("BEGIN IMMEDIATE").run()
+                try db.prepare(.beginImmediate).run()
             } catch let error as SQLiteError {
                 throw error.strataError(file: configuration.url.path)
             }
@@ -151,10 +151,10 @@ public final class SQLiteStore: DataStore {
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
                 let deleted = Set(transaction.deleted.map { records.id(schema.entities[$0.entity].name, $0.key) })
-                try db.prepare("COMMIT").run()
+                try db.prepare(.commit).run()
                 return SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
             } catch {
-                try? db.prepare("ROLLBACK").run()
+                try? db.prepare(.rollback).run()
                 if let error = error as? SQLiteError { throw error.strataError(file: configuration.url.path) }
                 throw error
             }

@@ -29,6 +29,21 @@ enum SQLiteValueCodec {
         return (.real(d), .null)
     }
 
+    /// Whether two column values are the same bytes: text compares by UTF-8 (Swift's `==` would call
+    /// canonically equivalent spellings equal, and skipping such a write would lose the new
+    /// spelling), reals by bit pattern. Used to leave unchanged columns out of an UPDATE, so a
+    /// false "different" only costs a write; a false "same" never happens.
+    static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.integer(let x), .integer(let y)): return x == y
+        case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern
+        case (.text(let x), .text(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.blob(let x), .blob(let y)): return x == y
+        default: return false
+        }
+    }
+
     /// The value a predicate compares a column with (no companion: NaN is handled by the caller).
     static func comparable(_ value: Value) -> SQLValue { encode(value).0 }
 

@@ -1,0 +1,33 @@
+/// SQL text every connection prepares once and keeps, with the slot its statement lives in.
+///
+/// The hot statements (a fetch by key, transaction control, the save's INSERT and UPDATE) are found
+/// by slot, an array index, instead of by hashing their text on every call. Slots are handed out
+/// when a store's mapping is built; one connection serves one store, so slots never collide.
+struct SQLText: Sendable {
+    /// The statement's text.
+    let sql: String
+    /// Where a connection keeps the prepared statement.
+    let slot: Int
+
+    /// `BEGIN`: a reader's consistent snapshot over several statements.
+    static let begin = SQLText(sql: "BEGIN", slot: 0)
+    /// `BEGIN IMMEDIATE`: a save takes the write lock at once.
+    static let beginImmediate = SQLText(sql: "BEGIN IMMEDIATE", slot: 1)
+    /// `COMMIT`.
+    static let commit = SQLText(sql: "COMMIT", slot: 2)
+    /// `ROLLBACK`.
+    static let rollback = SQLText(sql: "ROLLBACK", slot: 3)
+    /// The first slot a mapping may use.
+    static let firstMappingSlot = 4
+}
+
+/// Hands out consecutive slots while a mapping builds its texts.
+struct SQLTextSlots {
+    private(set) var next = SQLText.firstMappingSlot
+
+    /// `sql` with the next free slot.
+    mutating func text(_ sql: String) -> SQLText {
+        defer { next += 1 }
+        return SQLText(sql: sql, slot: next)
+    }
+}
