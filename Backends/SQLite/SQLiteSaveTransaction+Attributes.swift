@@ -1,0 +1,129 @@
+import CSQLite
+import Foundation
+import Strata
+
+/// Writing a record's row: the INSERT or UPDATE of its attribute columns (and, for an insert, the
+/// to-one columns it sets itself), holding unique values back when SQLite refuses them mid-save.
+extension SQLiteSaveTransaction {
+    /// For an insert, the to-one relationships written in the INSERT itself: those whose inverse is
+    /// a to-many derived from this column, so setting the column is the whole edge.
+    func directToOnes(_ entity: EntitySchema) -> [Int] {
+        if let cached = directCache[entity.index] { return cached }
+        let direct = entity.relationships.indices.filter { r in
+            guard case .column = mapping.tables[entity.index].relationships[r] else { return false }
+            let destination = schema.entities[entity.destinationIndices[r]]
+            if case .inverseColumn = mapping.tables[destination.index].relationships[entity.inverseIndices[r]] { return true }
+            return false
+        }
+        directCache[entity.index] = direct
+        return direct
+    }
+
+    func appendPosition(_ table: String, _ listColumn: String, _ orderColumn: String, _ owner: Int64) throws -> Int64 {
+        let slot = "\(table)|\(listColumn)|\(owner)"
+        let position = try positions[slot] ?? nextPosition(table, listColumn, orderColumn, owner)
+        positions[slot] = position + 1
+        return position
+    }
+
+    func writeAttributes(_ w: Write) throws -> [Int] {
+        let t = mapping.tables[w.entity.index]
+        var values: [SQLValue] = []
+        values.reserveCapacity(t.attributeColumns.count * 2 + 2)
+        // An update writes only the attributes whose columns change: SQLite then leaves the index
+        // entries of the others alone. An insert writes all of them (`written` stays empty).
+        var written: [Int] = []
+        var storedPosition = 0
+        for (i, value) in w.attributes.enumerated() {
+            let (main, bits) = SQLiteValueCodec.encode(value)
+            let hasBits = t.bitsColumns[i] != nil
+            if !w.isInsert {
+                defer { storedPosition += hasBits ? 2 : 1 }
+                if storedPosition < w.storedColumns.count, SQLiteValueCodec.same(main, w.storedColumns[storedPosition]),
+                    !hasBits || SQLiteValueCodec.same(bits, w.storedColumns[storedPosition + 1]) {
+                    continue
+                }
+                written.append(i)
+            }
+            values.append(main)
+            if hasBits { values.append(bits) }
+        }
+        let writtenAttributes = w.isInsert ? Array(w.attributes.indices) : written
+        var direct: [Int] = []
+        if w.isInsert {
+            for r in directToOnes(w.entity) {
+                guard case .one(let target?) = w.links[r], case .column(let column, let order) = t.relationships[r] else { continue }
+                let destination = schema.entities[w.entity.destinationIndices[r]]
+                try requireExists(destination, target, from: w, r)
+                values.append(.integer(target))
+                if let order { values.append(.integer(try appendPosition(t.name, column, order, target))) }
+                touch(destination.index, target)
+                direct.append(r)
+            }
+        }
+        /// The columns in `values` order, needed only to prepare a new statement.
+        var columns: [String] {
+            var columns: [String] = []
+            for i in writtenAttributes {
+                columns.append(t.attributeColumns[i])
+                if let b = t.bitsColumns[i] { columns.append(b) }
+            }
+            for r in direct {
+                if case .column(let c, let order) = t.relationships[r] {
+                    columns.append(c)
+                    if let order { columns.append(order) }
+                }
+            }
+            return columns
+        }
+        let key = Key(entity: w.entity.index, key: w.key)
+        let shape = SQLiteRowShape(entity: w.entity.index, insert: w.isInsert, direct: direct, attributes: written)
+        let prepared: SQLiteStatement
+        if let cached = db.rowStatements[shape] {
+            prepared = cached
+        } else if w.isInsert {
+            let columns = columns
+            let names = ([q("_pk")] + columns.map(q)).joined(separator: ", ")
+            let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+            prepared = try db.prepare("INSERT INTO \(q(t.name)) (\(names)) VALUES (\(marks))")
+            db.rowStatements[shape] = prepared
+        } else {
+            prepared = try db.prepare("UPDATE \(q(t.name)) SET \(columns.enumerated().map { "\(q($1)) = ?\($0 + 2)" }.joined(separator: ", ")) WHERE \(q("_pk")) = ?1")
+            db.rowStatements[shape] = prepared
+        }
+        func statement(_ values: [SQLValue]) throws {
+            guard w.isInsert || !values.isEmpty else { return }
+            // The key goes first: `_pk` in an INSERT, `?1` in an UPDATE's WHERE.
+            try prepared.bind(w.key, then: values)
+            defer { prepared.reset() }
+            while try prepared.step() {}
+        }
+        do {
+            try statement(values)
+        } catch let error as SQLiteError where isUniqueFailure(error) {
+            // Hold the unique values back until the end of the save.
+            var held = values
+            var properties = Set<PropertyReference>()
+            for refs in w.entity.uniqueConstraints { properties.formUnion(refs) }
+            var position = 0
+            for i in writtenAttributes {
+                if properties.contains(.attribute(i)) { held[position] = .null }
+                position += t.bitsColumns[i] == nil ? 1 : 2
+            }
+            for r in direct {
+                if properties.contains(.relationship(r)) {
+                    held[position] = .null
+                    intended[key, default: [:]][r] = w.links[r].keys.first
+                }
+                if case .column(_, let order?) = t.relationships[r] { _ = order; position += 2 } else { position += 1 }
+            }
+            try statement(held)
+            pending[key, default: []].formUnion(properties.filter { if case .relationship(let r) = $0 { direct.contains(r) } else { true } })
+        }
+        return direct
+    }
+
+    func isUniqueFailure(_ error: SQLiteError) -> Bool {
+        error.code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ || error.code == 1555 /* SQLITE_CONSTRAINT_PRIMARYKEY */
+    }
+}

@@ -1,0 +1,179 @@
+import CSQLite
+import Foundation
+import Strata
+
+/// Relationship changes as edge additions and removals on both sides, in request order.
+extension SQLiteSaveTransaction {
+    func touch(_ entity: Int, _ key: Int64) {
+        let k = Key(entity: entity, key: key)
+        let byOther = k != currentWriter
+        // Children inserted together touch one parent over and over: once is enough.
+        if k == lastTouched && (lastTouchedByOther || !byOther) { return }
+        lastTouched = k
+        lastTouchedByOther = byOther
+        touched.insert(k)
+        if byOther { touchedByOthers.insert(k) }
+    }
+
+
+    func requireExists(_ destination: EntitySchema, _ target: Int64, from w: Write, _ r: Int) throws {
+        let k = Key(entity: destination.index, key: target)
+        if (isInserted(k) || known.contains(k)) && !deletedSet.contains(k) { return }
+        if try records.exists(destination, target) {
+            known.insert(k)
+            return
+        }
+        throw SaveValidation.danglingReference(client(Key(entity: destination.index, key: target)), from: w.entity, relationship: r, source: client(Key(entity: w.entity.index, key: w.key)))
+    }
+
+    /// Sets a to-one column; a UNIQUE failure holds the value back until the end of the save.
+    func setColumn(_ entity: EntitySchema, _ key: Int64, relationship r: Int, to value: Int64?, order: (String, Int64)? = nil) throws {
+        guard case .column(let column, _) = mapping.tables[entity.index].relationships[r] else { return }
+        var sets = "\(q(column)) = ?"
+        var values: [SQLValue] = [value.map { .integer($0) } ?? .null]
+        if let (orderColumn, position) = order {
+            sets += ", \(q(orderColumn)) = ?"
+            values.append(.integer(position))
+        }
+        do {
+            try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(key)])
+            // A later write of a held-back column wins: the value held earlier is stale.
+            let k = Key(entity: entity.index, key: key)
+            if intended[k]?[r] != nil {
+                intended[k]?[r] = nil
+                pending[k]?.remove(.relationship(r))
+            }
+        } catch let error as SQLiteError where isUniqueFailure(error) {
+            values[0] = .null
+            try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(key)])
+            pending[Key(entity: entity.index, key: key), default: []].insert(.relationship(r))
+            intended[Key(entity: entity.index, key: key), default: [:]][r] = value
+        }
+        touch(entity.index, key)
+    }
+
+
+    /// The targets relationship `r` of a record holds during the save, held-back to-one values
+    /// included (a held row's column is NULL in the table until the end of the save).
+    func currentTargets(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> [Int64] {
+        guard !intended.isEmpty else { return try records.targets(entity, key, r) }
+        switch mapping.tables[entity.index].relationships[r] {
+        case .column:
+            if let held = intended[Key(entity: entity.index, key: key)]?[r] { return held.map { [$0] } ?? [] }
+            return try records.targets(entity, key, r)
+        case .inverseColumn(let table, _, _):
+            var result = try records.targets(entity, key, r)
+            let inverse = entity.inverseIndices[r]
+            for (k, values) in intended.sorted(by: { $0.key.key < $1.key.key }) where k.entity == table {
+                if case .some(.some(let target)) = values[inverse], target == key, !result.contains(k.key) { result.append(k.key) }
+            }
+            return result
+        case .join:
+            return try records.targets(entity, key, r)
+        }
+    }
+
+    func column(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> Int64? {
+        if let value = intended[Key(entity: entity.index, key: key)]?[r] { return value }
+        return try records.targets(entity, key, r).first
+    }
+
+    func nextPosition(_ table: String, _ listColumn: String, _ orderColumn: String, _ owner: Int64) throws -> Int64 {
+        try db.prepare("SELECT COALESCE(MAX(\(q(orderColumn))), -1) + 1 FROM \(q(table)) WHERE \(q(listColumn)) = ?").rows([.integer(owner)]) { $0.int64(0) }.first ?? 0
+    }
+
+    /// Adds `target` to relationship `r` of (`entity`, `key`), one side only, moving it away from a
+    /// to-one's previous holder.
+    func attach(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64) throws {
+        let destination = schema.entities[entity.destinationIndices[r]]
+        let inverse = entity.inverseIndices[r]
+        switch mapping.tables[entity.index].relationships[r] {
+        case .column(_, let order):
+            let previous = try column(entity, key, r)
+            guard previous != target else { return }
+            if let previous { try detachColumnSide(destination, previous, inverse, from: key) }
+            var position: (String, Int64)?
+            if let order, case .inverseColumn(_, let listColumn, _) = mapping.tables[destination.index].relationships[inverse] {
+                position = (order, try nextPosition(mapping.tables[entity.index].name, listColumn, order, target))
+            }
+            try setColumn(entity, key, relationship: r, to: target, order: position)
+            touch(destination.index, target)
+        case .inverseColumn:
+            // Derived from the destination's column: attaching is setting that column.
+            try attach(destination, target, inverse, key)
+        case .join(let index, let mine, let other, let order):
+            let join = mapping.joins[index]
+            let otherOrder = join.left == mine ? join.rightOrder : join.leftOrder
+            var columns = [mine, other]
+            var values: [SQLValue] = [.integer(key), .integer(target)]
+            if let order { columns.append(order); values.append(.integer(try nextPosition(join.name, mine, order, key))) }
+            if let otherOrder { columns.append(otherOrder); values.append(.integer(try nextPosition(join.name, other, otherOrder, target))) }
+            try db.prepare("INSERT OR IGNORE INTO \(q(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))").run(values)
+            touch(entity.index, key)
+            touch(destination.index, target)
+        }
+    }
+
+    /// When (`entity`, `key`) stops pointing at `target` through a to-one, `target`'s inverse loses it.
+    func detachColumnSide(_ destination: EntitySchema, _ target: Int64, _ inverse: Int, from key: Int64) throws {
+        touch(destination.index, target)
+        if case .column = mapping.tables[destination.index].relationships[inverse], try column(destination, target, inverse) == key {
+            try setColumn(destination, target, relationship: inverse, to: nil)
+        }
+    }
+
+    /// Removes the edge between (`entity`, `key`) and `target` on both sides.
+    func unlink(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64) throws {
+        let destination = schema.entities[entity.destinationIndices[r]]
+        let inverse = entity.inverseIndices[r]
+        switch mapping.tables[entity.index].relationships[r] {
+        case .column:
+            if try column(entity, key, r) == target { try setColumn(entity, key, relationship: r, to: nil) }
+            try detachColumnSide(destination, target, inverse, from: key)
+        case .inverseColumn:
+            try unlink(destination, target, inverse, key)
+        case .join(let index, let mine, let other, _):
+            try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = ? AND \(q(other)) = ?").run([.integer(key), .integer(target)])
+            touch(entity.index, key)
+            touch(destination.index, target)
+        }
+    }
+
+    func applyLink(_ w: Write, _ r: Int) throws {
+        let stored = w.stored[r]
+        let sent = w.links[r].keys
+        guard stored != sent else { return }
+        let destination = schema.entities[w.entity.destinationIndices[r]]
+        let storedSet = Set(stored), sentSet = Set(sent)
+        for target in stored where !sentSet.contains(target) { try unlink(w.entity, w.key, r, target) }
+        for target in sent where !storedSet.contains(target) {
+            try requireExists(destination, target, from: w, r)
+            try attach(w.entity, w.key, r, target)
+            if case .column = mapping.tables[w.entity.index].relationships[r] {
+                // The target's to-one (one-to-one) points back, taking it from its previous holder.
+                let inverse = w.entity.inverseIndices[r]
+                if case .column = mapping.tables[destination.index].relationships[inverse] { try attach(destination, target, inverse, w.key) }
+            }
+        }
+        if w.entity.relationships[r].isOrdered { try reorder(w.entity, w.key, r, as: sent) }
+    }
+
+    /// Puts an ordered list in the written order; members other writes of this save added follow.
+    func reorder(_ entity: EntitySchema, _ key: Int64, _ r: Int, as written: [Int64]) throws {
+        let current = try records.targets(entity, key, r)
+        let present = Set(current), listed = Set(written)
+        let ordered = written.filter { present.contains($0) } + current.filter { !listed.contains($0) }
+        guard ordered != current else { return }
+        switch mapping.tables[entity.index].relationships[r] {
+        case .inverseColumn(let table, let column, let order?):
+            let sql = "UPDATE \(q(mapping.tables[table].name)) SET \(q(order)) = ? WHERE \(q("_pk")) = ? AND \(q(column)) = ?"
+            for (position, target) in ordered.enumerated() { try db.prepare(sql).run([.integer(Int64(position)), .integer(target), .integer(key)]) }
+        case .join(let index, let mine, let other, let order?):
+            let sql = "UPDATE \(q(mapping.joins[index].name)) SET \(q(order)) = ? WHERE \(q(mine)) = ? AND \(q(other)) = ?"
+            for (position, target) in ordered.enumerated() { try db.prepare(sql).run([.integer(Int64(position)), .integer(key), .integer(target)]) }
+        default:
+            break
+        }
+        touch(entity.index, key)
+    }
+}

@@ -1,0 +1,137 @@
+import CSQLite
+import Foundation
+import Strata
+
+/// The end of a save: held-back unique values set again, required relationships and counts checked,
+/// and the records the save changed beyond the request, for the result.
+extension SQLiteSaveTransaction {
+    /// Sets every held-back value again; returns the rows whose values still collide (their holds
+    /// stay in `intended`, so validation sees them).
+    func restorePending() throws -> [Key] {
+        guard !pending.isEmpty else { return [] }
+        var colliding: [Key] = []
+        var values: [Key: [Value]] = [:]
+        for w in writes where pending[Key(entity: w.entity.index, key: w.key)] != nil { values[Key(entity: w.entity.index, key: w.key)] = w.attributes }
+        for (key, properties) in pending.sorted(by: { ($0.key.entity, $0.key.key) < ($1.key.entity, $1.key.key) }) where !deletedSet.contains(key) {
+            let entity = schema.entities[key.entity]
+            let t = mapping.tables[key.entity]
+            var sets: [String] = []
+            var params: [SQLValue] = []
+            for property in properties {
+                switch property {
+                case .attribute(let i):
+                    guard let attributes = values[key] else { continue }
+                    sets.append("\(q(t.attributeColumns[i])) = ?")
+                    params.append(SQLiteValueCodec.encode(attributes[i]).0)
+                case .relationship(let r):
+                    guard case .column(let c, _) = t.relationships[r], let value = intended[key]?[r] else { continue }
+                    sets.append("\(q(c)) = ?")
+                    params.append(value.map { .integer($0) } ?? .null)
+                }
+            }
+            guard !sets.isEmpty else { continue }
+            do {
+                try db.prepare("UPDATE \(q(t.name)) SET \(sets.joined(separator: ", ")) WHERE \(q("_pk")) = ?").run(params + [.integer(key.key)])
+            } catch let error as SQLiteError where isUniqueFailure(error) {
+                colliding.append(key)
+                continue
+            }
+            intended[key] = nil
+        }
+        return colliding
+    }
+
+    /// The violation a row's values cause, naming the record that already holds them.
+    func uniqueViolation(_ entity: EntitySchema, _ key: Int64) throws -> StrataError {
+        let t = mapping.tables[entity.index]
+        let values = Dictionary(writes.map { (Key(entity: $0.entity.index, key: $0.key), $0) }, uniquingKeysWith: { a, _ in a })
+        for refs in entity.uniqueConstraints {
+            var conditions: [String] = []
+            var params: [SQLValue] = []
+            var complete = true
+            for ref in refs {
+                let column = mapping.column(of: ref, in: t)
+                var value: SQLValue = .null
+                switch ref {
+                case .attribute(let i):
+                    if let w = values[Key(entity: entity.index, key: key)] {
+                        value = SQLiteValueCodec.encode(w.attributes[i]).0
+                    } else {
+                        value = try db.prepare("SELECT \(q(column)) FROM \(q(t.name)) WHERE \(q("_pk")) = ?").rows([.integer(key)]) { $0.value(0) }.first ?? .null
+                    }
+                case .relationship(let r):
+                    let target: Int64?
+                    if let held = intended[Key(entity: entity.index, key: key)]?[r] { target = held } else { target = try records.targets(entity, key, r).first }
+                    value = target.map { .integer($0) } ?? .null
+                }
+                if value == .null { complete = false }
+                conditions.append("\(q(column)) = ?")
+                params.append(value)
+            }
+            guard complete else { continue }
+            let holders = try db.prepare("SELECT \(q("_pk")) FROM \(q(t.name)) WHERE \(conditions.joined(separator: " AND ")) AND \(q("_pk")) != ?").rows(params + [.integer(key)]) { $0.int64(0) }
+            if let holder = holders.first {
+                let names = refs.map(entity.name(of:))
+                let h = client(Key(entity: entity.index, key: holder)), me = client(Key(entity: entity.index, key: key))
+                return StrataError(.uniqueConstraintViolation, "\(me) would share \(names.joined(separator: ", ")) with \(h), which already holds those values. Change the values or update that record instead.", entity: entity.name, properties: names, identifiers: [h, me])
+            }
+        }
+        return StrataError(.uniqueConstraintViolation, "\(client(Key(entity: entity.index, key: key))) violates a unique constraint of '\(entity.name)'.", entity: entity.name, identifiers: [client(Key(entity: entity.index, key: key))])
+    }
+
+    func validate() throws {
+        let needsCheck = schema.entities.map { e in
+            e.relationships.contains { (!$0.isToMany && !$0.isOptional) || $0.minCount != nil || $0.maxCount != nil }
+        }
+        var checked = Set<Key>()
+        let candidates = writes.lazy.map { Key(entity: $0.entity.index, key: $0.key) }.filter { needsCheck[$0.entity] }
+        // In (entity, key) order, so the fault reported is the same on every backend.
+        let ordered = (Array(candidates) + touched.filter({ needsCheck[$0.entity] })).sorted { ($0.entity, $0.key) < ($1.entity, $1.key) }
+        for key in ordered where !deletedSet.contains(key) {
+            guard checked.insert(key).inserted else { continue }
+            let entity = schema.entities[key.entity]
+            for (r, relationship) in entity.relationships.enumerated() {
+                let bounded = relationship.minCount != nil || relationship.maxCount != nil
+                guard (!relationship.isToMany && !relationship.isOptional) || bounded else { continue }
+                guard try records.exists(entity, key.key) else { continue }
+                let count = try currentTargets(entity, key.key, r).count
+                if !relationship.isToMany && count == 0 {
+                    throw StrataError(.missingRequiredRelationship, "'\(relationship.name)' is required; give \(client(key)) a target.", entity: entity.name, properties: [relationship.name], identifiers: [client(key)])
+                }
+                if let lo = relationship.minCount, count < lo {
+                    throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(client(key)) would hold \(count) record(s); at least \(lo) are required.", entity: entity.name, properties: [relationship.name], identifiers: [client(key)])
+                }
+                if let hi = relationship.maxCount, count > hi {
+                    throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(client(key)) would hold \(count) record(s); at most \(hi) are allowed.", entity: entity.name, properties: [relationship.name], identifiers: [client(key)])
+                }
+            }
+        }
+    }
+
+    /// The records the save changed beyond what the request sent, to report in the result.
+    func changedRecords() throws -> [DefaultSnapshot] {
+        var result: [DefaultSnapshot] = []
+        var updated = [Key: Write]()
+        for w in writes where !w.isInsert { updated[Key(entity: w.entity.index, key: w.key)] = w }
+        func written(_ k: Key) -> Write? {
+            if let w = updated[k] { return w }
+            guard isInserted(k), let first = firstInserted[k.entity] else { return nil }
+            return insertedWrite(k.entity, Int(k.key - first))
+        }
+        // Every touched record, its writer included (a record made its own parent changed itself).
+        for key in touched.union(refreshed) where !deletedSet.contains(key) {
+            let entity = schema.entities[key.entity]
+            guard let snapshot = try records.snapshot(entity, key.key) else { continue }
+            if let w = written(key), !refreshed.contains(key) {
+                let sent = w.links.map { $0.keys }
+                let now = snapshot.relationships.map { $0.targets.map(\.primaryKey) }
+                let same = zip(entity.relationships, zip(sent, now)).allSatisfy { r, pair in
+                    r.isToMany && !r.isOrdered ? Set(pair.0) == Set(pair.1) : pair.0 == pair.1
+                }
+                if same { continue }
+            }
+            result.append(snapshot)
+        }
+        return result
+    }
+}
