@@ -48,6 +48,8 @@ extension SQLiteSaveTransaction {
             values.append(main)
             if hasBits { values.append(bits) }
         }
+        // An update that changes no attribute column writes nothing (there is no empty UPDATE).
+        if !w.isInsert && written.isEmpty { return [] }
         let writtenAttributes = w.isInsert ? Array(w.attributes.indices) : written
         var direct: [Int] = []
         if w.isInsert {
