@@ -37,7 +37,7 @@ extension ModelContext {
         let reader = PendingReader(self)
         let evaluator = PredicateEvaluator(schema: container.schema, reader: reader)
         let matches: (PendingRecord) -> Bool = try request.predicate.map { try evaluator.compile($0, for: entity) } ?? { _ in true }
-        let getters = try request.sortBy.map { try evaluator.attributeGetter($0.path, entity).0 }
+        let getters = try request.sortBy.map { try evaluator.sortGetter($0, entity) }
         let descending = request.sortBy.map { $0.order == .descending }
 
         // The store's rows, enough of them that the window survives dropping the pending ones.

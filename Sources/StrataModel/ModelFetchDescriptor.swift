@@ -100,10 +100,12 @@ public struct FetchDescriptor<T: PersistentModel> {
 extension SortKey {
     /// A sort key by a model's key path — a property, or a chain through to-one relationships
     /// (`\Note.folder?.name`) — named through the tables `@Model` generates. A key path that names
-    /// no persisted property makes the fetch fail with `unknownProperty`.
-    public init<T: PersistentModel, V>(_ keyPath: KeyPath<T, V>, order: Strata.SortOrder = .ascending) {
+    /// no persisted property makes the fetch fail with `unknownProperty`. `comparator` orders
+    /// strings: `SortKey(\\Note.title, comparator: .localizedStandard)` is the Finder-like order
+    /// Foundation's `SortDescriptor` cannot ask for on Linux.
+    public init<T: PersistentModel, V>(_ keyPath: KeyPath<T, V>, order: Strata.SortOrder = .ascending, comparator: StringComparator = .byteOrder) {
         let names = ModelKeyPaths.propertyPath(keyPath, of: T.self) ?? ["\\\(T.self).<not persisted>"]
-        self.init(PropertyPath(names), order: order)
+        self.init(PropertyPath(names), order: order, comparator: comparator)
     }
 
     /// The key a Foundation `SortDescriptor` stands for.

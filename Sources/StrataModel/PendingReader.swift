@@ -69,6 +69,8 @@ final class PendingReader: PredicateReader {
         targets(record, index).contains(key)
     }
 
+    func targetCount(_ record: PendingRecord, _ index: Int) -> Int { targets(record, index).count }
+
     func key(of record: PendingRecord) -> PersistentIdentifier { record.identifier }
 
     func key(for identifier: PersistentIdentifier, in entity: EntitySchema) -> PersistentIdentifier? { identifier }

@@ -128,6 +128,10 @@ extension PredicateExpressions.NilCoalesce: TranslatableExpression {
         switch l {
         case .property(let reference): return .conditional(try t.isNil(reference), r, l)
         case .optionalCondition(let p, let isNil): return .conditional(isNil, r, .condition(p))
+        case .count(let reference) where reference.components.count > 1:
+            // `($0.folder?.notes.count ?? 0)`: nil when the to-one before the to-many is empty.
+            let owner = PropertyReference(scope: reference.scope, components: Array(reference.components.dropLast()), end: .attribute)
+            return .conditional(try t.isNil(owner), r, l)
         default: throw t.unsupported("?? applied to \(l.summary)")
         }
     }

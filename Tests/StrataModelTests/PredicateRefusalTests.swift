@@ -11,6 +11,7 @@ import Testing
         (#Predicate { $0.scratch > 0 }, "not persisted"),
         (#Predicate { $0.title.contains($0.body) }, "must be a value"),
         (#Predicate { $0.tags.first?.name == "urgent" }, "'tags'"),
+        (#Predicate { note in note.tags.contains { $0.name == note.title } }, "enclosing object"),
     ]
 
     @Test func untranslatableConstructsThrowBeforeAnyStoreWork() throws {

@@ -23,6 +23,7 @@ enum PredicateTable {
         let chosenIDs = [store.ids["Garden"]!, store.ids["Zen"]!]
         let travelID = store.ids["Travel"]!
         let folders: [QueryFolder?] = [workFolder, nil]
+        let tagName = "idea"
         return [
             PredicateCase(name: "bool property", predicate: #Predicate { $0.isPinned }, expected: { $0.pinned }),
             PredicateCase(name: "negated bool", predicate: #Predicate { !$0.isPinned }, expected: { !$0.pinned }),
@@ -76,8 +77,33 @@ enum PredicateTable {
             PredicateCase(name: "conditional value", predicate: #Predicate { ($0.isPinned ? $0.views : 0) > 20 }, expected: { ($0.pinned ? $0.views : 0) > 20 }),
             PredicateCase(name: "test over a captured list", predicate: #Predicate { note in chosenTitles.contains { $0 == note.title } }, expected: { row in chosenTitles.contains { $0 == row.title } }),
             PredicateCase(name: "to-many contains a model", predicate: #Predicate { $0.tags.contains(urgent) }, expected: { $0.tags.contains("urgent") }),
+            PredicateCase(name: "to-many contains(where:)", predicate: #Predicate { $0.tags.contains { $0.name == "urgent" } }, expected: { $0.tags.contains("urgent") }),
+            PredicateCase(name: "to-many !isEmpty", predicate: #Predicate { !$0.tags.isEmpty }, expected: { !$0.tags.isEmpty }),
+            PredicateCase(name: "to-many isEmpty", predicate: #Predicate { $0.tags.isEmpty }, expected: { $0.tags.isEmpty }),
+            PredicateCase(name: "to-many count >=", predicate: #Predicate { $0.tags.count >= 2 }, expected: { $0.tags.count >= 2 }),
+            PredicateCase(name: "to-many count == (value on the left)", predicate: #Predicate { 1 == $0.tags.count }, expected: { $0.tags.count == 1 }),
+            PredicateCase(name: "allSatisfy", predicate: #Predicate { $0.tags.allSatisfy { $0.name != "later" } }, expected: { $0.tags.allSatisfy { $0 != "later" } }),
+            PredicateCase(name: "to-many search && attribute", predicate: #Predicate { $0.tags.contains { $0.name.starts(with: "l") } && $0.isPinned }, expected: { $0.tags.contains { $0.starts(with: "l") } && $0.pinned }),
+            PredicateCase(name: "to-many test with a captured value", predicate: #Predicate { $0.tags.contains { $0.name == tagName } || $0.views > 50 }, expected: { $0.tags.contains(tagName) || $0.views > 50 }),
+            PredicateCase(name: "negated to-many test", predicate: #Predicate { !$0.tags.contains { $0.name == "idea" } }, expected: { !$0.tags.contains("idea") }),
+            PredicateCase(name: "count through a to-one", predicate: #Predicate { ($0.folder?.notes.count ?? 0) > 3 }, expected: { row in row.folder != nil && NoteRow.all.filter { $0.folder == row.folder }.count > 3 }),
+            PredicateCase(name: "to-many test through a to-one", predicate: #Predicate { $0.folder?.notes.contains { $0.rating >= 5 } == true }, expected: { row in row.folder != nil && NoteRow.all.contains { $0.folder == row.folder && $0.rating >= 5 } }),
         ]
     }
+}
+
+/// To-many tests seen from the other side: folders by their notes.
+enum FolderPredicateTable {
+    static func notes(in folder: FolderRow) -> [NoteRow] { NoteRow.all.filter { $0.folder == folder.name } }
+
+    static var cases: [(name: String, predicate: Predicate<QueryFolder>, expected: (FolderRow) -> Bool)] { [
+        ("notes.count > 3", #Predicate { $0.notes.count > 3 }, { notes(in: $0).count > 3 }),
+        ("notes.count <= 2", #Predicate { $0.notes.count <= 2 }, { notes(in: $0).count <= 2 }),
+        ("notes contain a pinned, well-rated one", #Predicate { $0.notes.contains { $0.isPinned && $0.rating > 4 } }, { notes(in: $0).contains { $0.pinned && $0.rating > 4 } }),
+        ("every note rated 1.5 or more", #Predicate { $0.notes.allSatisfy { $0.rating >= 1.5 } }, { notes(in: $0).allSatisfy { $0.rating >= 1.5 } }),
+        ("a note tagged urgent (to-many in to-many)", #Predicate { $0.notes.contains { $0.tags.contains { $0.name == "urgent" } } }, { notes(in: $0).contains { $0.tags.contains("urgent") } }),
+        ("every note pinned or untagged", #Predicate { $0.notes.allSatisfy { $0.isPinned || $0.tags.isEmpty } }, { notes(in: $0).allSatisfy { $0.pinned || $0.tags.isEmpty } }),
+    ] }
 }
 
 @Suite struct PredicateTableTests {
@@ -94,6 +120,16 @@ enum PredicateTable {
                 #expect(found.map(\.title).sorted() == expected, "\(entry.name) on \(backend)")
                 let count = try context.fetchCount(FetchDescriptor(predicate: entry.predicate))
                 #expect(count == expected.count, "\(entry.name) fetchCount on \(backend)")
+            } catch {
+                Issue.record("\(entry.name) on \(backend): \(error)")
+            }
+        }
+        for entry in FolderPredicateTable.cases {
+            let expected = FolderRow.all.filter(entry.expected).map(\.name).sorted()
+            #expect(!expected.isEmpty && expected.count < FolderRow.all.count, "\(entry.name): the data should make the case discriminate")
+            do {
+                let found = try context.fetch(FetchDescriptor(predicate: entry.predicate))
+                #expect(found.map(\.name).sorted() == expected, "\(entry.name) on \(backend)")
             } catch {
                 Issue.record("\(entry.name) on \(backend): \(error)")
             }

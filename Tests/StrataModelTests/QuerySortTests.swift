@@ -46,6 +46,17 @@ import Testing
         // Through a to-one relationship, then by a second key.
         let byFolder = Self.ordered([{ Self.order($0.folder, $1.folder) }, { Self.order($1.createdAt, $0.createdAt) }])
         #expect(try titles([SortDescriptor(\.folder?.name), SortDescriptor(\.createdAt, order: .reverse)]) == byFolder)
+        // String comparators through core sort keys (Foundation's SortDescriptor has only .lexical on Linux).
+        func folded(_ a: String, _ b: String) -> Int {
+            let x = a.lowercased().unicodeScalars.map(\.value), y = b.lowercased().unicodeScalars.map(\.value)
+            if x != y { return x.lexicographicallyPrecedes(y) ? -1 : 1 }
+            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : (a == b ? 0 : 1)
+        }
+        var caseless = FetchDescriptor<QueryNote>()
+        caseless.sortKeys = [SortKey(\QueryNote.body, comparator: .caseInsensitive)]
+        #expect(try context.fetch(caseless).map(\.title) == Self.ordered([{ folded($0.body, $1.body) }]))
+        caseless.sortKeys = [SortKey(\QueryNote.body, order: .descending, comparator: .localizedStandard)]
+        #expect(try context.fetch(caseless).map(\.title) == Self.ordered([{ folded($1.body, $0.body) }]), "ASCII text without digits: the same order")
         // Sorted, filtered and windowed.
         let pinnedByViews = NoteRow.all.filter(\.pinned).sorted { $0.views > $1.views }.map(\.title)
         #expect(try titles([SortDescriptor(\.views, order: .reverse)], predicate: #Predicate { $0.isPinned }, limit: 2, offset: 1) == Array(pinnedByViews[1..<3]))
