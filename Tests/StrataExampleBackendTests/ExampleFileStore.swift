@@ -43,7 +43,7 @@ public final class ExampleFileStore: DataStore {
         self.configuration = configuration
         let path = configuration.url.path
         // 1. Lock: a second instance on one location must fail (or share safely; this one fails).
-        let lock = open(path + ".lock", configuration.isReadOnly ? O_RDONLY : O_RDWR | O_CREAT, 0o644)
+        let lock = open(path + ".lock", (configuration.isReadOnly ? O_RDONLY : O_RDWR | O_CREAT) | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw StrataError(.ioFailure, "Cannot open \(path).lock (errno \(errno)).", file: path) }
         guard flock(lock, (configuration.isReadOnly ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
             close(lock)
