@@ -15,6 +15,8 @@ public enum _CoreCodec<T: ModelAttributeValue>: _AttributeCodec {
         guard let v = T(attributeValue: value) else { throw mismatch(value) }
         return v
     }
+    /// Whether every stored value of the core type fits `T`.
+    public static var decodesEveryStoredValue: Bool { T.decodesEveryStoredValue }
 }
 
 /// An optional core attribute type; `nil` is the store's null.
@@ -33,6 +35,8 @@ public enum _OptionalCoreCodec<T: ModelAttributeValue>: _AttributeCodec {
         guard let v = T(attributeValue: value) else { throw mismatch(value) }
         return v
     }
+    /// Whether every stored value of the core type fits `T`.
+    public static var decodesEveryStoredValue: Bool { T.decodesEveryStoredValue }
 }
 
 /// An enum with a raw value, stored as its raw value.

@@ -12,6 +12,14 @@ public protocol ModelAttributeValue: Codable {
     var attributeValue: Value { get }
     /// The value back from its stored representation; `nil` if it does not fit.
     init?(attributeValue: Value)
+    /// Whether every value of `attributeType` fits (backends return values of the schema's type,
+    /// so fetched records need no check for these); `false` for narrow integers.
+    static var decodesEveryStoredValue: Bool { get }
+}
+
+extension ModelAttributeValue {
+    /// Every stored value of the core type fits, unless the type says otherwise.
+    public static var decodesEveryStoredValue: Bool { true }
 }
 
 extension Bool: ModelAttributeValue {
@@ -90,6 +98,8 @@ extension URL: ModelAttributeValue {
 public protocol ModelIntegerAttribute: ModelAttributeValue, FixedWidthInteger {}
 
 extension ModelIntegerAttribute {
+    /// Only the 64-bit widths hold every stored `int`.
+    public static var decodesEveryStoredValue: Bool { Self.bitWidth == 64 && Self.isSigned }
     /// Stored as `int`.
     public static var attributeType: AttributeType { .int }
     /// `.int(Int64(self))`.

@@ -17,11 +17,11 @@ extension ModelContext {
         if pending.isEmpty {
             let snapshots = try store.fetch(request)
             registered.reserveCapacity(registered.count + snapshots.count)
-            models = snapshots.map { register($0, as: T.self) }
+            models = try snapshots.map { try register($0, as: T.self) }
         } else {
             models = try pendingRows(request, pending).compactMap { row in
                 switch row {
-                case .snapshot(let snapshot): register(snapshot, as: T.self)
+                case .snapshot(let snapshot): try register(snapshot, as: T.self)
                 case .object(let model): model as? T
                 }
             }
@@ -62,7 +62,7 @@ extension ModelContext {
             let fresh = Set(batch.filter { registered[$0] == nil })
             let snapshots = try store.fetch(Strata.FetchDescriptor(entity: T.entityName, predicate: .identifierIn(batch)))
             var byID: [PersistentIdentifier: T] = [:]
-            for snapshot in snapshots { byID[snapshot.persistentIdentifier] = register(snapshot, as: T.self) }
+            for snapshot in snapshots { byID[snapshot.persistentIdentifier] = try register(snapshot, as: T.self) }
             for id in batch {
                 guard let model = byID[id] else { continue }
                 try block(model)
@@ -137,7 +137,7 @@ extension ModelContext {
                 }
             }
             guard complete, let snapshot = try store.fetch(Strata.FetchDescriptor(entity: T.entityName, predicate: .and(parts), fetchLimit: 1)).first else { continue }
-            let existing = register(snapshot, as: T.self)
+            let existing = try register(snapshot, as: T.self)
             guard existing !== model else { return model }
             for ordinal in info.attributeOrdinals {
                 if case .attribute(let value) = model._$encode(ordinal) { try existing._$assign(ordinal, value) }

@@ -30,7 +30,10 @@ extension ModelContext {
             guard !missing.isEmpty else { continue }
             func load<D: PersistentModel>(_: D.Type) throws {
                 let snapshots = try store.fetch(Strata.FetchDescriptor(entity: D.entityName, predicate: .identifierIn(missing)))
-                for snapshot in snapshots { _ = register(snapshot, as: D.self) }
+                for snapshot in snapshots {
+                    // As when the relationship loads on access: an unreadable target is left out, with its error kept.
+                    do { _ = try register(snapshot, as: D.self) } catch let error as StrataError { unreadableRecords[snapshot.persistentIdentifier] = error }
+                }
             }
             try load(destination)
         }

@@ -26,6 +26,9 @@ public final class ModelContext {
     /// Registered objects deleted since the last save.
     var deleted: [ObjectIdentifier: any PersistentModel] = [:]
     var deletedOrder: [ObjectIdentifier] = []
+    /// Records a relationship reached but left out because a stored value does not fit its Swift
+    /// type (a getter cannot throw; `fetch` and `model(for:)` throw the same error instead).
+    public internal(set) var unreadableRecords: [PersistentIdentifier: StrataError] = [:]
     /// Entity per model type, looked up once.
     private var entities: [ObjectIdentifier: EntitySchema] = [:]
 
@@ -137,12 +140,15 @@ public final class ModelContext {
         guard let snapshot = try store.fetch(Strata.FetchDescriptor(entity: identifier.entityName, predicate: .identifierIn([identifier]))).first else {
             throw StrataError(.unknownIdentifier, "The store holds no record \(identifier) (never saved, or deleted).", entity: identifier.entityName, identifiers: [identifier])
         }
-        return register(snapshot, as: T.self)
+        return try register(snapshot, as: T.self)
     }
 
     /// The object for a fetched snapshot: the registered one (refreshed if it has no unsaved
     /// changes), or a new one.
-    func register<T: PersistentModel>(_ snapshot: DefaultSnapshot, as type: T.Type) -> T {
+    ///
+    /// - Throws: `typeMismatch` when a stored value does not fit its Swift type (see `checkRepresentable`).
+    func register<T: PersistentModel>(_ snapshot: DefaultSnapshot, as type: T.Type) throws -> T {
+        try checkRepresentable(snapshot, as: T.self)
         if let known = registered[snapshot.persistentIdentifier] as? T {
             refresh(known, with: snapshot)
             return known
@@ -168,7 +174,9 @@ public final class ModelContext {
             // A failed fetch leaves the relationship with the targets already registered; the
             // store's error has no caller to go to from a property getter.
             let snapshots = (try? store.fetch(Strata.FetchDescriptor(entity: T.entityName, predicate: .identifierIn(missing)))) ?? []
-            for snapshot in snapshots { _ = register(snapshot, as: T.self) }
+            for snapshot in snapshots {
+                do { _ = try register(snapshot, as: T.self) } catch let error as StrataError { unreadableRecords[snapshot.persistentIdentifier] = error } catch {}
+            }
         }
         return ids.compactMap { registered[$0] as? T }
     }

@@ -8,6 +8,9 @@ public struct ModelPropertyMetadata {
     public let originalName: String?
     /// An attribute or a relationship.
     public let kind: Kind
+    /// Throws `typeMismatch` when a stored value does not fit the Swift type; `nil` when every
+    /// value of the attribute's core type fits (see `ModelContext`'s check of fetched records).
+    public let storedValueCheck: ((Value) throws -> Void)?
 
     /// What the property is.
     public enum Kind {
@@ -18,11 +21,12 @@ public struct ModelPropertyMetadata {
     }
 
     /// Describes a property.
-    public init(name: String, ordinal: Int, originalName: String?, kind: Kind) {
+    public init(name: String, ordinal: Int, originalName: String?, kind: Kind, storedValueCheck: ((Value) throws -> Void)? = nil) {
         self.name = name
         self.ordinal = ordinal
         self.originalName = originalName
         self.kind = kind
+        self.storedValueCheck = storedValueCheck
     }
 
     /// The relationship description, if this is one.

@@ -18,6 +18,9 @@ final class ModelTypeInfo: @unchecked Sendable {
     /// Per attribute index, the ordinal; per relationship index, the ordinal.
     let attributeOrdinals: [Int]
     let relationshipOrdinals: [Int]
+    /// The attributes whose stored values may not fit the Swift type (enums, documents, narrow
+    /// integers), with their index in the entity's attributes: what a fetched record is checked for.
+    let checkedAttributes: [(index: Int, name: String, check: (Value) throws -> Void)]
     private let ordinalsByName: [String: Int]
     /// Per ordinal, the inverse's ordinal on the destination (`-1`: one-way), resolved lazily.
     private let inverses = Mutex<[Int: Int]>([:])
@@ -45,6 +48,11 @@ final class ModelTypeInfo: @unchecked Sendable {
         self.relationshipIndex = relationshipIndex
         self.attributeOrdinals = attributeOrdinals
         self.relationshipOrdinals = relationshipOrdinals
+        let properties = self.properties
+        self.checkedAttributes = properties.indices.compactMap { ordinal in
+            guard let check = properties[ordinal].storedValueCheck, let index = attributeIndex[ordinal] else { return nil }
+            return (index, properties[ordinal].name, check)
+        }
         self.ordinalsByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 

@@ -29,6 +29,9 @@ public protocol _AttributeCodec: _PropertyCodec {
     static func encodeValue(_ value: Property) -> Value
     /// The Swift value; throws `typeMismatch` when the stored value does not fit.
     static func decodeValue(_ value: Value) throws -> Property
+    /// Whether every value of `attributeType` the store can hold decodes (so fetched records need
+    /// no check); `false` for raw-value enums, documents and narrow integers.
+    static var decodesEveryStoredValue: Bool { get }
 }
 
 extension _AttributeCodec {
@@ -42,11 +45,14 @@ extension _AttributeCodec {
             slot.state = .value(v)
             return v
         } catch {
-            // The store holds a value this Swift type cannot represent (an enum case removed from
-            // the code, a document of another shape): there is no value to return.
+            // Unreachable: the context checks every record it turns into an object
+            // (`ModelContext.checkRepresentable`), so a value that does not fit fails the fetch.
             preconditionFailure("\(M.self).\(owner.persistentBackingData.info.properties[ordinal].name): \(error)")
         }
     }
+
+    /// Documents, enums and narrow integers can meet stored values they cannot represent.
+    public static var decodesEveryStoredValue: Bool { false }
 
     /// Writes the property and tracks the change.
     public static func set<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ newValue: Property, _ owner: M, _ ordinal: Int) -> _Effects {
@@ -75,7 +81,8 @@ extension _AttributeCodec {
         let attribute = Attribute(
             name, attributeType, optional: isOptional, default: value.map(encodeValue).flatMap { $0.isNull ? nil : $0 },
             unique: options.contains(.unique))
-        return ModelPropertyMetadata(name: name, ordinal: ordinal, originalName: originalName, kind: .attribute(attribute))
+        let check: ((Value) throws -> Void)? = decodesEveryStoredValue ? nil : { _ = try decodeValue($0) }
+        return ModelPropertyMetadata(name: name, ordinal: ordinal, originalName: originalName, kind: .attribute(attribute), storedValueCheck: check)
     }
 
     static func mismatch(_ value: Value) -> StrataError {
