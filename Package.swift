@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CXMLBaseline", "CStrataBaselines",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CXMLBaseline", "CStrataBaselines", "StrataModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI"
@@ -120,6 +120,21 @@ let package = Package(
             dependencies: ["Strata", "StrataMemory", "StrataConformance"],
             path: "Tests/StrataConformanceTests"
         ),
+        // The runnable examples (Examples/, docs/examples.md): each a small library with the logic, so
+        // ExamplesTests runs it on every backend, and an executable taking --backend and --path.
+        .target(
+            name: "ExampleSupport",
+            dependencies: ["StrataModel", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/ExampleSupport"),
+        .target(name: "TripsExample", dependencies: ["ExampleSupport"], path: "Examples/Trips/TripsExample"),
+        .executableTarget(name: "trips", dependencies: ["TripsExample"], path: "Examples/Trips/trips"),
+        .target(name: "BooksExample", dependencies: ["ExampleSupport"], path: "Examples/Books/BooksExample"),
+        .executableTarget(name: "books", dependencies: ["BooksExample"], path: "Examples/Books/books"),
+        .target(name: "NotesExample", dependencies: ["ExampleSupport"], path: "Examples/Notes/NotesExample"),
+        .executableTarget(name: "notes", dependencies: ["NotesExample"], path: "Examples/Notes/notes"),
+        .target(name: "PixarExample", dependencies: ["ExampleSupport"], path: "Examples/Pixar/PixarExample", resources: [.copy("movies.json")]),
+        .executableTarget(name: "pixar", dependencies: ["PixarExample"], path: "Examples/Pixar/pixar"),
+        .testTarget(name: "ExamplesTests", dependencies: ["TripsExample", "BooksExample", "NotesExample", "PixarExample"], path: "Tests/ExamplesTests"),
     ],
     swiftLanguageModes: [.v6]
 )

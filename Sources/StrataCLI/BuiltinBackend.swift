@@ -37,6 +37,8 @@ struct BuiltinBackend: Sendable {
     let isAppendOnly: @Sendable (_ file: String) -> Bool
     /// The backend as a participant of differential runs (`strata difftest`).
     let differential: DifferentialBackend
+    /// The same workload through the model layer (`@Model` objects, `ModelContext`), for `strata model-bench`.
+    let modelBench: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> [String: WorkloadReport.Figure]
     /// The same workload on the raw engine underneath, when there is one; `step` names the one step
     /// to run inside `strata_measure` (for callgrind), if any.
     var baseline: (@Sendable (_ records: Int, _ step: String?) throws -> [String: WorkloadReport.Figure])? = nil
@@ -67,7 +69,8 @@ struct BuiltinBackend: Sendable {
             crashCheck: { dir, large in try CrashWorkload.check(try Store(readOnly(dir)), largeEvery: large) },
             damageSample: { dir, generation in try DamageSample.write(generation: generation, into: try Store(factory.configuration(dir, FixtureDomain.schema))) },
             detectsAllDamage: detectsAllDamage, isAppendOnly: appendOnly,
-            differential: DifferentialBackend(name: name, factory: factory))
+            differential: DifferentialBackend(name: name, factory: factory),
+            modelBench: { records, bracket in try ModelWorkload.run(factory: factory, records: records, bracket: bracket) })
     }
 
     func with(baseline: @escaping @Sendable (Int, String?) throws -> [String: WorkloadReport.Figure]) -> BuiltinBackend {
