@@ -1,0 +1,65 @@
+import ExampleSupport
+import Foundation
+import StrataModel
+
+/// The Pixar catalog example: load a bundled JSON list into the store, then sorted and limited
+/// fetches, a count and a filtered fetch.
+public enum PixarExample {
+    /// The model types.
+    public static let models: [any PersistentModel.Type] = [PixarMovie.self]
+
+    /// One film as the bundled JSON lists it.
+    struct Entry: Decodable {
+        let title: String, releaseYear: Int, director: String, boxOfficeMillions: Double
+    }
+
+    /// The bundled catalog (`movies.json`).
+    static func catalog() throws -> [Entry] {
+        let url = try ExampleError.require(Bundle.module.url(forResource: "movies", withExtension: "json"), "movies.json is not in the bundle")
+        return try JSONDecoder().decode([Entry].self, from: Data(contentsOf: url))
+    }
+
+    /// Runs the example on a fresh store in `folder`, printing to `out`.
+    public static func run(_ backend: ExampleBackend, folder: URL, out: ExampleOutput) throws {
+        backend.destroy(folder)
+        do {
+            let context = ModelContext(try backend.container(for: models, in: folder))
+            for entry in try catalog() {
+                context.insert(PixarMovie(title: entry.title, releaseYear: entry.releaseYear, director: entry.director, boxOfficeMillions: entry.boxOfficeMillions))
+            }
+            try context.save()
+        }
+        let context = ModelContext(try backend.container(for: models, in: folder))
+        out("Loaded \(try context.fetchCount(FetchDescriptor<PixarMovie>())) films from movies.json.")
+
+        out()
+        out("Top 5 at the box office:")
+        var top = FetchDescriptor<PixarMovie>(filter: nil, sortBy: [SortKey(\PixarMovie.boxOfficeMillions, order: .descending)])
+        top.fetchLimit = 5
+        for movie in try context.fetch(top) { out("  " + line(movie)) }
+
+        out()
+        out("The first three, by release year:")
+        for movie in try context.fetch(FetchDescriptor<PixarMovie>(filter: nil, sortBy: [SortKey(\PixarMovie.releaseYear)], fetchLimit: 3)) { out("  " + line(movie)) }
+
+        out()
+        out("Directed by Brad Bird, newest first:")
+        // TODO(#11): FetchDescriptor<PixarMovie>(predicate: #Predicate { $0.director == "Brad Bird" }, sortBy: [SortDescriptor(\.releaseYear, order: .reverse)])
+        for movie in try context.fetch(FetchDescriptor<PixarMovie>(filter: .compare("director", .equal, "Brad Bird"), sortBy: [SortKey(\PixarMovie.releaseYear, order: .descending)])) {
+            out("  " + line(movie))
+        }
+
+        // TODO(#11): #Predicate { $0.boxOfficeMillions >= 1000 }
+        let billion = try context.fetchCount(FetchDescriptor<PixarMovie>(filter: .compare("boxOfficeMillions", .greaterOrEqual, 1000.0)))
+        out()
+        out("Films past a billion: \(billion).")
+        out("Films of the 2000s, by title, skipping the first two:")
+        var decade = FetchDescriptor<PixarMovie>(filter: .compare("releaseYear", .greaterOrEqual, 2000) && .compare("releaseYear", .less, 2010), sortBy: [SortKey(\PixarMovie.title)])
+        decade.fetchOffset = 2
+        for movie in try context.fetch(decade) { out("  " + line(movie)) }
+    }
+
+    static func line(_ movie: PixarMovie) -> String {
+        "\(movie.title) (\(movie.releaseYear), \(movie.director)) " + String(format: "$%.1fM", movie.boxOfficeMillions)
+    }
+}
