@@ -39,6 +39,7 @@ import TripsExample
             "  Lisbon — Portugal, 2025-07-14 to 2025-07-20, 3 items, staying at Casa Azul (Rua das Flores 12)",
             "  3 of 4 are in the plan.",
             "Deleted Lisbon: 3 trips, 6 bucket-list items, 1 accommodations left.",
+            "  Tokyo — Japan, 2025-10-03 to 2025-10-12, 4 items, staying at Ryokan Sakura (2-1 Nihonbashi)",
         ])
     }
 
@@ -55,6 +56,9 @@ import TripsExample
         expectSame(try outputs { try NotesExample.run($0, folder: $1, out: $2, importCount: 2_000) }, containing: [
             "Seeded 24 notes in 4 folders with 3 tags.",
             "By (createdAt, serial) cursor: 5 pages, the same as by offset.",
+            "  notes 24, pinned 3, high priority 8",
+            "  Work: 9 notes",
+            "  #20 Old tax papers #20 — 2025-01-06 19:00, high, in Ideas, tags: later urgent",
             "  2000 / 2000",
             "  notes 2024, in \"Imported\" 2000",
         ])

@@ -6,7 +6,7 @@ import StrataModel
 /// explicit upsert when that is what you want, and reviews deleted with their book.
 public enum BooksExample {
     /// The model types.
-    public static let models: [any PersistentModel.Type] = [Book.self]
+    public static var models: [any PersistentModel.Type] { [Book.self] }
 
     /// Runs the example on a fresh store in `folder`, printing to `out`.
     public static func run(_ backend: ExampleBackend, folder: URL, out: ExampleOutput) throws {
@@ -36,12 +36,12 @@ public enum BooksExample {
 
         out()
         out("Reviews rated 4 or more, best first:")
-        // TODO(#11): FetchDescriptor<Review>(predicate: #Predicate { $0.rating >= 4 }, sortBy: [SortDescriptor(\.rating, order: .reverse), SortDescriptor(\.subject)])
-        for review in try context.fetch(FetchDescriptor<Review>(filter: .compare("rating", .greaterOrEqual, 4), sortBy: [SortKey(\Review.rating, order: .descending), SortKey(\Review.subject)])) {
+        let best = FetchDescriptor<Review>(predicate: #Predicate { $0.rating >= 4 }, sortBy: [SortDescriptor(\.rating, order: .reverse), SortDescriptor(\.subject)])
+        for review in try context.fetch(best) {
             out("  \(review.rating)★ \(review.subject) — \(review.book?.name ?? "?")")
         }
 
-        let neuromancer = try ExampleError.require(try context.fetch(FetchDescriptor<Book>(filter: .compare("name", .equal, "Neuromancer"))).first, "no Neuromancer")
+        let neuromancer = try ExampleError.require(try context.fetch(FetchDescriptor<Book>(predicate: #Predicate { $0.name == "Neuromancer" })).first, "no Neuromancer")
         context.delete(neuromancer)
         try context.save()
         out()
@@ -51,7 +51,7 @@ public enum BooksExample {
 
     /// Every book by name, with its reviews' count and average rating.
     static func list(_ context: ModelContext, _ out: ExampleOutput) throws {
-        for book in try context.fetch(FetchDescriptor<Book>(filter: nil, sortBy: [SortKey(\Book.name)])) {
+        for book in try context.fetch(FetchDescriptor<Book>(sortBy: [SortDescriptor(\.name)])) {
             let ratings = book.reviews.map(\.rating)
             let average = ratings.isEmpty ? "no reviews" : String(format: "%.1f average of %d reviews", Double(ratings.reduce(0, +)) / Double(ratings.count), ratings.count)
             out("  \(book.name) by \(book.author): \(average)")

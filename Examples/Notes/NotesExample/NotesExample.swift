@@ -6,7 +6,7 @@ import StrataModel
 /// offset and cursor paging, counts, and an import of 10,000 notes in batches.
 public enum NotesExample {
     /// The model types.
-    public static let models: [any PersistentModel.Type] = [Note.self, Folder.self, Tag.self]
+    public static var models: [any PersistentModel.Type] { [Note.self, Folder.self, Tag.self] }
 
     /// Runs the example on a fresh store in `folder`, printing to `out`. `importCount` notes are
     /// imported in batches of `batchSize`.
@@ -26,7 +26,7 @@ public enum NotesExample {
         section(out, "In folder \"Work\":")
         for note in try context.fetch(NotesQueries.inFolder("Work")) { out("  " + line(note)) }
 
-        let urgent = try ExampleError.require(try context.fetch(FetchDescriptor<Tag>(filter: .compare("name", .equal, "urgent"))).first, "no tag urgent")
+        let urgent = try ExampleError.require(try context.fetch(FetchDescriptor<Tag>(predicate: #Predicate { $0.name == "urgent" })).first, "no tag urgent")
         section(out, "Tagged \"urgent\":")
         for note in try context.fetch(NotesQueries.tagged(urgent)) { out("  " + line(note)) }
 
@@ -51,13 +51,14 @@ public enum NotesExample {
         out("By (createdAt, serial) cursor: \(cursorPages.count) pages, \(cursorPages == offsetPages ? "the same as by offset" : "DIFFERENT from by offset").")
 
         section(out, "Counts:")
-        out("  notes \(try context.fetchCount(FetchDescriptor<Note>())), pinned \(try context.fetchCount(FetchDescriptor<Note>(filter: .compare("isPinned", .equal, true)))), high priority \(try context.fetchCount(FetchDescriptor<Note>(filter: .compare("priority", .equal, .int(Int64(NotePriority.high.rawValue))))))")
+        let high = NotePriority.high
+        out("  notes \(try context.fetchCount(FetchDescriptor<Note>())), pinned \(try context.fetchCount(FetchDescriptor<Note>(predicate: #Predicate { $0.isPinned }))), high priority \(try context.fetchCount(FetchDescriptor<Note>(predicate: #Predicate { $0.priority == high })))")
 
         section(out, "Import of \(importCount) notes in batches of \(batchSize):")
         try importNotes(container, count: importCount, batchSize: batchSize) { done in out("  \(done) / \(importCount)") }
         out("  notes \(try context.fetchCount(FetchDescriptor<Note>())), in \"Imported\" \(try context.fetchCount(NotesQueries.inFolder("Imported")))")
 
-        let archive = try ExampleError.require(try context.fetch(FetchDescriptor<Folder>(filter: .compare("name", .equal, "Archive"))).first, "no folder Archive")
+        let archive = try ExampleError.require(try context.fetch(FetchDescriptor<Folder>(predicate: #Predicate { $0.name == "Archive" })).first, "no folder Archive")
         context.delete(archive)
         try context.save()
         section(out, "Deleted folder \"Archive\" (its notes go with it):")

@@ -5,53 +5,60 @@ import StrataModel
 /// the store.
 enum NotesQueries {
     /// Newest first, ties by serial (highest first): the order both kinds of paging walk.
-    static let newestFirst = [SortKey(\Note.createdAt, order: .descending), SortKey(\Note.serial, order: .descending)]
+    static var newestFirst: [SortDescriptor<Note>] { [SortDescriptor(\Note.createdAt, order: .reverse), SortDescriptor(\Note.serial, order: .reverse)] }
 
     /// Pinned notes first, then the newest.
     static func pinnedThenNewest(limit: Int) -> FetchDescriptor<Note> {
-        FetchDescriptor<Note>(filter: nil, sortBy: [SortKey(\Note.isPinned, order: .descending)] + newestFirst, fetchLimit: limit)
+        // `Bool` is not `Comparable`, so Foundation's `SortDescriptor` cannot sort by `isPinned` (in
+        // SwiftData neither); the core's sort key can, and the store sorts by all three keys at once.
+        FetchDescriptor<Note>(
+            filter: nil, sortBy: [SortKey(\Note.isPinned, order: .descending), SortKey(\Note.createdAt, order: .descending), SortKey(\Note.serial, order: .descending)],
+            fetchLimit: limit)
     }
 
     /// Notes whose title or body contains `text`, ignoring case.
     static func search(_ text: String) -> FetchDescriptor<Note> {
-        // TODO(#11): #Predicate { $0.title.localizedStandardContains(text) || $0.body.localizedStandardContains(text) }
-        FetchDescriptor<Note>(filter: .text("title", .contains, text, caseInsensitive: true) || .text("body", .contains, text, caseInsensitive: true), sortBy: [SortKey(\Note.serial)])
+        FetchDescriptor<Note>(predicate: #Predicate { $0.title.localizedStandardContains(text) || $0.body.localizedStandardContains(text) }, sortBy: [SortDescriptor(\.serial)])
     }
 
     /// Notes in the folder called `name`, oldest first.
     static func inFolder(_ name: String) -> FetchDescriptor<Note> {
-        // TODO(#11): #Predicate { $0.folder?.name == name }
-        FetchDescriptor<Note>(filter: .compare("folder.name", .equal, .string(name)), sortBy: [SortKey(\Note.createdAt), SortKey(\Note.serial)])
+        FetchDescriptor<Note>(predicate: #Predicate { $0.folder?.name == name }, sortBy: [SortDescriptor(\.createdAt), SortDescriptor(\.serial)])
     }
 
     /// Notes carrying `tag`.
     static func tagged(_ tag: Tag) -> FetchDescriptor<Note> {
-        // TODO(#11, qcore): #Predicate { $0.tags.contains { $0.name == "urgent" } } — the core's any-over-a-to-many
-        // has not landed; `contains` tests membership of one known tag instead.
-        FetchDescriptor<Note>(filter: .contains("tags", tag.persistentModelID), sortBy: [SortKey(\Note.serial)])
+        // TODO(#11, qcore): #Predicate { $0.tags.contains { $0.name == "urgent" } } by the tag's name needs the
+        // core's any-over-a-to-many, not landed yet; membership of the one known tag runs in the store today.
+        FetchDescriptor<Note>(predicate: #Predicate { $0.tags.contains(tag) }, sortBy: [SortDescriptor(\.serial)])
     }
 
     /// One page of `newestFirst` by position.
     static func page(offset: Int, size: Int) -> FetchDescriptor<Note> {
-        FetchDescriptor<Note>(filter: nil, sortBy: newestFirst, fetchLimit: size, fetchOffset: offset)
+        var descriptor = FetchDescriptor<Note>(sortBy: newestFirst)
+        descriptor.fetchLimit = size
+        descriptor.fetchOffset = offset
+        return descriptor
     }
 
     /// The page after `last` in `newestFirst` order, by cursor (keyset paging): no work spent
     /// skipping earlier rows, and stable when notes are inserted before the cursor.
     static func page(after last: Note?, size: Int) -> FetchDescriptor<Note> {
-        guard let last else { return FetchDescriptor<Note>(filter: nil, sortBy: newestFirst, fetchLimit: size) }
-        // TODO(#11): #Predicate { $0.createdAt < date || ($0.createdAt == date && $0.serial < serial) }
-        let date = Value.date(last.createdAt), serial = Value.int(Int64(last.serial))
-        let after: FetchPredicate = .compare("createdAt", .less, date) || (.compare("createdAt", .equal, date) && .compare("serial", .less, serial))
-        return FetchDescriptor<Note>(filter: after, sortBy: newestFirst, fetchLimit: size)
+        var descriptor = FetchDescriptor<Note>(sortBy: newestFirst)
+        descriptor.fetchLimit = size
+        if let last {
+            let date = last.createdAt, serial = last.serial
+            descriptor.predicate = #Predicate { $0.createdAt < date || ($0.createdAt == date && $0.serial < serial) }
+        }
+        return descriptor
     }
 
     /// Folders holding more than `count` notes, by name.
     static func folders(withMoreThan count: Int, in context: ModelContext) throws -> [Folder] {
         // TODO(#11, qcore): FetchDescriptor<Folder>(predicate: #Predicate { $0.notes.count > count }) — the core's
         // to-many count has not landed; one store count per folder instead (no note is loaded).
-        try context.fetch(FetchDescriptor<Folder>(filter: nil, sortBy: [SortKey(\Folder.name)])).filter { folder in
-            try context.fetchCount(FetchDescriptor<Note>(filter: .targetIs("folder", folder.persistentModelID))) > count
+        try context.fetch(FetchDescriptor<Folder>(sortBy: [SortDescriptor(\.name)])).filter { folder in
+            try context.fetchCount(FetchDescriptor<Note>(predicate: #Predicate { $0.folder == folder })) > count
         }
     }
 }

@@ -6,7 +6,7 @@ import StrataModel
 /// fetches, a count and a filtered fetch.
 public enum PixarExample {
     /// The model types.
-    public static let models: [any PersistentModel.Type] = [PixarMovie.self]
+    public static var models: [any PersistentModel.Type] { [PixarMovie.self] }
 
     /// One film as the bundled JSON lists it.
     struct Entry: Decodable {
@@ -34,27 +34,28 @@ public enum PixarExample {
 
         out()
         out("Top 5 at the box office:")
-        var top = FetchDescriptor<PixarMovie>(filter: nil, sortBy: [SortKey(\PixarMovie.boxOfficeMillions, order: .descending)])
+        var top = FetchDescriptor<PixarMovie>(sortBy: [SortDescriptor(\.boxOfficeMillions, order: .reverse)])
         top.fetchLimit = 5
         for movie in try context.fetch(top) { out("  " + line(movie)) }
 
         out()
         out("The first three, by release year:")
-        for movie in try context.fetch(FetchDescriptor<PixarMovie>(filter: nil, sortBy: [SortKey(\PixarMovie.releaseYear)], fetchLimit: 3)) { out("  " + line(movie)) }
+        var firstThree = FetchDescriptor<PixarMovie>(sortBy: [SortDescriptor(\.releaseYear)])
+        firstThree.fetchLimit = 3
+        for movie in try context.fetch(firstThree) { out("  " + line(movie)) }
 
         out()
         out("Directed by Brad Bird, newest first:")
-        // TODO(#11): FetchDescriptor<PixarMovie>(predicate: #Predicate { $0.director == "Brad Bird" }, sortBy: [SortDescriptor(\.releaseYear, order: .reverse)])
-        for movie in try context.fetch(FetchDescriptor<PixarMovie>(filter: .compare("director", .equal, "Brad Bird"), sortBy: [SortKey(\PixarMovie.releaseYear, order: .descending)])) {
+        let birds = FetchDescriptor<PixarMovie>(predicate: #Predicate { $0.director == "Brad Bird" }, sortBy: [SortDescriptor(\.releaseYear, order: .reverse)])
+        for movie in try context.fetch(birds) {
             out("  " + line(movie))
         }
 
-        // TODO(#11): #Predicate { $0.boxOfficeMillions >= 1000 }
-        let billion = try context.fetchCount(FetchDescriptor<PixarMovie>(filter: .compare("boxOfficeMillions", .greaterOrEqual, 1000.0)))
+        let billion = try context.fetchCount(FetchDescriptor<PixarMovie>(predicate: #Predicate { $0.boxOfficeMillions >= 1000 }))
         out()
         out("Films past a billion: \(billion).")
         out("Films of the 2000s, by title, skipping the first two:")
-        var decade = FetchDescriptor<PixarMovie>(filter: .compare("releaseYear", .greaterOrEqual, 2000) && .compare("releaseYear", .less, 2010), sortBy: [SortKey(\PixarMovie.title)])
+        var decade = FetchDescriptor<PixarMovie>(predicate: #Predicate { $0.releaseYear >= 2000 && $0.releaseYear < 2010 }, sortBy: [SortDescriptor(\.title)])
         decade.fetchOffset = 2
         for movie in try context.fetch(decade) { out("  " + line(movie)) }
     }

@@ -6,7 +6,7 @@ import StrataModel
 /// delete a trip (its items and accommodation go with it), on any backend.
 public enum TripsExample {
     /// The model types (the related ones are found through the relationships).
-    public static let models: [any PersistentModel.Type] = [Trip.self]
+    public static var models: [any PersistentModel.Type] { [Trip.self] }
     /// "Today" for the example: fixed, so every run prints the same.
     static let today = ExampleDates.day(2025, 6, 1)
 
@@ -26,29 +26,32 @@ public enum TripsExample {
         out("Upcoming trips (from \(ExampleDates.text(today))):")
         for trip in try upcoming(context) { out("  " + line(trip)) }
 
-        let tokyo = try ExampleError.require(try context.fetch(FetchDescriptor<Trip>(filter: .compare("name", .equal, "Tokyo"))).first, "no trip named Tokyo")
+        let tokyo = try ExampleError.require(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Tokyo" })).first, "no trip named Tokyo")
         tokyo.bucketList.append(BucketListItem(title: "Tsukiji outer market", details: "Breakfast before 8", isInPlan: true))
         tokyo.bucketList.append(BucketListItem(title: "teamLab Planets", details: "Book the 10:00 slot", hasReservation: true, isInPlan: true))
         try context.save()
         out()
         out("Tokyo's bucket list after adding two items:")
         for item in tokyo.bucketList { out("  " + line(item)) }
-        let planned = try context.fetchCount(FetchDescriptor<BucketListItem>(filter: .compare("trip.name", .equal, "Tokyo") && .compare("isInPlan", .equal, true)))
+        let planned = try context.fetchCount(FetchDescriptor<BucketListItem>(predicate: #Predicate { $0.trip?.name == "Tokyo" && $0.isInPlan }))
         out("  \(planned) of \(tokyo.bucketList.count) are in the plan.")
 
-        let lisbon = try ExampleError.require(try context.fetch(FetchDescriptor<Trip>(filter: .compare("name", .equal, "Lisbon"))).first, "no trip named Lisbon")
+        let lisbon = try ExampleError.require(try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "Lisbon" })).first, "no trip named Lisbon")
         context.delete(lisbon)
         try context.save()
         out()
         out("Deleted Lisbon: \(try context.fetchCount(FetchDescriptor<Trip>())) trips, \(try context.fetchCount(FetchDescriptor<BucketListItem>())) bucket-list items, \(try context.fetchCount(FetchDescriptor<LivingAccommodation>())) accommodations left.")
         out("Upcoming trips:")
-        for trip in try upcoming(ModelContext(context.container)) { out("  " + line(trip)) }
+        // A fresh context, kept alive while its objects are read: an object loads its relationships
+        // through its context, which it does not keep alive itself.
+        let fresh = ModelContext(context.container)
+        for trip in try upcoming(fresh) { out("  " + line(trip)) }
     }
 
     /// Trips starting today or later, soonest first.
     static func upcoming(_ context: ModelContext) throws -> [Trip] {
-        // TODO(#11): FetchDescriptor<Trip>(predicate: #Predicate { $0.startDate >= today }, sortBy: [SortDescriptor(\.startDate)])
-        try context.fetch(FetchDescriptor<Trip>(filter: .compare("startDate", .greaterOrEqual, .date(today)), sortBy: [SortKey(\Trip.startDate)]))
+        let today = Self.today
+        return try context.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.startDate >= today }, sortBy: [SortDescriptor(\.startDate)]))
     }
 
     static func line(_ trip: Trip) -> String {

@@ -142,9 +142,10 @@ enum ModelWorkload {
         return figures
     }
 
-    /// The filter step's query: `category == 42`, by price, descending.
+    /// The filter step's query as a SwiftData user writes it: `category == 42`, by price, descending
+    /// (translated to the core's predicate and sort keys, run by the store).
     static var filterDescriptor: FetchDescriptor<Item> {
-        FetchDescriptor<Item>(filter: .compare("category", .equal, 42), sortBy: [SortKey(\Item.price, order: .descending)])
+        FetchDescriptor<Item>(predicate: #Predicate { $0.category == 42 }, sortBy: [SortDescriptor(\.price, order: .reverse)])
     }
 
     private static func elapsed(since start: ContinuousClock.Instant) -> Double {
