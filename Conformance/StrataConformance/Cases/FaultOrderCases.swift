@@ -4,12 +4,14 @@ extension ConformanceSuite {
     /// Which fault a save or fetch with several faults reports, and which records the error names:
     /// the contract's order ("Which fault a save reports", section 5), the same on every backend.
     /// Runs `body`, requires `code`, requires the error to name `first` first, and nothing changed.
-    static func expectFault(_ ctx: CaseContext, _ code: StrataError.Code, first: PersistentIdentifier?, entity: String? = nil, _ what: String, _ body: () throws -> Void) throws {
+    @discardableResult
+    static func expectFault(_ ctx: CaseContext, _ code: StrataError.Code, first: PersistentIdentifier?, entity: String? = nil, _ what: String, _ body: () throws -> Void) throws -> StrataError {
         let before = try ctx.everything()
         let error = try ctx.expectError(code, what, body)
         if let first { try ctx.checkEqual(error.identifiers.first, first, "\(what): the record the error names first") }
         if let entity { try ctx.checkEqual(error.entity, entity, "\(what): the entity the error names") }
         try ctx.expectUnchanged(before, what)
+        return error
     }
 
     static let faultOrderCases: [ConformanceCase] = {
@@ -96,6 +98,38 @@ extension ConformanceSuite {
                 sameA["city"] = "Lyon"
                 let held = try ctx.expectError(.uniqueConstraintViolation, "renaming Library B to A while A is re-saved unchanged") { try ctx.save(updated: [onlyB, sameA]) }
                 try ctx.checkEqual(held.identifiers, [libs[0], libs[1]], "records named (A held the value before the save)")
+            },
+            c("fault-order-updated-records-by-key", "Among stored records breaking relationship rules, the one with the lowest key is named, whatever the request order and whether the save changed it directly or through an inverse.") { ctx in
+                let players = [ctx.new("Player", ["name": "P1"]), ctx.new("Player", ["name": "P2"])]
+                let teams = try ctx.insert([ctx.new("Team", ["name": "T1"], ["members": .toMany([players[0].id])]), ctx.new("Team", ["name": "T2"], ["members": .toMany([players[1].id])])] + players)
+                var t1 = try ctx.get(teams[0]), t2 = try ctx.get(teams[1])
+                t1.set("members", to: [PersistentIdentifier]())
+                t2.set("members", to: [PersistentIdentifier]())
+                try expectFault(ctx, .relationshipCountViolation, first: teams[0], entity: "Team", "emptying Team T2 then Team T1 (one member each, at least one required)") {
+                    try ctx.save(updated: [t2, t1])
+                }
+                var p1 = try ctx.get(teams[2]), p2 = try ctx.get(teams[3])
+                p1.set("team", to: nil as PersistentIdentifier?)
+                p2.set("team", to: nil as PersistentIdentifier?)
+                try expectFault(ctx, .relationshipCountViolation, first: teams[0], entity: "Team", "Player P2 then Player P1 leaving their teams T2 and T1 (each team's only member)") {
+                    try ctx.save(updated: [p2, p1])
+                }
+            },
+            c("fault-order-unique-holder-not-lowest", "A collision's error names first the record that held the values before the save, even when the offender has the lower key.") { ctx in
+                let libs = try ctx.insert(ctx.new("Library", ["name": "A"]), ctx.new("Library", ["name": "B"]))
+                var a = try ctx.get(libs[0])
+                a["name"] = "B"
+                let error = try expectFault(ctx, .uniqueConstraintViolation, first: libs[1], entity: "Library", "renaming Library A (lower key) to B, which Library B holds") {
+                    try ctx.save(updated: [a])
+                }
+                try ctx.checkEqual(error.identifiers, [libs[1], libs[0]], "records named: the holder Library B, then the offender Library A")
+                let books = try ctx.insert(ctx.new("Book", ["title": "T"], ["library": .toOne(libs[0])]), ctx.new("Book", ["title": "T"], ["library": .toOne(libs[1])]))
+                var first = try ctx.get(books[0])
+                first.set("library", to: libs[1])
+                let moved = try expectFault(ctx, .uniqueConstraintViolation, first: books[1], entity: "Book", "moving book \"T\" of Library A into Library B, which holds a book \"T\"") {
+                    try ctx.save(updated: [first])
+                }
+                try ctx.checkEqual(moved.identifiers, [books[1], books[0]], "records named: the holder (book \"T\" of Library B), then the moved book")
             },
             c("fault-order-fetch", section: "§6 Fetch", "A fetch with several faults reports the entity first, then the window, then the predicate (depth first, left to right), then the sort keys in order.") { ctx in
                 func fault(_ d: FetchDescriptor) -> StrataError? {
