@@ -131,6 +131,15 @@ extension ConformanceSuite {
                 }
                 try ctx.checkEqual(moved.identifiers, [books[1], books[0]], "records named: the holder (book \"T\" of Library B), then the moved book")
             },
+            c("fault-order-unique-text-bytes", "Unique text collides by bytes, also in the records an error names: of two canonically equivalent names, only the byte-equal one is the holder.") { ctx in
+                let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+                let tags = try ctx.insert(ctx.new("Tag", ["name": .string(decomposed)]), ctx.new("Tag", ["name": .string(composed)]))
+                let newComposed = ctx.new("Tag", ["name": .string(composed)]), newDecomposed = ctx.new("Tag", ["name": .string(decomposed)])
+                let error = try expectFault(ctx, .uniqueConstraintViolation, first: tags[1], entity: "Tag", "inserting tags café (U+00E9) then cafe + U+0301 while both are stored (cafe + U+0301 has the lower key)") {
+                    try ctx.save(inserted: [newComposed, newDecomposed])
+                }
+                try ctx.checkEqual(error.identifiers, [tags[1], newComposed.id], "records named: the stored café (U+00E9), then the new café (U+00E9) — not the decomposed tag, which holds other bytes")
+            },
             c("fault-order-fetch", section: "§6 Fetch", "A fetch with several faults reports the entity first, then the window, then the predicate (depth first, left to right), then the sort keys in order.") { ctx in
                 func fault(_ d: FetchDescriptor) -> StrataError? {
                     do { _ = try ctx.store.fetch(d) } catch { return error as? StrataError }
