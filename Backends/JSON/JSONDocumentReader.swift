@@ -263,37 +263,20 @@ struct JSONDocumentReader {
             guard i < bytes.count else { return nil }
             let e = bytes[i]
             i += 1
-            switch e {
-            case 0x22, 0x5C, 0x2F: out.append(e)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                // Surrogate pairs and the rest are rare: the full parser decodes them.
-                guard let scalar = hex4(), !(0xD800...0xDFFF).contains(scalar), let u = Unicode.Scalar(scalar) else { return nil }
-                out.append(contentsOf: Array(String(Character(u)).utf8))
-            default: return nil
+            if let decoded = JSONEscape.simple(e) {
+                out.append(decoded)
+                continue
             }
+            // Surrogate pairs are rare: the full parser decodes them.
+            guard e == UInt8(ascii: "u"), let scalar = hex4(), !(0xD800...0xDFFF).contains(scalar),
+                  let u = Unicode.Scalar(scalar) else { return nil }
+            out.append(contentsOf: Array(String(Character(u)).utf8))
         }
         return nil
     }
 
     private mutating func hex4() -> UInt32? {
-        guard i + 4 <= bytes.count else { return nil }
-        var v: UInt32 = 0
-        for k in 0..<4 {
-            let b = bytes[i + k]
-            let d: UInt32
-            switch b {
-            case 0x30...0x39: d = UInt32(b - 0x30)
-            case 0x61...0x66: d = UInt32(b - 0x61 + 10)
-            case 0x41...0x46: d = UInt32(b - 0x41 + 10)
-            default: return nil
-            }
-            v = v * 16 + d
-        }
+        guard let v = JSONEscape.hex4(bytes, at: i) else { return nil }
         i += 4
         return v
     }

@@ -166,34 +166,28 @@ struct JSONParser {
             guard i < bytes.count else { throw fail("unterminated escape") }
             let e = bytes[i]
             i += 1
-            switch e {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try hex4()
-                if (0xD800...0xDBFF).contains(scalar) {
-                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else { throw fail("a lone surrogate") }
-                    i += 2
-                    let low = try hex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw fail("a lone surrogate") }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                }
-                guard let u = Unicode.Scalar(scalar) else { throw fail("an invalid \\u escape") }
-                out.append(contentsOf: Array(String(Character(u)).utf8))
-            default:
-                throw fail("an invalid escape")
+            if let decoded = JSONEscape.simple(e) {
+                out.append(decoded)
+                continue
             }
+            guard e == UInt8(ascii: "u") else { throw fail("an invalid escape") }
+            var scalar = try hex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else { throw fail("a lone surrogate") }
+                i += 2
+                let low = try hex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw fail("a lone surrogate") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let u = Unicode.Scalar(scalar) else { throw fail("an invalid \\u escape") }
+            out.append(contentsOf: Array(String(Character(u)).utf8))
         }
         guard let s = String(validating: out, as: UTF8.self) else { throw fail("invalid UTF-8 in a string") }
         return s
     }
 
     private mutating func hex4() throws -> UInt32 {
-        guard i + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[i..<(i + 4)], as: UTF8.self), radix: 16) else { throw fail("an invalid \\u escape") }
+        guard let v = JSONEscape.hex4(bytes, at: i) else { throw fail("an invalid \\u escape") }
         i += 4
         return v
     }

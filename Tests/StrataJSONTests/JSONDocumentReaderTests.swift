@@ -65,4 +65,27 @@ struct JSONDocumentReaderTests {
         let error = try #require(throws: StrataError.self) { try JSONDocumentFile.decode(edited, schema: FixtureDomain.schema, file: "store.json") }
         #expect(error.code == .corruptStore)
     }
+
+    /// Both decoders share one escape table: every escape JSON defines decodes to the same string in
+    /// each, and a `\u` with anything but four hex digits (a sign, which `UInt32(_:radix:)` would take)
+    /// is refused by both.
+    @Test func bothDecodersReadEscapesAlike() throws {
+        let escaped = #"\" \\ \/ \b \f \n \r \t \u00e9 \u0041"#
+        let tree = try JSONParser.parse(Array("[\"\(escaped)\"]".utf8))
+        #expect(tree == .array([.string("\" \\ / \u{8} \u{C} \n \r \t é A")]))
+        for bad in [#"\u+041"#, #"\u-041"#, #"\u00g1"#, #"\u12"#, #"\q"#] {
+            #expect(throws: JSONSyntaxError.self, "the tree parser accepted \(bad)") { try JSONParser.parse(Array("[\"\(bad)\"]".utf8)) }
+        }
+        let bytes = try Self.document()
+        let text = String(decoding: try Self.content(bytes), as: UTF8.self)
+        #expect(text.contains("\"label\":\"edges\""))
+        let plain = DocumentSeal.json.seal(Array(text.replacingOccurrences(of: "\"label\":\"edges\"", with: "\"label\":\"\(escaped)\"").utf8))
+        let fast = try #require(JSONDocumentReader.read(try Self.content(plain), schema: FixtureDomain.schema))
+        let (tree2, _) = try JSONDocumentFile.decodeTree(plain, sealed: true, schema: FixtureDomain.schema, file: "store.json")
+        #expect(JSONDocumentFile.encode(fast.0, journalSequence: 0) == JSONDocumentFile.encode(tree2, journalSequence: 0))
+        let signed = DocumentSeal.json.seal(Array(text.replacingOccurrences(of: "\"label\":\"edges\"", with: "\"label\":\"\\u+041\"").utf8))
+        #expect(JSONDocumentReader.read(try Self.content(signed), schema: FixtureDomain.schema) == nil)
+        let error = try #require(throws: StrataError.self) { try JSONDocumentFile.decode(signed, schema: FixtureDomain.schema, file: "store.json") }
+        #expect(error.code == .corruptStore)
+    }
 }
