@@ -7,10 +7,14 @@ import StrataConformance
 /// the files are and what opens them — so it changes when the figures do and never repeats a claim
 /// nobody measured.
 enum ReportAdvice {
+    /// A kind of work a user weighs: a set of workload steps, and whether only stores that outlive the
+    /// process compete (reopening a store held in memory is not reading one back from disk).
+    typealias Kind = (name: String, steps: [String], onDiskOnly: Bool)
+
     /// Kinds of work a user weighs, each a set of workload steps.
-    static let kinds: [(name: String, steps: [String])] = [
-        ("reads", ["fetch-by-id", "scan", "filter"]), ("writes", ["insert", "update-one", "update-batch", "cascade-delete"]),
-        ("reopening", ["reopen"]), ("size on disk", ["size"]), ("peak memory", ["peak-memory"]),
+    static let kinds: [Kind] = [
+        ("reads", ["fetch-by-id", "scan", "filter"], false), ("writes", ["insert", "update-one", "update-batch", "cascade-delete"], false),
+        ("reopening from disk", ["reopen"], true), ("size on disk", ["size"], true), ("peak memory", ["peak-memory"], false),
     ]
 
     /// Capability names in the core's order, then any others a fragment declares.
@@ -44,14 +48,19 @@ enum ReportAdvice {
         return Growth(slope: points.reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) } / sxx)
     }
 
-    /// For one kind of work at N, each backend's score (geometric mean of its ratios to the best over
-    /// the kind's steps), best first; backends missing a step are left out.
-    static func ranking(_ document: ReportDocument, _ kind: (name: String, steps: [String])) -> [(backend: String, score: Double)] {
-        document.backends.compactMap { b -> (String, Double)? in
+    /// For one kind of work at N, each backend's score, best first: the geometric mean of its ratios to
+    /// the best over the kind's steps, divided by the leader's, so the leader is 1 and ×0.5 is half its
+    /// speed. Backends missing a step, and for an on-disk kind those whose data does not outlive the
+    /// process, are left out.
+    static func ranking(_ document: ReportDocument, _ kind: Kind) -> [(backend: String, score: Double)] {
+        let scored = document.backends.compactMap { b -> (backend: String, score: Double)? in
+            if kind.onDiskOnly, b.storage?.onDisk == false { return nil }
             let ratios = kind.steps.compactMap { document.ratio(b.name, $0, document.records)?.toBest }
             guard ratios.count == kind.steps.count, !ratios.isEmpty else { return nil }
             return (b.name, exp(ratios.map(log).reduce(0, +) / Double(ratios.count)))
-        }.sorted { $0.1 > $1.1 }
+        }.sorted { $0.score > $1.score }
+        guard let lead = scored.first?.score, lead > 0 else { return scored }
+        return scored.map { ($0.backend, $0.score / lead) }
     }
 
     /// One sentence per kind of work naming the leader and how far the others are behind.
@@ -60,7 +69,7 @@ enum ReportAdvice {
             let ranked = ranking(document, kind)
             guard let first = ranked.first else { return nil }
             let rest = ranked.dropFirst().map { "\($0.backend) \(ReportFormatting.ratio($0.score))" }.joined(separator: ", ")
-            return "Best for \(kind.name) (\(kind.steps.joined(separator: ", ")) at N = \(ReportFormatting.grouped(Double(document.records)))): \(first.backend)" + (rest.isEmpty ? "." : "; then \(rest) (relative to the best: ×0.5 = half its speed, or twice its size or memory).")
+            return "Best for \(kind.name) (\(kind.steps.joined(separator: ", ")) at N = \(ReportFormatting.grouped(Double(document.records)))): \(first.backend)" + (rest.isEmpty ? "." : "; then \(rest) (relative to the first: ×0.5 = half its speed, or twice its size or memory).")
         }
     }
 
