@@ -78,8 +78,20 @@ extension SQLiteSaveTransaction {
         return try records.targets(entity, key, r).first
     }
 
+    /// The position after the last member of `owner`'s ordered list. Members whose to-one onto
+    /// `owner` is held back (a unique collision mid-save: the column is NULL until the end of the
+    /// save) already have their position: an append goes after them too, so the list keeps request
+    /// order (an insert's child before a child an update adds later).
     func nextPosition(_ table: String, _ listColumn: String, _ orderColumn: String, _ owner: Int64) throws -> Int64 {
-        try db.prepare("SELECT COALESCE(MAX(\(q(orderColumn))), -1) + 1 FROM \(q(table)) WHERE \(q(listColumn)) = ?").rows([.integer(owner)]) { $0.int64(0) }.first ?? 0
+        var next = try db.prepare("SELECT COALESCE(MAX(\(q(orderColumn))), -1) + 1 FROM \(q(table)) WHERE \(q(listColumn)) = ?").rows([.integer(owner)]) { $0.int64(0) }.first ?? 0
+        for (k, held) in intended where mapping.tables[k.entity].name == table {
+            for (r, value) in held where value == owner {
+                guard case .column(let column, let order?) = mapping.tables[k.entity].relationships[r], column == listColumn, order == orderColumn else { continue }
+                let position = try db.prepare("SELECT \(q(orderColumn)) FROM \(q(table)) WHERE \(q("_pk")) = ?").rows([.integer(k.key)]) { $0.isNull(0) ? nil : $0.int64(0) }.first ?? nil
+                if let position { next = max(next, position + 1) }
+            }
+        }
+        return next
     }
 
     /// Adds `target` to relationship `r` of (`entity`, `key`), one side only, moving it away from a
