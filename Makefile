@@ -11,7 +11,7 @@ TRIALS ?= 1000
 SEED ?= 1
 RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
-.PHONY: deps build release test report report-screenshot instructions difftest mutants torture fuzz clean
+.PHONY: deps build release model-bench test report report-screenshot instructions difftest mutants torture fuzz clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -36,6 +36,11 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## model-bench: optimized build of strata-model-bench (the workload through the model layer, docs/benchmarks.md);
+## kept apart from `release` because the model layer's macros compile swift-syntax in release.
+model-bench: deps
+	$(SWIFT) build -c release --product strata-model-bench
 
 ## report: the backend comparison (docs/report.md): conformance and the standard workload on every built-in
 ## backend, each in its own child process, written to reports/report.json, report.md and index.html.

@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "StrataXML", targets: ["StrataXML"]),
         .library(name: "StrataModel", targets: ["StrataModel"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
+        .executable(name: "strata-model-bench", targets: ["StrataModelBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -54,13 +55,27 @@ let package = Package(
             path: "Sources/StrataModelMacros"
         ),
         .target(name: "StrataModel", dependencies: ["Strata", "StrataModelMacros"], path: "Sources/StrataModel"),
+        // What `strata` and `strata-model-bench` share: the built-in stores' factories, the measured step.
+        .target(
+            name: "StrataToolSupport",
+            dependencies: ["Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CStrataBaselines"],
+            path: "Sources/StrataToolSupport"
+        ),
+        // `strata` links no model layer, so its release build (make report) compiles no swift-syntax.
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CXMLBaseline", "CStrataBaselines", "StrataModel",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CXMLBaseline", "CStrataBaselines", "StrataToolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Sources/StrataCLI"
+            path: "Sources/StrataCLI",
+            exclude: ["ModelBench"]
+        ),
+        // `strata-model-bench` (also `strata model-bench`): the workload through the model layer.
+        .executableTarget(
+            name: "StrataModelBench",
+            dependencies: ["Strata", "StrataConformance", "StrataModel", "StrataToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/StrataCLI/ModelBench"
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], path: "Tests/StrataTests"),
         .testTarget(name: "StrataFileSupportTests", dependencies: ["Strata", "StrataFileSupport"], path: "Tests/StrataFileSupportTests"),

@@ -1,7 +1,7 @@
 import ArgumentParser
-import CStrataBaselines
 import Foundation
 import StrataConformance
+import StrataToolSupport
 
 /// `strata bench --backend <name>`: the standard workload of `shared/WORKLOAD.md`. Build with `-c release`.
 struct BenchCommand: ParsableCommand {
@@ -26,7 +26,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Run only this step inside strata_measure, for callgrind (every step still runs).") var step: String?
     @Flag(help: "With --step and --baseline: measure only the baseline (skip the backend).") var baselineOnly = false
 
-    static let steps = ["insert", "reopen", "fetch-by-id", "scan", "filter", "update-one", "update-batch", "unique-violation", "cascade-delete"]
+    static let steps = MeasuredStep.names
 
     func validate() throws {
         guard records >= 1_000, records % 100 == 0 else { throw ValidationError("--records must be a multiple of 100 and at least 1000.") }
@@ -63,24 +63,5 @@ struct BenchCommand: ParsableCommand {
     }
 
     /// A bracket that runs the chosen step inside `strata_measure` and every other step plainly.
-    static func bracket(only chosen: String) -> StandardWorkload.StepBracket {
-        { step, body in
-            guard step == chosen else { return try body() }
-            try withoutActuallyEscaping(body) { body in
-                let box = MeasuredBody(body)
-                strata_measure({ context in
-                    let box = Unmanaged<MeasuredBody>.fromOpaque(context!).takeUnretainedValue()
-                    do { try box.body() } catch { box.error = error }
-                }, Unmanaged.passUnretained(box).toOpaque())
-                if let error = box.error { throw error }
-            }
-        }
-    }
-}
-
-/// A step's work handed through C's `strata_measure`, with the error it threw, if any.
-private final class MeasuredBody {
-    let body: () throws -> Void
-    var error: Error?
-    init(_ body: @escaping () throws -> Void) { self.body = body }
+    static func bracket(only chosen: String) -> StandardWorkload.StepBracket { MeasuredStep.bracket(only: chosen) }
 }

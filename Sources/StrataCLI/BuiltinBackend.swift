@@ -8,6 +8,7 @@ import StrataJSON
 import StrataCSV
 import StrataLMDB
 import StrataXML
+import StrataToolSupport
 
 /// A backend the `strata` tool knows by name, with everything the commands do to it erased to closures.
 ///
@@ -37,8 +38,6 @@ struct BuiltinBackend: Sendable {
     let isAppendOnly: @Sendable (_ file: String) -> Bool
     /// The backend as a participant of differential runs (`strata difftest`).
     let differential: DifferentialBackend
-    /// The same workload through the model layer (`@Model` objects, `ModelContext`), for `strata model-bench`.
-    let modelBench: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> [String: WorkloadReport.Figure]
     /// The same workload on the raw engine underneath, when there is one; `step` names the one step
     /// to run inside `strata_measure` (for callgrind), if any.
     var baseline: (@Sendable (_ records: Int, _ step: String?) throws -> [String: WorkloadReport.Figure])? = nil
@@ -69,8 +68,7 @@ struct BuiltinBackend: Sendable {
             crashCheck: { dir, large in try CrashWorkload.check(try Store(readOnly(dir)), largeEvery: large) },
             damageSample: { dir, generation in try DamageSample.write(generation: generation, into: try Store(factory.configuration(dir, FixtureDomain.schema))) },
             detectsAllDamage: detectsAllDamage, isAppendOnly: appendOnly,
-            differential: DifferentialBackend(name: name, factory: factory),
-            modelBench: { records, bracket in try ModelWorkload.run(factory: factory, records: records, bracket: bracket) })
+            differential: DifferentialBackend(name: name, factory: factory))
     }
 
     func with(baseline: @escaping @Sendable (Int, String?) throws -> [String: WorkloadReport.Figure]) -> BuiltinBackend {
@@ -83,27 +81,27 @@ struct BuiltinBackend: Sendable {
     static let all: [BuiltinBackend] = [
         make(
             "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).", onDisk: true, detectsAllDamage: false, appendOnly: { $0.hasSuffix("-wal") },
-            factory: StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }
+            factory: BuiltinStores.sqlite
         ).with(baseline: { try SQLiteBaseline.run(records: $0, step: $1) }),
         make(
             "lmdb", "B-trees in one LMDB environment: records by key, unique, index and to-many databases, MVCC readers (liblmdb).", onDisk: true, detectsAllDamage: false,
-            factory: StoreFactory<LMDBStore> { dir, schema in LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }
+            factory: BuiltinStores.lmdb
         ).with(baseline: { try LMDBBaseline.run(records: $0, step: $1) }),
         make(
             "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.", onDisk: true, appendOnly: { $0.hasSuffix(".journal") },
-            factory: StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: .seconds(5)) }
+            factory: BuiltinStores.json
         ).with(baseline: { try FileParseBaseline.json(records: $0, step: $1) }),
         make(
             "csv", "A folder of CSV tables a spreadsheet opens, committed atomically through a manifest.", onDisk: true,
-            factory: StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema, lockWait: .seconds(5)) }
+            factory: BuiltinStores.csv
         ).with(baseline: { try FileParseBaseline.csv(records: $0, step: $1) }),
         make(
             "xml", "A well-formed XML document, valid against its schema, plus a journal, crash-safe, read with libxml2's SAX2 parser.", onDisk: true, appendOnly: { $0.hasSuffix(".journal") },
-            factory: StoreFactory<XMLStore> { dir, schema in XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: schema, lockWait: .seconds(5)) }
+            factory: BuiltinStores.xml
         ).with(baseline: { try FileParseBaseline.xml(records: $0, step: $1) }),
         make(
             "memory", "In-memory reference backend on the shared engine; data lives as long as the process.", onDisk: false,
-            factory: StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }
+            factory: BuiltinStores.memory
         ).with(baseline: { try MemoryBaseline.run(records: $0, step: $1) }),
     ]
 

@@ -6,6 +6,6 @@ struct StrataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract: "Strata: pluggable persistence for Swift. Validate, compare and inspect storage backends.",
-        subcommands: [BackendsCommand.self, ConformanceCommand.self, BenchCommand.self, ModelBenchCommand.self, ReportCommand.self, SampleCommand.self, DumpCommand.self, TortureCommand.self, FuzzCommand.self, CrashWriterCommand.self, FuzzOpenCommand.self, DifftestCommand.self]
+        subcommands: [BackendsCommand.self, ConformanceCommand.self, BenchCommand.self, ModelBenchForwarder.self, ReportCommand.self, SampleCommand.self, DumpCommand.self, TortureCommand.self, FuzzCommand.self, CrashWriterCommand.self, FuzzOpenCommand.self, DifftestCommand.self]
     )
 }

@@ -1,12 +1,19 @@
 import ArgumentParser
 import Foundation
+import Strata
 import StrataConformance
+import StrataToolSupport
 
-/// `strata model-bench --backend <name>`: the standard workload through the model layer beside the
-/// same steps on the store, in one process, with the ratio. Build with `-c release`.
+/// `strata-model-bench --backend <name>` (also reached as `strata model-bench`): the standard workload
+/// through the model layer beside the same steps on the store, in one process, with the ratio. Build
+/// with `swift build -c release --product strata-model-bench` (or `make model-bench`).
+///
+/// It is its own executable, beside `strata`, because it links the model layer, whose macros need
+/// swift-syntax: compiled in release that took most of `make report`'s build, which needs none of it.
+@main
 struct ModelBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "model-bench", abstract: "Run the standard workload through the model layer and on the store directly, with the ratio (build with -c release).",
+        commandName: "strata-model-bench", abstract: "Run the standard workload through the model layer and on the store directly, with the ratio (build with -c release).",
         discussion: """
             Each run measures the store level (StandardWorkload, as `strata bench`) and the model level (@Model
             objects, ModelContainer, ModelContext) on fresh stores, alternating which goes first; with --runs N
@@ -15,7 +22,7 @@ struct ModelBenchCommand: ParsableCommand {
             fetch-by-id (docs/benchmarks.md). With --step S only that step of the --level chosen runs inside
             strata_measure and the other level is skipped, for callgrind:
               valgrind --tool=callgrind --collect-atstart=no --toggle-collect=strata_measure \\
-                .build/release/strata model-bench --backend sqlite --step scan --level model
+                .build/release/strata-model-bench --backend sqlite --step scan --level model
             """)
 
     enum Level: String, ExpressibleByArgument, CaseIterable { case model, store }
@@ -31,21 +38,21 @@ struct ModelBenchCommand: ParsableCommand {
     func validate() throws {
         guard records >= 1_000, records % 100 == 0 else { throw ValidationError("--records must be a multiple of 100 and at least 1000.") }
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1.") }
-        if let step, !BenchCommand.steps.contains(step) { throw ValidationError("Unknown step '\(step)'. Steps: \(BenchCommand.steps.joined(separator: ", ")).") }
+        if let step, !MeasuredStep.names.contains(step) { throw ValidationError("Unknown step '\(step)'. Steps: \(MeasuredStep.names.joined(separator: ", ")).") }
     }
 
     func run() throws {
         #if DEBUG
-        FileHandle.standardError.write(Data("note: this is a debug build; figures are only meaningful with `swift run -c release strata model-bench`.\n".utf8))
+        FileHandle.standardError.write(Data("note: this is a debug build; figures are only meaningful with `make model-bench`.\n".utf8))
         #endif
-        let chosen = try BuiltinBackend.named(backend)
-        let bracket = step.map(BenchCommand.bracket(only:))
+        let chosen = try ModelBenchBackend.named(backend)
+        let bracket = step.map(MeasuredStep.bracket(only:))
         var reports: [WorkloadReport] = []
         for round in 0..<runs {
             // `steps`: the model level; `baseline`: the store level.
-            var report = WorkloadReport(backend: chosen.name, records: records, steps: [:], order: BenchCommand.steps + ["size"], version: StrataVersion.current, machine: .current, baseline: nil)
-            func model() throws { if step == nil || level == .model { report.steps = try chosen.modelBench(records, step == nil ? nil : bracket) } }
-            func store() throws { if step == nil || level == .store { report.baseline = try chosen.bench(records, step == nil ? nil : bracket).steps } }
+            var report = WorkloadReport(backend: chosen.name, records: records, steps: [:], order: MeasuredStep.names + ["size"], version: StrataVersion.current, machine: .current, baseline: nil)
+            func model() throws { if step == nil || level == .model { report.steps = try chosen.model(records, step == nil ? nil : bracket) } }
+            func store() throws { if step == nil || level == .store { report.baseline = try chosen.store(records, step == nil ? nil : bracket).steps } }
             if round % 2 == 0 { try store(); try model() } else { try model(); try store() }
             reports.append(report)
         }

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Strata
+import StrataConformance
+import StrataToolSupport
+
+/// One built-in backend as `strata-model-bench` measures it: the standard workload on the store
+/// (`StandardWorkload`) and through the model layer (`ModelWorkload`), on the same factory.
+struct ModelBenchBackend: Sendable {
+    let name: String
+    /// The store-level workload (what `strata bench` runs).
+    let store: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> WorkloadReport
+    /// The model-level workload.
+    let model: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> [String: WorkloadReport.Figure]
+
+    init<Store: DataStore>(_ name: String, _ factory: StoreFactory<Store>) {
+        self.name = name
+        store = { records, bracket in try StandardWorkload.run(name, factory: factory, records: records, bracket: bracket) }
+        model = { records, bracket in try ModelWorkload.run(factory: factory, records: records, bracket: bracket) }
+    }
+
+    /// The built-in backends, in the order `strata backends` lists them.
+    static let all = [
+        ModelBenchBackend("sqlite", BuiltinStores.sqlite), ModelBenchBackend("lmdb", BuiltinStores.lmdb),
+        ModelBenchBackend("json", BuiltinStores.json), ModelBenchBackend("csv", BuiltinStores.csv),
+        ModelBenchBackend("xml", BuiltinStores.xml), ModelBenchBackend("memory", BuiltinStores.memory),
+    ]
+
+    /// The backend called `name`, or a validation error listing the known ones.
+    static func named(_ name: String) throws -> ModelBenchBackend {
+        guard let backend = all.first(where: { $0.name == name }) else {
+            throw ValidationError("Unknown backend '\(name)'. Built-in backends: \(all.map(\.name).joined(separator: ", ")).")
+        }
+        return backend
+    }
+}

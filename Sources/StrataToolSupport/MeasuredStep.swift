@@ -1,0 +1,32 @@
+import CStrataBaselines
+import StrataConformance
+
+/// The standard workload's timed steps, and the bracket that runs one of them inside the C function
+/// `strata_measure`, so `valgrind --tool=callgrind --toggle-collect=strata_measure` counts exactly that
+/// step (docs/benchmarks.md). Shared by `strata bench` and `strata-model-bench`.
+public enum MeasuredStep {
+    /// The steps in workload order (`size` and `peak-memory` are measured, not timed).
+    public static let names = ["insert", "reopen", "fetch-by-id", "scan", "filter", "update-one", "update-batch", "unique-violation", "cascade-delete"]
+
+    /// A bracket that runs the chosen step inside `strata_measure` and every other step plainly.
+    public static func bracket(only chosen: String) -> StandardWorkload.StepBracket {
+        { step, body in
+            guard step == chosen else { return try body() }
+            try withoutActuallyEscaping(body) { body in
+                let box = MeasuredBody(body)
+                strata_measure({ context in
+                    let box = Unmanaged<MeasuredBody>.fromOpaque(context!).takeUnretainedValue()
+                    do { try box.body() } catch { box.error = error }
+                }, Unmanaged.passUnretained(box).toOpaque())
+                if let error = box.error { throw error }
+            }
+        }
+    }
+}
+
+/// A step's work handed through C's `strata_measure`, with the error it threw, if any.
+private final class MeasuredBody {
+    let body: () throws -> Void
+    var error: Error?
+    init(_ body: @escaping () throws -> Void) { self.body = body }
+}
