@@ -11,7 +11,7 @@ TRIALS ?= 1000
 SEED ?= 1
 RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
-.PHONY: deps build release model-bench test report report-screenshot instructions difftest mutants torture fuzz clean
+.PHONY: deps build release model-bench test examples report report-screenshot instructions difftest mutants torture fuzz clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -41,6 +41,27 @@ test: deps
 ## kept apart from `release` because the model layer's macros compile swift-syntax in release.
 model-bench: deps
 	$(SWIFT) build -c release --product strata-model-bench
+
+## examples: every example (docs/examples.md) with `swift run` on every built-in backend, each in a fresh
+## folder; fails if any backend's output differs from the memory backend's. Not part of test (the Notes
+## example imports its full 10,000 notes here). EXAMPLES=… and EXAMPLE_BACKENDS=… pick a subset.
+EXAMPLES ?= trips books notes pixar
+EXAMPLE_BACKENDS ?= memory sqlite json csv lmdb xml
+examples: deps
+	@for e in $(EXAMPLES); do $(SWIFT) build -q --product $$e || exit 1; done
+	@dir=$$(mktemp -d /tmp/strata-examples.XXXXXX); status=0; \
+	for e in $(EXAMPLES); do \
+		for b in $(EXAMPLE_BACKENDS); do \
+			start=$$(date +%s%N); \
+			if ! $(SWIFT) run -q --skip-build $$e --backend $$b --path $$dir/$$e-$$b > $$dir/$$e-$$b.out 2>&1; then \
+				echo "FAIL $$e on $$b: exited with an error"; tail -5 $$dir/$$e-$$b.out; status=1; continue; fi; \
+			ms=$$(( ($$(date +%s%N) - start) / 1000000 )); secs=$$((ms / 1000)).$$((ms % 1000 / 100)); lines=$$(wc -l < $$dir/$$e-$$b.out); \
+			if [ $$b = memory ]; then printf "ok   %-5s on %-6s %4s lines  %6s s  (reference)\n" $$e $$b $$lines $$secs; \
+			elif cmp -s $$dir/$$e-memory.out $$dir/$$e-$$b.out; then printf "ok   %-5s on %-6s %4s lines  %6s s  same as memory\n" $$e $$b $$lines $$secs; \
+			else echo "FAIL $$e on $$b: output differs from memory"; diff $$dir/$$e-memory.out $$dir/$$e-$$b.out | head -20; status=1; fi; \
+		done; \
+	done; \
+	echo "outputs in $$dir"; exit $$status
 
 ## report: the backend comparison (docs/report.md): conformance and the standard workload on every built-in
 ## backend, each in its own child process, written to reports/report.json, report.md and index.html.

@@ -28,10 +28,10 @@ public enum NotesExample {
 
         let urgent = try ExampleError.require(try context.fetch(FetchDescriptor<Tag>(predicate: #Predicate { $0.name == "urgent" })).first, "no tag urgent")
         section(out, "Tagged \"urgent\":")
-        for note in try context.fetch(NotesQueries.tagged(urgent)) { out("  " + line(note)) }
+        for note in try context.fetch(NotesQueries.tagged("urgent")) { out("  " + line(note)) }
 
         section(out, "Folders with more than 5 notes:")
-        for folder in try NotesQueries.folders(withMoreThan: 5, in: context) { out("  \(folder.name): \(folder.notes.count) notes") }
+        for folder in try context.fetch(NotesQueries.folders(withMoreThan: 5)) { out("  \(folder.name): \(folder.notes.count) notes") }
 
         section(out, "Newest first, by offset, 5 a page:")
         var offsetPages: [[Int]] = []

@@ -26,11 +26,9 @@ enum NotesQueries {
         FetchDescriptor<Note>(predicate: #Predicate { $0.folder?.name == name }, sortBy: [SortDescriptor(\.createdAt), SortDescriptor(\.serial)])
     }
 
-    /// Notes carrying `tag`.
-    static func tagged(_ tag: Tag) -> FetchDescriptor<Note> {
-        // TODO(#11, qcore): #Predicate { $0.tags.contains { $0.name == "urgent" } } by the tag's name needs the
-        // core's any-over-a-to-many, not landed yet; membership of the one known tag runs in the store today.
-        FetchDescriptor<Note>(predicate: #Predicate { $0.tags.contains(tag) }, sortBy: [SortDescriptor(\.serial)])
+    /// Notes carrying the tag called `name`: an any-over-the-to-many the store runs (`EXISTS` in SQL).
+    static func tagged(_ name: String) -> FetchDescriptor<Note> {
+        FetchDescriptor<Note>(predicate: #Predicate { $0.tags.contains { $0.name == name } }, sortBy: [SortDescriptor(\.serial)])
     }
 
     /// One page of `newestFirst` by position.
@@ -53,12 +51,9 @@ enum NotesQueries {
         return descriptor
     }
 
-    /// Folders holding more than `count` notes, by name.
-    static func folders(withMoreThan count: Int, in context: ModelContext) throws -> [Folder] {
-        // TODO(#11, qcore): FetchDescriptor<Folder>(predicate: #Predicate { $0.notes.count > count }) — the core's
-        // to-many count has not landed; one store count per folder instead (no note is loaded).
-        try context.fetch(FetchDescriptor<Folder>(sortBy: [SortDescriptor(\.name)])).filter { folder in
-            try context.fetchCount(FetchDescriptor<Note>(predicate: #Predicate { $0.folder == folder })) > count
-        }
+    /// Folders holding more than `count` notes, by name: the to-many's count compared in the store
+    /// (a subquery count in SQL), no note loaded.
+    static func folders(withMoreThan count: Int) -> FetchDescriptor<Folder> {
+        FetchDescriptor<Folder>(predicate: #Predicate { $0.notes.count > count }, sortBy: [SortDescriptor(\.name)])
     }
 }
