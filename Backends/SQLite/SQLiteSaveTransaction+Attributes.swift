@@ -58,7 +58,11 @@ extension SQLiteSaveTransaction {
                 let destination = schema.entities[w.entity.destinationIndices[r]]
                 try requireExists(destination, target, from: w, r)
                 values.append(.integer(target))
-                if let order { values.append(.integer(try appendPosition(t.name, column, order, target))) }
+                if let order {
+                    let position = try appendPosition(t.name, column, order, target)
+                    values.append(.integer(position))
+                    listPlaces[Key(entity: w.entity.index, key: w.key), default: [:]][r] = position
+                }
                 touch(destination.index, target)
                 direct.append(r)
             }

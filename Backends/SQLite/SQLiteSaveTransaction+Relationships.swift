@@ -95,8 +95,8 @@ extension SQLiteSaveTransaction {
     }
 
     /// Adds `target` to relationship `r` of (`entity`, `key`), one side only, moving it away from a
-    /// to-one's previous holder.
-    func attach(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64) throws {
+    /// to-one's previous holder; in an ordered list at `position` if given, else at the end.
+    func attach(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64, at position: Int64? = nil) throws {
         let destination = schema.entities[entity.destinationIndices[r]]
         let inverse = entity.inverseIndices[r]
         switch mapping.tables[entity.index].relationships[r] {
@@ -104,11 +104,11 @@ extension SQLiteSaveTransaction {
             let previous = try column(entity, key, r)
             guard previous != target else { return }
             if let previous { try detachColumnSide(destination, previous, inverse, from: key) }
-            var position: (String, Int64)?
+            var place: (String, Int64)?
             if let order, case .inverseColumn(_, let listColumn, _) = mapping.tables[destination.index].relationships[inverse] {
-                position = (order, try nextPosition(mapping.tables[entity.index].name, listColumn, order, target))
+                place = (order, try position ?? nextPosition(mapping.tables[entity.index].name, listColumn, order, target))
             }
-            try setColumn(entity, key, relationship: r, to: target, order: position)
+            try setColumn(entity, key, relationship: r, to: target, order: place)
             touch(destination.index, target)
         case .inverseColumn:
             // Derived from the destination's column: attaching is setting that column.

@@ -107,7 +107,9 @@ final class SQLiteSaveTransaction {
                 // this later write wins (request order).
                 for r in directToOnes(writes[n].entity) {
                     guard case .one(let target?) = writes[n].links[r], try column(writes[n].entity, writes[n].key, r) != target else { continue }
-                    try attach(writes[n].entity, writes[n].key, r, target)
+                    // Back in the list at the place the INSERT gave it: inserts that come later in
+                    // the request and joined the same list follow it.
+                    try attach(writes[n].entity, writes[n].key, r, target, at: listPlaces[currentWriter!]?[r])
                 }
             }
             for r in writes[n].entity.relationships.indices { try applyLink(writes[n], r) }
@@ -240,4 +242,6 @@ final class SQLiteSaveTransaction {
     var known = Set<Key>()
     /// The to-one values a held-back row should get at the end of the save.
     var intended: [Key: [Int: Int64?]] = [:]
+    /// The position in an ordered list that an INSERT gave its row for to-one `r` (request order).
+    var listPlaces: [Key: [Int: Int64]] = [:]
 }

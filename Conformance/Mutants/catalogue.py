@@ -15,6 +15,7 @@ J = "Backends/JSON/JSONRecordCodec.swift"
 K = "Backends/CSV/CSVFieldCodec.swift"
 FA = "Sources/Strata/Engine/SaveTransaction+Faults.swift"
 SF = "Backends/SQLite/SQLiteSaveTransaction+Faults.swift"
+S2 = "Backends/SQLite/SQLiteSaveTransaction.swift"
 
 MUTANTS = [
     # Shared engine: saves
@@ -91,6 +92,7 @@ MUTANTS = [
     ("sqlite-insert-own-side", T, "                    guard case .one(let target?) = writes[n].links[r], try column(writes[n].entity, writes[n].key, r) != target else { continue }", "                    guard case .one(let target?) = writes[n].links[r], false else { continue }", "sqlite", "an insert's own to-one wins over an earlier list (§2)"),
     ("sqlite-unique-holder", SF, "try committed(\"SELECT \\(condition) FROM \\(q(t.name)) WHERE \\(q(\"_pk\")) = ?\", [.integer(key)]) == values", "false", "sqlite", "the error names the record that held the value (§5 fault order)"),
     ("sqlite-text-canonical-equal", "Backends/SQLite/SQLiteStatement.swift", "case let (.text(a), .text(b)): a.utf8.elementsEqual(b.utf8)", "case let (.text(a), .text(b)): a == b", "sqlite", "unique text collides by bytes, also in the records an error names (§4, §5; found by the difftest)"),
+    ("sqlite-reasserted-to-one-appended", S2, "try attach(writes[n].entity, writes[n].key, r, target, at: listPlaces[currentWriter!]?[r])", "try attach(writes[n].entity, writes[n].key, r, target, at: nil)", "sqlite", "an insert's own to-one joins an ordered list in request order (§2; found by the difftest)"),
     ("sqlite-negative-zero-bits", C, "if d == 0 && d.sign == .minus { return (.real(0), .integer(Int64(bitPattern: d.bitPattern))) }", "", "sqlite", "-0 round-trips bit for bit (§8)"),
     ("sqlite-fast-path-negative", S, "descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {", "descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {", "sqlite", "negative limit rejected on the identifier path (§6)"),
     # JSON and CSV loading and saving

@@ -25,10 +25,12 @@ struct DifferentialTests {
     }
 
     /// Seeds on which a long run (`strata difftest --seeds 1000`) found SQLite diverging, kept as
-    /// regressions: 14 (a unique fault naming two canonically equivalent names as one value) and
-    /// 173 (a child whose to-one was held back by a mid-save collision placed after a child that a
-    /// later update of the same save added to the ordered list).
-    @Test(arguments: [14, 173] as [UInt64]) func seedsThatFoundBugs(seed: UInt64) throws {
+    /// regressions: 14 (a unique fault naming two canonically equivalent names as one value), 173
+    /// (a child whose to-one was held back by a mid-save collision placed after a child that a
+    /// later update of the same save added to the ordered list) and 240 (an insert's own to-one,
+    /// winning over an earlier insert's list, put at the end of the ordered list, after the inserts
+    /// that follow it in the request).
+    @Test(arguments: [14, 173, 240] as [UInt64]) func seedsThatFoundBugs(seed: UInt64) throws {
         try DifferentialTest.run(seed: seed, operations: 200, backends: [Self.backends[0], Self.backends[1]])
     }
 

@@ -162,6 +162,18 @@ extension ConformanceSuite {
                 try ctx.checkEqual(try ctx.get(old).targets("books"), [b], "books of Library Old")
                 try ctx.checkEqual(try ctx.get(n).targets("books"), [], "books of Library New")
             },
+            rel("own-to-one-keeps-request-order", "An insert's own to-one that wins over an earlier list joins the ordered list at its place in request order: before the inserts that follow it.") { ctx in
+                let old = try ctx.insert(ctx.new("Library", ["name": "Old"]))[0]
+                let first = try ctx.insert(ctx.new("Shelf", ["label": "S1"], ["library": .toOne(old)]))[0]
+                let a = ctx.new("Shelf", ["label": "A"], ["library": .toOne(old)]), b = ctx.new("Shelf", ["label": "B"], ["library": .toOne(old)])
+                let fresh = ctx.new("Library", ["name": "New"], ["shelves": .toMany([a.id])])
+                let result = try ctx.save(inserted: [fresh, a, b])
+                guard let sa = result.remapped[a.id], let sb = result.remapped[b.id], let n = result.remapped[fresh.id] else { throw CaseFailure(message: "No permanent identifiers for the inserted library New and shelves A, B.") }
+                try ctx.checkEqual(try ctx.get(old).targets("shelves"), [first, sa, sb], "shelves of Library Old (S1 stored; A's own write, later than New's list, then B)")
+                try ctx.checkEqual(try ctx.get(n).targets("shelves"), [], "shelves of Library New")
+                try ctx.reopen()
+                try ctx.checkEqual(try ctx.get(old).targets("shelves"), [first, sa, sb], "shelves of Library Old after reopen")
+            },
             del("cascade-sees-record-moved-in", "A delete's cascade reaches a record the same save moved into the deleted parent, even when its unique values were held back during the save.") { ctx in
                 let libs = try ctx.insert(ctx.new("Library", ["name": "A"]), ctx.new("Library", ["name": "D"]))
                 let n = try ctx.insert(ctx.new("Book", ["title": "x"], ["library": .toOne(libs[0])]), ctx.new("Book", ["title": "x"], ["library": .toOne(libs[1])]))
