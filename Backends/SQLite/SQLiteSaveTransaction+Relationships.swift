@@ -172,13 +172,23 @@ extension SQLiteSaveTransaction {
 
     /// Puts an ordered list in the written order; members other writes of this save added follow.
     func reorder(_ entity: EntitySchema, _ key: Int64, _ r: Int, as written: [Int64]) throws {
-        let current = try records.targets(entity, key, r)
+        var current = try records.targets(entity, key, r)
+        if !intended.isEmpty, case .inverseColumn(let table, let column, let order?) = mapping.tables[entity.index].relationships[r] {
+            // Members whose to-one onto this record is held back (NULL until the end of the save)
+            // are members too, at the position they were given.
+            let inverse = entity.inverseIndices[r]
+            let held = intended.filter { $0.key.entity == table && $0.value[inverse] == .some(.some(key)) }.map(\.key.key)
+            if !held.isEmpty {
+                let marks = held.map { _ in "?" }.joined(separator: ", ")
+                current = try db.prepare("SELECT \(q("_pk")) FROM \(q(mapping.tables[table].name)) WHERE \(q(column)) = ? OR \(q("_pk")) IN (\(marks)) ORDER BY \(q(order)), \(q("_pk"))").rows([.integer(key)] + held.map { .integer($0) }) { $0.int64(0) }
+            }
+        }
         let present = Set(current), listed = Set(written)
         let ordered = written.filter { present.contains($0) } + current.filter { !listed.contains($0) }
         guard ordered != current else { return }
         switch mapping.tables[entity.index].relationships[r] {
         case .inverseColumn(let table, let column, let order?):
-            let sql = "UPDATE \(q(mapping.tables[table].name)) SET \(q(order)) = ? WHERE \(q("_pk")) = ? AND \(q(column)) = ?"
+            let sql = "UPDATE \(q(mapping.tables[table].name)) SET \(q(order)) = ? WHERE \(q("_pk")) = ? AND (\(q(column)) = ? OR \(q(column)) IS NULL)"
             for (position, target) in ordered.enumerated() { try db.prepare(sql).run([.integer(Int64(position)), .integer(target), .integer(key)]) }
         case .join(let index, let mine, let other, let order?):
             let sql = "UPDATE \(q(mapping.joins[index].name)) SET \(q(order)) = ? WHERE \(q(mine)) = ? AND \(q(other)) = ?"

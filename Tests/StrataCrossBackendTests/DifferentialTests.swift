@@ -29,8 +29,9 @@ struct DifferentialTests {
     /// (a child whose to-one was held back by a mid-save collision placed after a child that a
     /// later update of the same save added to the ordered list) and 240 (an insert's own to-one,
     /// winning over an earlier insert's list, put at the end of the ordered list, after the inserts
-    /// that follow it in the request).
-    @Test(arguments: [14, 173, 240] as [UInt64]) func seedsThatFoundBugs(seed: UInt64) throws {
+    /// that follow it in the request; the first fix for 173 then broke 68: a list an update writes
+    /// left out a member whose to-one was held back, so the held member came first).
+    @Test(arguments: [14, 68, 173, 240] as [UInt64]) func seedsThatFoundBugs(seed: UInt64) throws {
         try DifferentialTest.run(seed: seed, operations: 200, backends: [Self.backends[0], Self.backends[1]])
     }
 
