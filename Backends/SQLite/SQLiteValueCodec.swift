@@ -38,10 +38,18 @@ enum SQLiteValueCodec {
         case (.null, .null): return true
         case (.integer(let x), .integer(let y)): return x == y
         case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern
-        case (.text(let x), .text(let y)): return x.utf8.elementsEqual(y.utf8)
+        case (.text(let x), .text(let y)): return sameBytes(x, y)
         case (.blob(let x), .blob(let y)): return x == y
         default: return false
         }
+    }
+
+    /// Whether two strings hold the same UTF-8 bytes: one `memcmp` over their contiguous storage
+    /// (the generic `elementsEqual` over `String.UTF8View` cost about 2,700 instructions per save).
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 
     /// The value a predicate compares a column with (no companion: NaN is handled by the caller).
