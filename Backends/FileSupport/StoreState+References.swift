@@ -17,7 +17,7 @@ extension StoreState {
                 let limit = nextPrimaryKey(destination)
                 try forEachRecord(entity) { key, stored in
                     func check(_ target: Int64, mayDangle: Bool) throws {
-                        guard record(destination, target) == nil, !(mayDangle && target > 0 && target < limit) else { return }
+                        guard !contains(destination, target), !(mayDangle && target > 0 && target < limit) else { return }
                         throw StrataError(
                             .corruptStore, "Record \(key) of '\(entity.name)' names \(destination.name) \(target) in '\(relationship.name)', which the store does not hold; the files are damaged or were edited.",
                             entity: entity.name, properties: [relationship.name], identifiers: [identifier(entity, key)], file: file)

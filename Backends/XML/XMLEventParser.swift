@@ -15,6 +15,29 @@ extension UnsafeBufferPointer<UInt8> {
     var string: String { String(decoding: self, as: UTF8.self) }
 }
 
+/// An element or attribute name as libxml2 hands it over: NUL-terminated UTF-8, compared where it
+/// lies (no `strlen` per name).
+struct XMLName {
+    let pointer: UnsafePointer<UInt8>
+
+    /// Whether the name is `text` (ASCII). Reads no byte past the name's NUL: it stops at the first
+    /// byte that differs, and `text` holds no NUL.
+    @inline(__always)
+    func spells(_ text: StaticString) -> Bool {
+        let t = text.utf8Start
+        let n = text.utf8CodeUnitCount
+        var i = 0
+        while i < n {
+            if pointer[i] != t[i] { return false }
+            i += 1
+        }
+        return pointer[n] == 0
+    }
+
+    /// The name as a string, for messages.
+    var string: String { String(cString: pointer) }
+}
+
 /// The attributes of one start tag, as SAX2 hands them over (five pointers per attribute).
 struct XMLAttributes {
     fileprivate let base: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
@@ -25,8 +48,7 @@ struct XMLAttributes {
         guard let base else { return nil }
         for i in 0..<count {
             let p = base + 5 * i
-            let local = UnsafeBufferPointer(start: p[0], count: strlen(p[0]!))
-            if local.spells(name), let start = p[3], let end = p[4] { return XMLBytes(start: start, count: end - start) }
+            if XMLName(pointer: p[0]!).spells(name), let start = p[3], let end = p[4] { return XMLBytes(start: start, count: end - start) }
         }
         return nil
     }
@@ -59,7 +81,7 @@ enum XMLEventParser {
             throw StrataError(.ioFailure, "libxml2 could not start a parser (out of memory, or a file over 2 GiB).", file: file)
         }
         run.parser = ctxt
-        let wellFormed = strata_xml_parse(ctxt) == 1
+        let wellFormed = withExtendedLifetime(handler) { strata_xml_parse(ctxt) == 1 }
         let line = Int(xmlSAX2GetLineNumber(ctxt)), column = Int(xmlSAX2GetColumnNumber(ctxt))
         xmlFreeParserCtxt(ctxt)
         if var error = run.failure {
@@ -76,7 +98,9 @@ enum XMLEventParser {
 
     /// One parse's state, reached from the C callbacks through the context pointer.
     fileprivate final class Run {
-        let handler: XMLStoreReader
+        /// Not retained per event (`parse` keeps the handler alive for the whole parse): calls go
+        /// through `handle`, which lends the reference without a retain and release.
+        let handler: Unmanaged<XMLStoreReader>
         var parser: xmlParserCtxtPtr?
         var depth = 0
         var failure: StrataError? { didSet { failed = failure != nil } }
@@ -86,7 +110,13 @@ enum XMLEventParser {
         var libxmlLine: Int?
         var libxmlColumn: Int?
 
-        init(handler: XMLStoreReader) { self.handler = handler }
+        init(handler: XMLStoreReader) { self.handler = Unmanaged.passUnretained(handler) }
+
+        /// Runs `body` with the handler, lent without reference counting.
+        @inline(__always)
+        func handle(_ body: (XMLStoreReader) throws -> Void) rethrows {
+            try handler._withUnsafeGuaranteedRef(body)
+        }
 
         func stop(_ error: Error) {
             guard failure == nil else { return }
@@ -105,6 +135,13 @@ enum XMLEventParser {
         static func from(_ pointer: UnsafeMutableRawPointer?) -> Run {
             Unmanaged<Run>.fromOpaque(pointer!).takeUnretainedValue()
         }
+
+        /// Runs `body` with the run behind `pointer`, without retaining and releasing it (the hot
+        /// callbacks: `parse` holds the only reference until the parse ends).
+        @inline(__always)
+        static func with(_ pointer: UnsafeMutableRawPointer?, _ body: (Run) -> Void) {
+            Unmanaged<Run>.fromOpaque(pointer!)._withUnsafeGuaranteedRef(body)
+        }
     }
 
     /// The SAX2 handler: only what a store file uses; everything else (comments, processing
@@ -113,29 +150,31 @@ enum XMLEventParser {
         var h = xmlSAXHandler()
         h.initialized = UInt32(XML_SAX2_MAGIC)
         h.startElementNs = { context, localname, _, _, _, _, attributeCount, _, attributes in
-            let run = Run.from(context)
-            guard !run.failed else { return }
-            run.depth += 1
-            guard run.depth <= XMLEventParser.maximumDepth else {
-                return run.stop(StrataError(.corruptStore, "Elements are nested deeper than \(XMLEventParser.maximumDepth) levels; a Strata file needs 4. The file is not a Strata store or is damaged."))
-            }
-            let name = XMLBytes(start: localname, count: strlen(localname!))
-            do {
-                try run.handler.start(name, XMLAttributes(base: attributes, count: Int(attributeCount)))
-            } catch {
-                run.stop(error)
+            Run.with(context) { run in
+                guard !run.failed else { return }
+                run.depth += 1
+                guard run.depth <= XMLEventParser.maximumDepth else {
+                    return run.stop(StrataError(.corruptStore, "Elements are nested deeper than \(XMLEventParser.maximumDepth) levels; a Strata file needs 4. The file is not a Strata store or is damaged."))
+                }
+                do {
+                    try run.handle { try $0.start(XMLName(pointer: localname!), XMLAttributes(base: attributes, count: Int(attributeCount))) }
+                } catch {
+                    run.stop(error)
+                }
             }
         }
         h.endElementNs = { context, _, _, _ in
-            let run = Run.from(context)
-            guard !run.failed else { return }
-            run.depth -= 1
-            do { try run.handler.end() } catch { run.stop(error) }
+            Run.with(context) { run in
+                guard !run.failed else { return }
+                run.depth -= 1
+                do { try run.handle { try $0.end() } } catch { run.stop(error) }
+            }
         }
         h.characters = { context, bytes, length in
-            let run = Run.from(context)
-            guard !run.failed else { return }
-            run.handler.text(XMLBytes(start: bytes, count: Int(length)))
+            Run.with(context) { run in
+                guard !run.failed else { return }
+                run.handle { $0.text(XMLBytes(start: bytes, count: Int(length))) }
+            }
         }
         h.cdataBlock = h.characters
         h.internalSubset = { context, _, _, _ in

@@ -103,21 +103,6 @@ final class XMLRecordCodec: Sendable {
         return "bits:" + String(d.bitPattern, radix: 16)
     }
 
-    /// A double from the bytes `doubleText` wrote; the common case (a plain number) without a String.
-    static func readDouble(_ bytes: [UInt8]) -> Double? {
-        let plain = !bytes.isEmpty && bytes.count < 64
-            && bytes.allSatisfy { (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x2B || $0 == 0x2E || $0 == 0x65 || $0 == 0x45 }
-        guard plain else { return readDouble(String(decoding: bytes, as: UTF8.self)) }
-        // strtod reads what Swift's `description` writes, correctly rounded; the copy ends with NUL.
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
-            for (i, b) in bytes.enumerated() { buffer[i] = CChar(bitPattern: b) }
-            buffer[bytes.count] = 0
-            var end: UnsafeMutablePointer<CChar>?
-            let value = strtod(buffer.baseAddress!, &end)
-            return end == buffer.baseAddress! + bytes.count ? value : nil
-        }
-    }
-
     static func readDouble(_ text: String) -> Double? {
         switch text {
         case "NaN": return .nan
@@ -132,23 +117,23 @@ final class XMLRecordCodec: Sendable {
     }
 
     /// The value of `type` that `text` spells, or `nil` if it does not fit.
-    static func read(_ text: [UInt8], _ type: AttributeType, base64: Bool) -> Value? {
+    static func read(_ text: XMLBytes, _ type: AttributeType, base64: Bool) -> Value? {
         if base64 {
             guard type == .string, let data = Data(base64Encoded: Data(text)), let s = String(validating: data, as: UTF8.self) else { return nil }
             return .string(s)
         }
         switch type {
         case .bool:
-            if text.elementsEqual("true".utf8) { return .bool(true) }
-            if text.elementsEqual("false".utf8) { return .bool(false) }
+            if text.spells("true") { return .bool(true) }
+            if text.spells("false") { return .bool(false) }
             return nil
-        case .int: return readInt(text[...]).map(Value.int)
+        case .int: return readInt(text).map(Value.int)
         case .double: return readDouble(text).map(Value.double)
         case .date: return readDouble(text).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
-        case .string: return .string(String(decoding: text, as: UTF8.self))
+        case .string: return .string(text.string)
         case .data: return Data(base64Encoded: Data(text)).map(Value.data)
-        case .uuid: return UUID(uuidString: String(decoding: text, as: UTF8.self)).map(Value.uuid)
-        case .url: return URL(string: String(decoding: text, as: UTF8.self)).map(Value.url)
+        case .uuid: return UUID(uuidString: text.string).map(Value.uuid)
+        case .url: return URL(string: text.string).map(Value.url)
         }
     }
 
@@ -171,12 +156,22 @@ final class XMLRecordCodec: Sendable {
         return n
     }
 
-    /// Space-separated decimal keys.
-    static func readKeys(_ text: [UInt8]) -> [Int64]? {
+    /// Space-separated decimal keys, read in place (no slices, no array of parts).
+    static func readKeys(_ text: XMLBytes) -> [Int64]? {
         var keys: [Int64] = []
-        for part in text.split(whereSeparator: { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) {
-            guard let k = readInt(part) else { return nil }
+        let n = text.count
+        var separators = 0
+        for b in text where b == 0x20 { separators += 1 }
+        keys.reserveCapacity(separators + 1)
+        var i = 0
+        while i < n {
+            let b = text[i]
+            if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D { i += 1; continue }
+            var end = i + 1
+            while end < n, text[end] != 0x20, text[end] != 0x0A, text[end] != 0x09, text[end] != 0x0D { end += 1 }
+            guard let k = readInt(UnsafeBufferPointer(rebasing: text[i..<end])) else { return nil }
             keys.append(k)
+            i = end
         }
         return keys
     }

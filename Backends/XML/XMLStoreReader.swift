@@ -30,7 +30,7 @@ final class XMLStoreReader {
     private let expectJournal: Bool
     private let codecs: [XMLRecordCodec]
     private var stack: [Element] = []
-    private var buffer: [UInt8] = []
+    private let buffer = XMLTextBuffer()
     private var collecting = false
     private var schemaLines: [String] = []
     private var sawSchema = false
@@ -40,6 +40,10 @@ final class XMLStoreReader {
     private var links: [Link] = []
     private var filled: [Bool] = []
     private var nextAttribute = 0
+    /// Per entity and attribute, the last string read: a value repeated from one record to the
+    /// next (a category, a status, a shared note) shares that string's storage instead of being
+    /// validated and allocated again. One comparison of bytes when it is not repeated.
+    private var recentStrings: [[String?]]
     private var nextRelationship = 0
 
     /// The journal sequence the document holds: entries at or below it are checked, not applied.
@@ -58,6 +62,7 @@ final class XMLStoreReader {
         self.state = state ?? StoreState(schema: schema, storeIdentifier: "")
         self.folded = folded
         self.lastSequence = folded
+        self.recentStrings = schema.entities.map { Array(repeating: nil, count: $0.attributes.count) }
         stack.reserveCapacity(8)
     }
 
@@ -98,7 +103,7 @@ final class XMLStoreReader {
         return codec
     }
 
-    func start(_ name: XMLBytes, _ attributes: XMLAttributes) throws {
+    func start(_ name: XMLName, _ attributes: XMLAttributes) throws {
         let element: Element
         switch stack.last {
         case nil:
@@ -181,16 +186,21 @@ final class XMLStoreReader {
             throw corrupt("has <\(name.string)> inside an element that holds only text")
         }
         stack.append(element)
-        if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
+        buffer.removeAll()
         switch element {
         case .schemaLine, .checksum, .value, .toOne, .toMany, .delete: collecting = true
         default: collecting = false
         }
     }
 
+    /// Starts a record: fresh arrays of the right capacity (each record keeps its own), filled in
+    /// `end` as values arrive — appended in schema order, the order files use — and padded with nil
+    /// and empty links when the record ends.
     private func resetRecord(_ codec: XMLRecordCodec) {
-        attributes = codec.emptyAttributes
-        links = codec.emptyLinks
+        attributes = []
+        attributes.reserveCapacity(codec.emptyAttributes.count)
+        links = []
+        links.reserveCapacity(codec.emptyLinks.count)
         let count = codec.emptyAttributes.count + codec.emptyLinks.count
         if filled.count == count {
             for i in filled.indices { filled[i] = false }
@@ -201,10 +211,43 @@ final class XMLStoreReader {
         nextRelationship = 0
     }
 
+    /// Puts attribute `i`'s value in place, padding the attributes before it with nil.
+    private func setAttribute(_ i: Int, _ value: Value) {
+        if i < attributes.count {
+            attributes[i] = value
+            return
+        }
+        while attributes.count < i { attributes.append(.null) }
+        attributes.append(value)
+    }
+
+    /// Puts relationship `r`'s link in place, padding the relationships before it with empty links.
+    private func setLink(_ r: Int, _ link: Link, _ codec: XMLRecordCodec) {
+        if r < links.count {
+            links[r] = link
+            return
+        }
+        while links.count < r { links.append(codec.emptyLinks[links.count]) }
+        links.append(link)
+    }
+
+    /// The string `bytes` spell for attribute `i` of entity `e`: the previous record's if it is the
+    /// same bytes, else a new one (remembered for the next record).
+    private func string(_ e: Int, _ i: Int, _ bytes: XMLBytes) -> String {
+        if var last = recentStrings[e][i], last.utf8.count == bytes.count,
+            last.withUTF8({ bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+        {
+            return last
+        }
+        let s = bytes.string
+        recentStrings[e][i] = s
+        return s
+    }
+
     /// Character data of the current element; kept only in elements that hold text (the rest is
     /// the line breaks between elements).
     func text(_ bytes: XMLBytes) {
-        if collecting { buffer.append(contentsOf: bytes) }
+        if collecting { buffer.append(bytes) }
     }
 
     func end() throws {
@@ -212,7 +255,7 @@ final class XMLStoreReader {
         collecting = false
         switch element {
         case .schemaLine(let base64):
-            guard case .string(let line)? = XMLRecordCodec.read(buffer, .string, base64: base64) else { throw corrupt("holds a schema line that is not base64") }
+            guard case .string(let line)? = XMLRecordCodec.read(buffer.bytes, .string, base64: base64) else { throw corrupt("holds a schema line that is not base64") }
             schemaLines.append(line)
         case .schema:
             sawSchema = true
@@ -220,22 +263,28 @@ final class XMLStoreReader {
                 throw state.schema.mismatch(storedFingerprint: header.fingerprint, storedDescription: schemaLines)
             }
         case .value(let i, let base64):
-            guard let codec = entity, let value = XMLRecordCodec.read(buffer, codec.entity.attributes[i].type, base64: base64) else {
+            if !base64, let codec = entity, codec.entity.attributeTypes[i] == .string {
+                setAttribute(i, .string(string(codec.entity.index, i, buffer.bytes)))
+                break
+            }
+            guard let codec = entity, let value = XMLRecordCodec.read(buffer.bytes, codec.entity.attributeTypes[i], base64: base64) else {
                 throw corrupt("holds a value of the wrong type in '\(entity?.entity.attributes[i].name ?? "?")' of record \(key)")
             }
-            attributes[i] = value
+            setAttribute(i, value)
         case .toOne(let r):
-            guard let k = XMLRecordCodec.readInt(buffer[...]) else { throw corrupt("holds a malformed key in '\(entity?.entity.relationships[r].name ?? "?")' of record \(key)") }
-            links[r] = .one(k)
+            guard let codec = entity, let k = XMLRecordCodec.readInt(buffer.bytes) else { throw corrupt("holds a malformed key in '\(entity?.entity.relationships[r].name ?? "?")' of record \(key)") }
+            setLink(r, .one(k), codec)
         case .toMany(let r):
-            guard let ks = XMLRecordCodec.readKeys(buffer) else { throw corrupt("holds a malformed key in '\(entity?.entity.relationships[r].name ?? "?")' of record \(key)") }
-            links[r] = .many(ks)
+            guard let codec = entity, let ks = XMLRecordCodec.readKeys(buffer.bytes) else { throw corrupt("holds a malformed key in '\(entity?.entity.relationships[r].name ?? "?")' of record \(key)") }
+            setLink(r, .many(ks), codec)
         case .record:
             guard let codec = entity, !skipping else { return }
+            while attributes.count < codec.emptyAttributes.count { attributes.append(.null) }
+            while links.count < codec.emptyLinks.count { links.append(codec.emptyLinks[links.count]) }
             if expectJournal { state.unload(codec.entity, key: key) }
             try state.load(codec.entity, key: key, record: StoredRecord(attributes: attributes, links: links))
         case .delete:
-            guard let codec = entity, let keys = XMLRecordCodec.readKeys(buffer) else { throw corrupt("holds a malformed <delete>") }
+            guard let codec = entity, let keys = XMLRecordCodec.readKeys(buffer.bytes) else { throw corrupt("holds a malformed <delete>") }
             if !skipping { for k in keys { state.unload(codec.entity, key: k) } }
         case .document:
             guard sawSchema else { throw corrupt("has no <schema>") }
@@ -244,6 +293,6 @@ final class XMLStoreReader {
         case .checksum, .save, .next:
             break
         }
-        if !buffer.isEmpty { buffer.removeAll(keepingCapacity: true) }
+        buffer.removeAll()
     }
 }

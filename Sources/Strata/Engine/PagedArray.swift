@@ -83,6 +83,14 @@ struct PagedArray<Element: Sendable>: Sendable {
         }
     }
 
+    /// Whether `key` holds an element; looks at the slot without copying the element out.
+    func contains(_ key: Int64) -> Bool {
+        guard key >= 0, let p = pageIndex(key >> Self.pageShift) else { return false }
+        let slot = Int(key & Int64(Self.pageSize - 1))
+        if pages[p].isDense { return pages[p].slots[slot] != nil }
+        return pages[p].position(UInt8(truncatingIfNeeded: slot)).found
+    }
+
     private mutating func put(_ value: Element, _ number: Int64, _ slot: Int) {
         let p: Int
         if let existing = pageIndex(number) {

@@ -14,20 +14,29 @@ extension StoreState {
         guard record.attributes.count == entity.attributes.count, record.links.count == entity.relationships.count else {
             throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' has the wrong number of values.", entity: entity.name)
         }
-        for (i, a) in entity.attributes.enumerated() {
-            let v = record.attributes[i]
-            if v.isNull ? !a.isOptional : v.type != a.type {
-                throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' holds \(v) in '\(a.name)', which is \(a.isOptional ? "optional " : "")\(a.type.rawValue).", entity: entity.name, properties: [a.name])
+        // The flat per-attribute arrays, not `entity.attributes`: iterating `Attribute`s copied each
+        // one (its name's reference count) for every value of every record a file holds.
+        let types = entity.attributeTypes, optional = entity.attributeIsOptional
+        for i in types.indices {
+            let type = record.attributes[i].type
+            if type == nil ? !optional[i] : type != types[i] {
+                let a = entity.attributes[i]
+                throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' holds \(record.attributes[i]) in '\(a.name)', which is \(a.isOptional ? "optional " : "")\(a.type.rawValue).", entity: entity.name, properties: [a.name])
             }
         }
-        for (i, r) in entity.relationships.enumerated() {
-            switch (record.links[i], r.isToMany) {
-            case (.one, false), (.many, true): break
-            default:
+        let toMany = entity.relationshipIsToMany
+        for i in toMany.indices {
+            let isMany: Bool
+            switch record.links[i] {
+            case .one: isMany = false
+            case .many: isMany = true
+            }
+            if isMany != toMany[i] {
+                let r = entity.relationships[i]
                 throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' holds a link of the wrong shape in '\(r.name)'.", entity: entity.name, properties: [r.name])
             }
         }
-        guard tables[entity.index].records[key] == nil else {
+        guard !tables[entity.index].records.contains(key) else {
             throw StrataError(.corruptStore, "Primary key \(key) of '\(entity.name)' appears twice.", entity: entity.name)
         }
         tables[entity.index].records[key] = record
@@ -52,14 +61,16 @@ extension StoreState {
     /// - Throws: `corruptStore` naming the entity, properties and both records.
     public mutating func finishLoading() throws {
         for entity in schema.entities where !entity.uniqueConstraints.isEmpty {
+            let count = tables[entity.index].records.count
             for c in entity.uniqueConstraints.indices {
                 var index = ShardedDictionary<UniqueKey, Int64>()
+                // Sized once (no shard grows and rehashes four times on the way), one hash per key.
+                index.reserveCapacity(forAdding: count)
                 try tables[entity.index].records.forEach { key, record in
                     guard let u = uniqueKey(entity, c, record) else { return true }
-                    if let other = index[u] {
+                    if let other = index.updateValue(key, forKey: u) {
                         throw StrataError(.corruptStore, "Records \(other) and \(key) of '\(entity.name)' share unique values.", entity: entity.name, properties: entity.uniqueConstraints[c].map(entity.name(of:)), identifiers: [identifier(entity, other), identifier(entity, key)])
                     }
-                    index[u] = key
                     return true
                 }
                 tables[entity.index].uniqueIndexes[c] = index

@@ -27,6 +27,9 @@ public struct StoreState: Sendable {
     /// The record of `entity` with this primary key, if any.
     public func record(_ entity: EntitySchema, _ key: Int64) -> StoredRecord? { tables[entity.index].records[key] }
 
+    /// Whether `entity` holds a record with this primary key (without copying the record).
+    public func contains(_ entity: EntitySchema, _ key: Int64) -> Bool { tables[entity.index].records.contains(key) }
+
     /// How many records `entity` holds.
     public func count(_ entity: EntitySchema) -> Int { tables[entity.index].records.count }
 
