@@ -68,7 +68,8 @@ public enum CrashWorkload {
     }
 
     /// The generation a store holds, or throws `WorkloadError` if it holds a mix of two (or its
-    /// notes are not those of the last large save, for a writer run with `largeEvery`).
+    /// notes are not those of the last large save, for a writer run with `largeEvery`). For a store
+    /// nobody is writing to (a writer killed or finished): its three fetches are three snapshots.
     @discardableResult
     public static func check<Store: DataStore>(_ store: Store, largeEvery: Int = 0) throws -> Int {
         let samples = try store.fetch(FetchDescriptor(entity: "Sample"))

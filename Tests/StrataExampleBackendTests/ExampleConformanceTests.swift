@@ -2,7 +2,7 @@ import Foundation
 import StrataConformance
 import Testing
 
-let example = StoreFactory<ExampleFileStore> { dir, schema in ExampleFileConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema) }
+let example = StoreFactory<ExampleFileStore> { dir, schema in ExampleFileConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: .seconds(5)) }
 
 /// The guide's worked example passes the whole suite, like every built-in backend.
 @Suite(.serialized) struct Conformance {

@@ -15,13 +15,18 @@ public struct ExampleFileConfiguration: DataStoreConfiguration {
     public var schema: Schema
     /// Opens without creating anything; saves fail with `readOnlyStore`.
     public var isReadOnly = false
+    /// How long opening waits for another instance to let go of the lock before `storeLocked`
+    /// (nil: fail at once). A lock can be held a moment by someone else's child process: between
+    /// `fork` and `exec`, a child shares every open file description of its parent, locks included.
+    public var lockWait: Duration?
     /// The file name.
     public var name: String { url.lastPathComponent }
 
     /// A configuration for the document at `url`.
-    public init(url: URL, schema: Schema) {
+    public init(url: URL, schema: Schema, lockWait: Duration? = nil) {
         self.url = url
         self.schema = schema
+        self.lockWait = lockWait
     }
 }
 
@@ -45,9 +50,13 @@ public final class ExampleFileStore: DataStore {
         // 1. Lock: a second instance on one location must fail (or share safely; this one fails).
         let lock = open(path + ".lock", (configuration.isReadOnly ? O_RDONLY : O_RDWR | O_CREAT) | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw StrataError(.ioFailure, "Cannot open \(path).lock (errno \(errno)).", file: path) }
-        guard flock(lock, (configuration.isReadOnly ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0 else {
-            close(lock)
-            throw StrataError(.storeLocked, "Another instance has \(path) open; close it first.", file: path)
+        let deadline = ContinuousClock.now + (configuration.lockWait ?? .zero)
+        while flock(lock, (configuration.isReadOnly ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+                close(lock)
+                throw StrataError(.storeLocked, "Another instance has \(path) open; close it first.", file: path)
+            }
+            usleep(2_000)  // no notification exists for a released flock: poll until the deadline
         }
         self.lock = lock
         do {

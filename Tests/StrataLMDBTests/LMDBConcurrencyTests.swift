@@ -97,8 +97,16 @@ struct LMDBConcurrencyTests {
         try #require(reported >= 3, "the other process never reported a save")
 
         let store = try LMDBFileTests.open(dir.appendingPathComponent("store"))
-        // Its committed saves are visible here, whole.
-        #expect(try CrashWorkload.check(store) >= 3)
+        // Its committed saves are visible here, whole. The other process keeps saving, so each fetch
+        // is its own snapshot (CrashWorkload.check's three fetches may straddle a save): the samples
+        // are one generation g ≥ 3, and a later fetch holds at least the tags g0…g.
+        let samples = try store.fetch(FetchDescriptor(entity: "Sample"))
+        let generations = Set(samples.compactMap { $0["int"].int })
+        #expect(samples.count == CrashWorkload.samples && generations.count == 1, "samples of generations \(generations.sorted())")
+        let g = Int(try #require(generations.first))
+        #expect(g >= 3)
+        let seenTags = Set(try store.fetch(FetchDescriptor(entity: "Tag")).compactMap { $0["name"].string })
+        #expect(seenTags.isSuperset(of: (0...g).map { "g\($0)" }), "generation \(g) with tags \(seenTags.sorted())")
         // The unique constraint holds across processes: the other one saved tag "g2".
         let taken = try #require(throws: StrataError.self) { try store.save(SaveRequest(inserted: try Self.tags("g", 2..<3))) }
         #expect(taken.code == .uniqueConstraintViolation)
@@ -111,8 +119,8 @@ struct LMDBConcurrencyTests {
         #expect(writer.terminationStatus == 0)
         #expect(reported == 150)
 
-        let samples = try store.fetch(FetchDescriptor(entity: "Sample"))
-        #expect(Set(samples.map { $0["int"] }) == [.int(150)])
+        let final = try store.fetch(FetchDescriptor(entity: "Sample"))
+        #expect(Set(final.map { $0["int"] }) == [.int(150)])
         let names = Set(try store.fetch(FetchDescriptor(entity: "Tag")).compactMap { $0["name"].string })
         #expect(names == Set((0...150).map { "g\($0)" } + (0..<20).map { "mine-\($0)" }))
     }
