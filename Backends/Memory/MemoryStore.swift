@@ -36,6 +36,8 @@ public final class MemoryStore: DataStore {
 
     /// Fetches through the shared engine.
     public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] { try engine.fetch(descriptor) }
+    /// Looks one record up by identifier in the shared engine: no descriptor, no result array.
+    public func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? { try engine.snapshot(for: id) }
     /// Counts through the shared engine.
     public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int { try engine.fetchCount(descriptor) }
     /// Lists identifiers through the shared engine.

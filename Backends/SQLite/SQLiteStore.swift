@@ -94,11 +94,8 @@ public final class SQLiteStore: DataStore {
             // Fetch by identifier, the hottest read: one prepared statement by primary key.
             let entity = try schema.requireEntity(descriptor.entityName)
             let id = ids[0]
-            guard !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == identifier else { return [] }
-            return try withReader(consistent: needsSeveralStatements(entity)) { db in
-                guard let found = try SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier).snapshot(entity, id.primaryKey) else { return [] }
-                return [found]
-            }
+            guard id.entityName == entity.name, let found = try lookup(entity, id) else { return [] }
+            return [found]
         }
         let entity = try validate(descriptor)
         return try withReader(consistent: needsSeveralStatements(entity)) { db in
@@ -106,6 +103,22 @@ public final class SQLiteStore: DataStore {
             var query = SQLiteQuery(mapping: mapping, storeIdentifier: identifier)
             let sql = try query.select(descriptor, entity: entity, columns: records.columns(entity))
             return try records.snapshots(try db.prepare(sql), entity, parameters: query.parameters)
+        }
+    }
+
+    /// The record `id` names, read by primary key with one prepared statement (plus the to-many
+    /// lists, in one read transaction), or `nil` when the store does not hold it.
+    ///
+    /// - Throws: `unknownEntity` when the schema has no entity `id.entityName`, as the fetch does.
+    public func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
+        try lookup(try schema.requireEntity(id.entityName), id)
+    }
+
+    /// One record of `entity` by key; `nil` for a temporary or another store's identifier.
+    private func lookup(_ entity: EntitySchema, _ id: PersistentIdentifier) throws -> DefaultSnapshot? {
+        guard !id.isTemporary, id.storeIdentifier == identifier else { return nil }
+        return try withReader(consistent: needsSeveralStatements(entity)) { db in
+            try SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier).snapshot(entity, id.primaryKey)
         }
     }
 

@@ -16,4 +16,9 @@ extension BrokenBackendTests {
         let failed = Self.failed(results)
         #expect(failed.isSuperset(of: ["fetch.to-many-through-empty-to-one", "fetch.to-many-through-to-one-chain"]), "caught: \(failed.sorted())")
     }
+
+    @Test func catchesPointLookupIgnoringTheStore() {
+        let failed = Self.failed(Self.results(PointLookupIgnoresStore.self))
+        #expect(failed.contains("fetch.point-lookup-missing-is-nil"), "caught: \(failed.sorted())")
+    }
 }

@@ -14,6 +14,7 @@ protocol SuiteStore: AnyObject, Sendable {
     func fetch(_ d: FetchDescriptor) throws -> [SuiteRecord]
     func fetchCount(_ d: FetchDescriptor) throws -> Int
     func fetchIdentifiers(_ d: FetchDescriptor) throws -> [PersistentIdentifier]
+    func snapshot(for id: PersistentIdentifier) throws -> SuiteRecord?
     func save(inserted: [SuiteRecord], updated: [SuiteRecord], deleted: [SuiteRecord], updatedProperties: [PersistentIdentifier: UpdatedProperties]) throws -> SuiteSaveResult
 }
 
@@ -34,6 +35,7 @@ final class StoreBox<Store: DataStore>: SuiteStore {
     func fetch(_ d: FetchDescriptor) throws -> [SuiteRecord] { try store.fetch(d).map(SuiteRecord.init) }
     func fetchCount(_ d: FetchDescriptor) throws -> Int { try store.fetchCount(d) }
     func fetchIdentifiers(_ d: FetchDescriptor) throws -> [PersistentIdentifier] { try store.fetchIdentifiers(d) }
+    func snapshot(for id: PersistentIdentifier) throws -> SuiteRecord? { try store.snapshot(for: id).map(SuiteRecord.init) }
     func save(inserted: [SuiteRecord], updated: [SuiteRecord], deleted: [SuiteRecord], updatedProperties: [PersistentIdentifier: UpdatedProperties]) throws -> SuiteSaveResult {
         let request = SaveRequest<Store.Snapshot>(
             inserted: inserted.map { $0.snapshot(as: Store.Snapshot.self) },

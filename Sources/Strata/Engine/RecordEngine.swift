@@ -34,10 +34,7 @@ public final class RecordEngine: Sendable {
             let id = ids[0]
             guard !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == storeIdentifier else { return [] }
             if S.self == DefaultSnapshot.self {
-                let found = committed.withLock { state in
-                    state.tables[entity.index].records[id.primaryKey].map { state.defaultSnapshot(entity, id.primaryKey, $0) }
-                }
-                return unsafeBitCast(found.map { [$0] } ?? [], to: [S].self)
+                return unsafeBitCast(lookup(entity, id.primaryKey).map { [$0] } ?? [], to: [S].self)
             }
             let state = self.state
             return state.tables[entity.index].records[id.primaryKey].map { [state.snapshot(entity, id.primaryKey, $0)] } ?? []
@@ -55,6 +52,24 @@ public final class RecordEngine: Sendable {
         result.reserveCapacity(keys.count)
         for key in keys { result.append(state.snapshot(entity, key, state.tables[entity.index].records[key]!)) }
         return result
+    }
+
+    /// The record `id` names, or `nil` when the store does not hold it: the point lookup of
+    /// `DataStore.snapshot(for:)`, agreeing with a fetch of `.identifierIn([id])`. Not generic, so a
+    /// backend in another module calls a specialized path rather than the generic `fetch`.
+    ///
+    /// - Throws: `unknownEntity` when the schema has no entity `id.entityName` (as the fetch does).
+    public func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
+        let entity = try schema.requireEntity(id.entityName)
+        guard !id.isTemporary, id.storeIdentifier == storeIdentifier else { return nil }
+        return lookup(entity, id.primaryKey)
+    }
+
+    /// One record of the committed state, read under the state lock without copying the state.
+    private func lookup(_ entity: EntitySchema, _ key: Int64) -> DefaultSnapshot? {
+        committed.withLock { state in
+            state.tables[entity.index].records[key].map { state.defaultSnapshot(entity, key, $0) }
+        }
     }
 
     /// How many records match `descriptor`, window applied.

@@ -40,6 +40,13 @@ public protocol DataStore: AnyObject, Sendable {
     func fetchCount(_ descriptor: FetchDescriptor) throws -> Int
     /// The identifiers of the records matching `descriptor`, in the contract's order.
     func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [PersistentIdentifier]
+    /// The record `id` names, or `nil` when this store does not hold it (deleted, never made,
+    /// temporary, another store's). The point lookup: exactly what
+    /// `fetch(FetchDescriptor(entity: id.entityName, predicate: .identifierIn([id]))).first` returns,
+    /// errors included (`unknownEntity` for an entity the schema lacks), without building a
+    /// descriptor and a one-element array. A default implementation does exactly that fetch, so a
+    /// backend need not write it; one with a cheaper keyed read overrides it.
+    func snapshot(for id: PersistentIdentifier) throws -> Snapshot?
     /// Applies `request` atomically: all of it or, on any error, none of it.
     func save(_ request: SaveRequest<Snapshot>) throws -> SaveResult<Snapshot>
 }
@@ -47,6 +54,11 @@ public protocol DataStore: AnyObject, Sendable {
 extension DataStore {
     /// The schema the store was opened with.
     public var schema: Schema { configuration.schema }
+
+    /// The point lookup through `fetch`, for backends without a keyed read of their own.
+    public func snapshot(for id: PersistentIdentifier) throws -> Snapshot? {
+        try fetch(FetchDescriptor(entity: id.entityName, predicate: .identifierIn([id]))).first
+    }
 }
 
 /// Describes where and how to open a store; each backend has its own.

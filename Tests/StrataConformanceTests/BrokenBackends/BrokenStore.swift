@@ -11,6 +11,8 @@ protocol StoreFlaw: Sendable {
     func save(_ request: SaveRequest<DefaultSnapshot>, inner: MemoryStore) throws -> SaveResult<DefaultSnapshot>
     /// How the flawed store fetches.
     func fetch(_ descriptor: FetchDescriptor, inner: MemoryStore) throws -> [DefaultSnapshot]
+    /// How the flawed store looks one record up.
+    func snapshot(for id: PersistentIdentifier, inner: MemoryStore) throws -> DefaultSnapshot?
     /// What the flawed store declares.
     func capabilities(inner: MemoryStore) -> StoreCapabilities
 }
@@ -19,6 +21,7 @@ extension StoreFlaw {
     func innerSchema(_ schema: Schema) -> Schema { schema }
     func save(_ request: SaveRequest<DefaultSnapshot>, inner: MemoryStore) throws -> SaveResult<DefaultSnapshot> { try inner.save(request) }
     func fetch(_ descriptor: FetchDescriptor, inner: MemoryStore) throws -> [DefaultSnapshot] { try inner.fetch(descriptor) }
+    func snapshot(for id: PersistentIdentifier, inner: MemoryStore) throws -> DefaultSnapshot? { try inner.snapshot(for: id) }
     func capabilities(inner: MemoryStore) -> StoreCapabilities { inner.capabilities }
 }
 
@@ -52,6 +55,9 @@ final class BrokenStore<Flaw: StoreFlaw>: DataStore {
 
     func fetch(_ d: FetchDescriptor) throws -> [DefaultSnapshot] {
         try flaw.fetch(d, inner: inner).map { rebase($0, to: schema) }
+    }
+    func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
+        try flaw.snapshot(for: id, inner: inner).map { rebase($0, to: schema) }
     }
     func fetchCount(_ d: FetchDescriptor) throws -> Int { try fetch(d).count }
     func fetchIdentifiers(_ d: FetchDescriptor) throws -> [PersistentIdentifier] { try fetch(d).map(\.persistentIdentifier) }

@@ -33,3 +33,11 @@ struct NilChainAsEmpty: StoreFlaw {
         }
     }
 }
+
+/// A point lookup by key alone, as a backend that indexes records by primary key and forgets to
+/// check the identifier's store: another store's identifier finds this store's record.
+struct PointLookupIgnoresStore: StoreFlaw {
+    func snapshot(for id: PersistentIdentifier, inner: MemoryStore) throws -> DefaultSnapshot? {
+        try inner.snapshot(for: PersistentIdentifier(storeIdentifier: inner.identifier, entityName: id.entityName, primaryKey: id.primaryKey))
+    }
+}
