@@ -142,8 +142,8 @@ extension ConformanceSuite {
             },
             c("fault-order-fetch", section: "§6 Fetch", "A fetch with several faults reports the entity first, then the window, then the predicate (depth first, left to right), then the sort keys in order.") { ctx in
                 func fault(_ d: FetchDescriptor) -> StrataError? {
-                    do { _ = try ctx.store.fetch(d) } catch { return error as? StrataError }
-                    return nil
+                    guard case .failure(let error) = Result(catching: { try ctx.store.fetch(d) }) else { return nil }
+                    return error as? StrataError
                 }
                 let bad = FetchPredicate.and([.compare("nope", .equal, 1), .compare("label", .equal, 1)])
                 let cases: [(FetchDescriptor, StrataError.Code, [String], String)] = [

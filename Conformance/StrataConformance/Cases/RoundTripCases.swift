@@ -17,6 +17,7 @@ extension ConformanceSuite {
             ("double-infinity", "double", .double(.infinity), []),
             ("double-negative-infinity", "double", .double(-.infinity), []),
             ("double-nan", "double", .double(.nan), []),
+            ("double-nan-payload", "double", .double(-Double(nan: 0x5_1234, signaling: false)), []),
             ("double-extremes", "double", .double(.leastNonzeroMagnitude), []),
             ("double-max", "double", .double(.greatestFiniteMagnitude), []),
             ("double-precise", "double", .double(0.1 + 0.2), []),
