@@ -1,20 +1,21 @@
 import Foundation
 import Strata
-import StrataFileSupport
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The paths of a JSON store and how a consistent state is read from them.
+/// The two files of a journaled document store and how a consistent state is read from them.
 ///
 /// A writer locks the journal (the one file never renamed; see `WriterLock`). Readers take no lock:
 /// they read the document, then the journal, and retry when the document was replaced meanwhile (a
 /// writer folded), since an old document with a new journal would skip sequence numbers.
-struct JSONStoreFiles {
+struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
+    let format: Format
     let document: String
     let journal: String
 
-    init(document: URL) {
+    init(document: URL, format: Format) {
+        self.format = format
         self.document = document.path
         self.journal = document.path + ".journal"
     }
@@ -22,7 +23,7 @@ struct JSONStoreFiles {
     /// A loaded state and where the files stood.
     struct Loaded {
         var state: StoreState
-        var header: JSONDocumentFile.Header
+        var header: DocumentHeader
         var sequence: Int64
         var scan: Journal.Scan
         var documentBytes: Int
@@ -33,7 +34,7 @@ struct JSONStoreFiles {
     /// Reads the document and replays the journal; never writes.
     ///
     /// - Throws: `corruptStore` naming file and offset, `schemaMismatch`, `unsupported`, or
-    ///   `ioFailure` if there is no store (`missing`).
+    ///   `ioFailure` if there is no store.
     func load(_ schema: Schema) throws -> Loaded {
         var attempt = 0
         while true {
@@ -54,16 +55,16 @@ struct JSONStoreFiles {
             guard FileStamp(journal) == nil else {
                 throw StrataError(.corruptStore, "The store's document is missing beside its journal; restore it from a backup.", file: document)
             }
-            throw StrataError(.ioFailure, "There is no JSON store at this path (the document is missing).", file: document)
+            throw StrataError(.ioFailure, "There is no \(format.name) store at this path (the document is missing).", file: document)
         }
-        var (state, header) = try JSONDocumentFile.decode(bytes, schema: schema, file: document)
+        var (state, header) = try format.decode(bytes, schema: schema, file: document)
         let journalStamp = FileStamp(journal)
         var scan = Journal.Scan()
         var sequence = header.journalSequence
         if let journalBytes = try DurableFile.read(journal) {
-            (scan, sequence) = try JSONJournal.replay(journalBytes, into: &state, after: header.journalSequence, file: journal)
-        } else if header.version >= 2 {
-            throw StrataError(.corruptStore, "The journal of the store is missing; saves since the last fold are lost. Restore it from a backup.", file: journal)
+            (scan, sequence) = try format.replay(journalBytes, into: &state, after: header.journalSequence, file: journal)
+        } else if format.hasJournal(bytes) {
+            throw Self.missingJournal(journal)
         }
         try state.finishLoading()
         try state.verifyReferences(file: document)
@@ -71,18 +72,22 @@ struct JSONStoreFiles {
     }
 
     /// Takes the writer lock on the journal, creating the journal for a new store (and for a
-    /// version-1 store, which may have none); returns the lock and whether this call created a new
-    /// store's journal, the one case in which a missing document may be created.
+    /// document of a format version without journals); returns the lock and whether this call
+    /// created a new store's journal — the one case in which a missing document may be created.
     ///
-    /// - Throws: `corruptStore` if a version-2 document has no journal, `storeLocked`.
+    /// - Throws: `corruptStore` if a document that has a journal lacks it, `storeLocked`.
     func lockForWriting(wait: Duration?) throws -> (WriterLock, creating: Bool) {
         if FileStamp(journal) == nil {
-            if let bytes = try DurableFile.read(document), !bytes.isEmpty, JSONDocumentFile.looksSealed(bytes) {
-                throw StrataError(.corruptStore, "The journal of the store is missing; saves since the last fold are lost. Restore it from a backup.", file: journal)
+            if let bytes = try DurableFile.read(document), !bytes.isEmpty, format.hasJournal(bytes) {
+                throw Self.missingJournal(journal)
             }
             let creating = FileStamp(document) == nil
             if let lock = try WriterLock.create(journal, temporary: document + ".tmp-journal-\(getpid())") { return (lock, creating) }
         }
         return (try WriterLock(path: journal, store: document, wait: wait), false)
+    }
+
+    private static func missingJournal(_ journal: String) -> StrataError {
+        StrataError(.corruptStore, "The journal of the store is missing; saves since the last fold are lost. Restore it from a backup.", file: journal)
     }
 }

@@ -1,0 +1,170 @@
+import Foundation
+import Strata
+import Synchronization
+
+/// A whole store in one document with a journal beside it, held in memory on the shared engine:
+/// the body of the JSON and XML backends, which differ only in their `DocumentFormat`.
+///
+/// Fetches never read the file. A save appends its changes — only the records it changed — to
+/// `<document>.journal` and syncs it; when the journal grows past a threshold it is folded into the
+/// document (written to a temporary file, synced, renamed over, folder synced). A crash at any
+/// moment leaves the old or the new state. One writer at a time (`storeLocked`, or a wait), any
+/// number of read-only stores beside it. Before every save, and at most every 5 ms before a fetch,
+/// the files' identity and size are checked and reloaded if someone else changed them (a reader
+/// sees the writer's saves this way).
+public final class JournaledDocument<Format: DocumentFormat>: Sendable {
+    /// The identifier in every permanent identifier, kept in the document.
+    public let identifier: String
+    /// The document's path.
+    public var document: String { files.document }
+    private let schema: Schema
+    private let journalThreshold: Int
+    private let engine: RecordEngine
+    private let files: JournaledDocumentFiles<Format>
+    private let lock: WriterLock?
+    private let disk: Mutex<Disk>
+
+    /// Where the files stood when this store last read or wrote them.
+    private struct Disk {
+        var version: Int64
+        var sequence: Int64
+        var documentStamp: FileStamp?
+        var journalStamp: FileStamp?
+        var journalEnd: Int
+        var needsLineEnd: Bool
+        var documentBytes: Int
+        var checked = ContinuousClock.now
+        var temporariesRemoved = false
+
+        init(_ loaded: JournaledDocumentFiles<Format>.Loaded) {
+            version = loaded.header.version
+            sequence = loaded.sequence
+            documentStamp = loaded.documentStamp
+            journalStamp = loaded.journalStamp
+            journalEnd = loaded.scan.end
+            needsLineEnd = loaded.scan.needsLineEnd
+            documentBytes = loaded.documentBytes
+        }
+    }
+
+    /// How stale a fetch may be about an outside edit: the files are looked at (two `stat` calls)
+    /// at most this often for fetches, and before every save.
+    public static var outsideChangeWindow: Duration { .milliseconds(5) }
+
+    /// Opens the store at `url`; a writer creates it if neither file exists, a reader never writes.
+    ///
+    /// A document missing beside its journal is damage even when the journal is empty (right after
+    /// a fold): opening it as a new, empty store would hide the loss.
+    ///
+    /// - Parameter journalThreshold: fold when the journal passes this many bytes or half the
+    ///   document, whichever is larger; `0` folds on every save.
+    /// - Throws: `storeLocked` if another writer holds it (saying whether in this process),
+    ///   `corruptStore` for a damaged or missing document or journal, `schemaMismatch` listing what
+    ///   differs, `unsupported` for a newer format, `ioFailure` for a read-only open of a missing store.
+    public init(url: URL, schema: Schema, format: Format, isReadOnly: Bool, lockWait: Duration?, journalThreshold: Int) throws {
+        let files = JournaledDocumentFiles(document: url, format: format)
+        self.files = files
+        self.schema = schema
+        self.journalThreshold = journalThreshold
+        var lock: WriterLock?
+        if !isReadOnly {
+            let (writerLock, creating) = try files.lockForWriting(wait: lockWait)
+            lock = writerLock
+            if FileStamp(files.document) == nil {
+                guard creating else {
+                    throw StrataError(.corruptStore, "The store's document is missing beside its journal: it was deleted, or creating the store was interrupted. Restore it from a backup (or, for a store never used, delete \((files.journal as NSString).lastPathComponent)).", file: files.document)
+                }
+                let empty = StoreState(schema: schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier())
+                try DurableFile.replace(files.document, with: format.encode(empty, journalSequence: 0))
+            }
+        }
+        self.lock = lock
+        let loaded = try files.load(schema)
+        self.identifier = loaded.state.storeIdentifier
+        self.engine = RecordEngine(state: loaded.state)
+        self.disk = Mutex(Disk(loaded))
+    }
+
+    /// Reloads the files if someone else changed them since this store last wrote or read them.
+    private func refreshIfChanged(always: Bool = false) throws {
+        try disk.withLock { disk in
+            let now = ContinuousClock.now
+            guard always || now - disk.checked >= Self.outsideChangeWindow else { return }
+            disk.checked = now
+            guard FileStamp(files.document) != disk.documentStamp || FileStamp(files.journal) != disk.journalStamp else { return }
+            let loaded = try files.load(schema)
+            guard loaded.state.storeIdentifier == identifier else {
+                throw StrataError(.corruptStore, "The store file was replaced by another store's while open; reopen it.", file: files.document)
+            }
+            engine.replaceState(loaded.state)
+            disk = Disk(loaded)
+        }
+    }
+
+    /// Fetches from memory (after a cheap check that the files did not change underneath).
+    public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
+        try refreshIfChanged()
+        return try engine.fetch(descriptor)
+    }
+
+    /// The record `id` names, from memory: the engine's keyed read, no descriptor.
+    public func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
+        try refreshIfChanged()
+        return try engine.snapshot(for: id)
+    }
+
+    /// Counts from memory.
+    public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
+        try refreshIfChanged()
+        return try engine.fetchCount(descriptor)
+    }
+
+    /// Lists identifiers from memory.
+    public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [PersistentIdentifier] {
+        try refreshIfChanged()
+        return try engine.fetchIdentifiers(descriptor)
+    }
+
+    /// Applies the save in memory, appends its changes to the journal (synced) and commits; folds
+    /// the journal into the document when it has grown past the threshold, or when the document is
+    /// of an older format version.
+    ///
+    /// - Throws: `readOnlyStore` on a read-only store; the contract's errors; `storeLocked` if the
+    ///   journal this store locked was deleted or replaced underneath it.
+    public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
+        guard let lock else {
+            throw StrataError(.readOnlyStore, "This \(files.format.name) store was opened read-only; open it without `isReadOnly` to save.", file: files.document)
+        }
+        try lock.check(store: files.document)
+        try refreshIfChanged(always: true)
+        return try engine.save(request) { commit in
+            guard !commit.changes.isEmpty else { return }
+            try disk.withLock { disk in
+                if !disk.temporariesRemoved {
+                    DurableFile.removeTemporaries(of: files.document)  // left by a writer killed while folding
+                    disk.temporariesRemoved = true
+                }
+                let line = files.format.journalLine(sequence: disk.sequence + 1, commit: commit)
+                disk.journalEnd = try Journal.append(line, to: files.journal, end: disk.journalEnd, needsLineEnd: disk.needsLineEnd)
+                disk.needsLineEnd = false
+                disk.sequence += 1
+                if disk.version < files.format.version || journalThreshold == 0
+                    || disk.journalEnd > max(journalThreshold, disk.documentBytes / 2)
+                {
+                    // Fold: the document becomes the new state; a crash before the journal is emptied
+                    // is harmless, as replay skips lines the document already holds. The save is
+                    // durable in the journal already, so a fold that fails is only retried later:
+                    // failing the save now would leave a line on disk for a save reported as failed.
+                    let document = files.format.encode(commit.next, journalSequence: disk.sequence)
+                    if (try? DurableFile.replace(files.document, with: document)) != nil {
+                        disk.version = files.format.version
+                        disk.documentBytes = document.count
+                        if (try? Journal.truncate(files.journal)) != nil { disk.journalEnd = 0 }
+                    }
+                }
+                disk.documentStamp = FileStamp(files.document)
+                disk.journalStamp = FileStamp(files.journal)
+            }
+        }
+    }
+}
