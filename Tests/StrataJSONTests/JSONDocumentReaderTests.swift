@@ -22,7 +22,7 @@ struct JSONDocumentReaderTests {
                 ["label": "escapes", "string": .string("quote \" backslash \\ slash / tab \t nul \u{0} bell \u{7} line\nend é 🎉"), "int": .int(.min)],
                 ["label": "numbers", "double": .double(-0.0), "int": .int(.max), "date": .date(Date(timeIntervalSinceReferenceDate: 1.000_000_1))],
                 ["label": "specials", "double": .double(.nan), "data": .data(Data([0, 1, 2, 255]))],
-                ["label": "small", "double": .double(5e-324), "url": .url(URL(string: "https://example.com/a?b=c")!)],
+                ["label": "small", "double": .double(.leastNonzeroMagnitude), "url": .url(URL(string: "https://example.com/a?b=c")!)],
                 ["label": "big", "double": .double(1.7976931348623157e308), "uuid": .uuid(UUID())],
                 ["label": "infinite", "double": .double(-.infinity), "flag": .bool(false)],
             ]

@@ -87,7 +87,7 @@ extension NoteRow {
 
 /// A store on one backend holding `NoteRow.all`, saved in row order (so primary keys follow it).
 struct QueryStore {
-    static let types: [any PersistentModel.Type] = [QueryNote.self, QueryFolder.self, QueryTag.self]
+    static var types: [any PersistentModel.Type] { [QueryNote.self, QueryFolder.self, QueryTag.self] }
     let fixture: ModelFixture
     let container: ModelContainer
     /// Identifier of each note, by title.

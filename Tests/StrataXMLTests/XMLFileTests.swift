@@ -48,7 +48,7 @@ struct XMLFileTests {
         ["label": .string("<a href=\"x\">&amp; ]]> 'q'</a>\r\n\tcr-lf-tab  "), "int": .int(.min), "double": .double(-.infinity), "data": .data(Data([0, 1, 2, 0xFF]))],
         ["label": .string("日本語 👩‍👩‍👧 é\u{301}"), "int": .int(0), "double": .double(-0.0), "string": .string(""), "date": .date(Date(timeIntervalSinceReferenceDate: -1e9 + 0.25))],
         ["label": .string("  leading and trailing  "), "double": .double(.infinity), "string": .string("\n"), "data": .data(Data()), "url": .url(URL(string: "https://example.com/a?b=c&d=é")!)],
-        ["label": .string("tiny"), "double": .double(5e-324), "flag": .bool(false), "uuid": .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)],
+        ["label": .string("tiny"), "double": .double(.leastNonzeroMagnitude), "flag": .bool(false), "uuid": .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!)],
     ]
 
     @Test(arguments: [0, 1 << 20])

@@ -12,8 +12,8 @@ struct XMLReadingTests {
     /// in their last byte, so a wrong reuse of the previous string would show.
     static func rows() -> [[String: Value]] {
         let edges: [Double] = [
-            1e22, 1e23, 1e-22, 1e-23, 9_007_199_254_740_992, 9_007_199_254_740_993, 123_456_789_012_345.6,
-            0.1, 0.2, 0.3, 1.0 / 3.0, 2.2250738585072014e-308, 5e-324, 1.7976931348623157e308, -0.0, 0.0, 4.35, 100.25,
+            1e22, 1e23, 1e-22, 1e-23, 9_007_199_254_740_992, Double(9_007_199_254_740_993 as Int64), 123_456_789_012_345.6,
+            0.1, 0.2, 0.3, 1.0 / 3.0, 2.2250738585072014e-308, .leastNonzeroMagnitude, 1.7976931348623157e308, -0.0, 0.0, 4.35, 100.25,
         ]
         var rows: [[String: Value]] = edges.map { ["double": .double($0), "label": .string("edge")] }
         var rng = SeededGenerator(state: 9)
