@@ -103,6 +103,19 @@ struct SQLiteRecords {
         return SQLiteStoredRow(columns: columns, targets: targets)
     }
 
+    /// Attribute `i` of a record as its column holds it (the `__bits` companion aside), or `nil` if
+    /// the record does not exist: one step of the kept SELECT by key.
+    func storedAttribute(_ entity: EntitySchema, _ key: Int64, _ i: Int) throws -> SQLValue? {
+        let statement = try db.prepare(mapping.texts[entity.index].selectByKey)
+        try statement.bind(.integer(key), at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        let bits = mapping.tables[entity.index].bitsColumns
+        var column: Int32 = 1
+        for j in 0..<i { column += bits[j] == nil ? 1 : 2 }
+        return statement.value(column)
+    }
+
     /// Whether `entity` has a record with this key.
     func exists(_ entity: EntitySchema, _ key: Int64) throws -> Bool {
         let statement = try db.prepare(mapping.texts[entity.index].exists)

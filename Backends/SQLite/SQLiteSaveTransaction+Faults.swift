@@ -11,33 +11,13 @@ extension SQLiteSaveTransaction {
     /// with is the member that held the values before the save (else the lowest key).
     func uniqueFault(_ colliding: [Key]) throws -> StrataError {
         let byEntity = Dictionary(grouping: colliding, by: \.entity)
-        let written = Dictionary(writes.map { (Key(entity: $0.entity.index, key: $0.key), $0) }, uniquingKeysWith: { a, _ in a })
+        let written = writesByKey()
         for entity in schema.entities {
             guard let rows = byEntity[entity.index]?.sorted(by: { $0.key < $1.key }) else { continue }
             let t = mapping.tables[entity.index]
             for refs in entity.uniqueConstraints {
                 let columns = refs.map { mapping.column(of: $0, in: t) }
-                /// The values a row has once the save's writes are applied (held ones included).
-                func final(_ key: Int64) throws -> [SQLValue]? {
-                    var values: [SQLValue] = []
-                    for (ref, column) in zip(refs, columns) {
-                        var value: SQLValue
-                        switch ref {
-                        case .attribute(let i):
-                            if let w = written[Key(entity: entity.index, key: key)] {
-                                value = SQLiteValueCodec.encode(w.attributes[i]).0
-                            } else {
-                                value = try db.prepare("SELECT \(q(column)) FROM \(q(t.name)) WHERE \(q("_pk")) = ?").rows([.integer(key)]) { $0.value(0) }.first ?? .null
-                            }
-                        case .relationship(let r):
-                            value = try currentTargets(entity, key, r).first.map { .integer($0) } ?? .null
-                        }
-                        if value == .null { return nil }
-                        values.append(value)
-                    }
-                    return values
-                }
-                let held = try rows.map { ($0.key, try final($0.key)) }
+                let held = try rows.map { ($0.key, try finalValues(entity, $0.key, refs, written)) }
                 var groups: [[SQLValue]: Set<Int64>] = [:]
                 for (key, values) in held {
                     guard let values else { continue }
@@ -62,5 +42,34 @@ extension SQLiteSaveTransaction {
         }
         let first = colliding.min { ($0.entity, $0.key) < ($1.entity, $1.key) }!
         return try uniqueViolation(schema.entities[first.entity], first.key)
+    }
+
+    /// The values of constraint `refs` that row `key` has once the save's writes are applied (held-back
+    /// to-one values included), or `nil` if any is `nil` (which never collides). Written attributes
+    /// come from the request; the others from the row, through the kept SELECT by key.
+    func finalValues(_ entity: EntitySchema, _ key: Int64, _ refs: [PropertyReference], _ written: [Key: Write]) throws -> [SQLValue]? {
+        var values: [SQLValue] = []
+        values.reserveCapacity(refs.count)
+        for ref in refs {
+            let value: SQLValue
+            switch ref {
+            case .attribute(let i):
+                if let w = written[Key(entity: entity.index, key: key)] {
+                    value = SQLiteValueCodec.encode(w.attributes[i]).0
+                } else {
+                    value = try records.storedAttribute(entity, key, i) ?? .null
+                }
+            case .relationship(let r):
+                value = try currentTargets(entity, key, r).first.map { .integer($0) } ?? .null
+            }
+            if value == .null { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// The save's writes by record; the first write of a record wins (a record is written once).
+    func writesByKey() -> [Key: Write] {
+        Dictionary(writes.map { (Key(entity: $0.entity.index, key: $0.key), $0) }, uniquingKeysWith: { a, _ in a })
     }
 }

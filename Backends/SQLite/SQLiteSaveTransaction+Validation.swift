@@ -13,7 +13,6 @@ extension SQLiteSaveTransaction {
         var values: [Key: [Value]] = [:]
         for w in writes where pending[Key(entity: w.entity.index, key: w.key)] != nil { values[Key(entity: w.entity.index, key: w.key)] = w.attributes }
         for (key, properties) in pending.sorted(by: { ($0.key.entity, $0.key.key) < ($1.key.entity, $1.key.key) }) where !deletedSet.contains(key) {
-            let entity = schema.entities[key.entity]
             let t = mapping.tables[key.entity]
             var sets: [String] = []
             var params: [SQLValue] = []
@@ -44,32 +43,12 @@ extension SQLiteSaveTransaction {
     /// The violation a row's values cause, naming the record that already holds them.
     func uniqueViolation(_ entity: EntitySchema, _ key: Int64) throws -> StrataError {
         let t = mapping.tables[entity.index]
-        let values = Dictionary(writes.map { (Key(entity: $0.entity.index, key: $0.key), $0) }, uniquingKeysWith: { a, _ in a })
+        let written = writesByKey()
         for refs in entity.uniqueConstraints {
-            var conditions: [String] = []
-            var params: [SQLValue] = []
-            var complete = true
-            for ref in refs {
-                let column = mapping.column(of: ref, in: t)
-                var value: SQLValue = .null
-                switch ref {
-                case .attribute(let i):
-                    if let w = values[Key(entity: entity.index, key: key)] {
-                        value = SQLiteValueCodec.encode(w.attributes[i]).0
-                    } else {
-                        value = try db.prepare("SELECT \(q(column)) FROM \(q(t.name)) WHERE \(q("_pk")) = ?").rows([.integer(key)]) { $0.value(0) }.first ?? .null
-                    }
-                case .relationship(let r):
-                    let target: Int64?
-                    if let held = intended[Key(entity: entity.index, key: key)]?[r] { target = held } else { target = try records.targets(entity, key, r).first }
-                    value = target.map { .integer($0) } ?? .null
-                }
-                if value == .null { complete = false }
-                conditions.append("\(q(column)) = ?")
-                params.append(value)
-            }
-            guard complete else { continue }
-            let holders = try db.prepare("SELECT \(q("_pk")) FROM \(q(t.name)) WHERE \(conditions.joined(separator: " AND ")) AND \(q("_pk")) != ?").rows(params + [.integer(key)]) { $0.int64(0) }
+            let columns = refs.map { mapping.column(of: $0, in: t) }
+            guard let values = try finalValues(entity, key, refs, written) else { continue }
+            let conditions = columns.map { "\(q($0)) = ?" }
+            let holders = try db.prepare("SELECT \(q("_pk")) FROM \(q(t.name)) WHERE \(conditions.joined(separator: " AND ")) AND \(q("_pk")) != ?").rows(values + [.integer(key)]) { $0.int64(0) }
             if let holder = holders.first {
                 let names = refs.map(entity.name(of:))
                 let h = client(Key(entity: entity.index, key: holder)), me = client(Key(entity: entity.index, key: key))

@@ -16,6 +16,9 @@ K = "Backends/CSV/CSVFieldCodec.swift"
 FA = "Sources/Strata/Engine/SaveTransaction+Faults.swift"
 SF = "Backends/SQLite/SQLiteSaveTransaction+Faults.swift"
 S2 = "Backends/SQLite/SQLiteSaveTransaction.swift"
+SD = "Backends/SQLite/SQLiteSaveTransaction+Deletes.swift"
+SV = "Backends/SQLite/SQLiteSaveTransaction+Validation.swift"
+SR = "Backends/SQLite/SQLiteSaveTransaction+Relationships.swift"
 
 MUTANTS = [
     # Shared engine: saves
@@ -84,10 +87,10 @@ MUTANTS = [
     ("sqlite-offset-dropped", Q, "LIMIT \\(descriptor.fetchLimit ?? -1) OFFSET \\(descriptor.fetchOffset)\"\n    }", "LIMIT \\(descriptor.fetchLimit ?? -1)\"\n    }", "sqlite", "fetchOffset skips (§6)"),
     ("sqlite-prefix-length-chars", Q, "case .hasPrefix: return \"(substr(\\(subject), 1, \\(bytes.count)) = \\(p))\"", "case .hasPrefix: return \"(substr(\\(subject), 1, \\(pattern.count)) = \\(p))\"", "sqlite", "hasPrefix compares bytes of non-ASCII text (§6)"),
     # SQLite: save mapping
-    ("sqlite-held-value-stale", T, "            if intended[k]?[r] != nil {\n                intended[k]?[r] = nil\n                pending[k]?.remove(.relationship(r))\n            }", "", "sqlite", "a later write of a held-back column wins (bug 1, §2)"),
-    ("sqlite-cascade-ignores-held", T, "for target in try currentTargets(entity, victim.key, r) where try records.exists(destination, target) {", "for target in try records.targets(entity, victim.key, r) where try records.exists(destination, target) {", "sqlite", "a cascade reaches a record moved in by the same save (bug 2, §3)"),
-    ("sqlite-own-changes-missing", T, "for key in touched.union(refreshed) where !deletedSet.contains(key) {", "for key in touched.filter({ $0 != currentWriter }).union(refreshed) where !deletedSet.contains(key) {", "sqlite", "changedSnapshots lists a record changed by its own write (bug 4, §2)"),
-    ("sqlite-deny-unordered", T, "        queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }\n        for victim in queue {\n            let entity = schema.entities[victim.entity]\n            for (r, relationship) in entity.relationships.enumerated() {", "        queue.sort { ($0.entity, $0.key) > ($1.entity, $1.key) }\n        for victim in queue {\n            let entity = schema.entities[victim.entity]\n            for (r, relationship) in entity.relationships.enumerated() {", "sqlite", "deny names the lowest key (§5 fault order)"),
+    ("sqlite-held-value-stale", SR, "            if intended[k]?[r] != nil {\n                intended[k]?[r] = nil\n                pending[k]?.remove(.relationship(r))\n            }", "", "sqlite", "a later write of a held-back column wins (bug 1, §2)"),
+    ("sqlite-cascade-ignores-held", SD, "for target in try currentTargets(entity, victim.key, r) where try records.exists(destination, target) {", "for target in try records.targets(entity, victim.key, r) where try records.exists(destination, target) {", "sqlite", "a cascade reaches a record moved in by the same save (bug 2, §3)"),
+    ("sqlite-own-changes-missing", SV, "                if same { continue }", "                continue", "sqlite", "changedSnapshots lists a record changed by its own write (bug 4, §2)"),
+    ("sqlite-deny-unordered", SD, "        queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }\n        for victim in queue {\n            let entity = schema.entities[victim.entity]\n            for (r, relationship) in entity.relationships.enumerated() {", "        queue.sort { ($0.entity, $0.key) > ($1.entity, $1.key) }\n        for victim in queue {\n            let entity = schema.entities[victim.entity]\n            for (r, relationship) in entity.relationships.enumerated() {", "sqlite", "deny names the lowest key (§5 fault order)"),
     ("sqlite-dangling-late", T, "            guard try records.exists(destination, key) else { throw SaveValidation.danglingReference(target, from: entity, relationship: r, source: source) }", "", "sqlite", "references checked with the request (§5 fault order)"),
     ("sqlite-insert-own-side", T, "                    guard case .one(let target?) = writes[n].links[r], try column(writes[n].entity, writes[n].key, r) != target else { continue }", "                    guard case .one(let target?) = writes[n].links[r], false else { continue }", "sqlite", "an insert's own to-one wins over an earlier list (§2)"),
     ("sqlite-unique-holder", SF, "try committed(\"SELECT \\(condition) FROM \\(q(t.name)) WHERE \\(q(\"_pk\")) = ?\", [.integer(key)]) == values", "false", "sqlite", "the error names the record that held the value (§5 fault order)"),
