@@ -13,6 +13,8 @@ struct SQLiteMapping {
     let joins: [JoinTable]
     /// Per entity, the SQL text of the statements every save and fetch uses, built once.
     private(set) var texts: [Texts] = []
+    /// Per entity, how a selected row becomes a snapshot.
+    let layouts: [SQLiteRowLayout]
 
     struct Texts {
         /// The columns a snapshot reads after `_pk`.
@@ -113,6 +115,7 @@ struct SQLiteMapping {
         }
         self.tables = tables
         self.joins = joins
+        self.layouts = tables.map(SQLiteRowLayout.init)
         var slots = SQLTextSlots()
         self.texts = tables.map { makeTexts($0, &slots) }
     }

@@ -19,37 +19,18 @@ struct SQLiteRecords {
     func columns(_ entity: EntitySchema) -> [String] { mapping.texts[entity.index].columns }
 
     /// Builds snapshots from rows selected with `columns(entity)`.
-    func snapshots<S: DataStoreSnapshot>(_ statement: SQLiteStatement, _ entity: EntitySchema, parameters: [SQLValue]) throws -> [S] {
-        var result: [S] = []
+    func snapshots(_ statement: SQLiteStatement, _ entity: EntitySchema, parameters: [SQLValue]) throws -> [DefaultSnapshot] {
+        var result: [DefaultSnapshot] = []
         try statement.bind(parameters)
         defer { statement.reset() }
-        while try statement.step() { result.append(try snapshot(of: statement, entity)) }
+        let layout = mapping.layouts[entity.index]
+        while try statement.step() { result.append(try snapshot(of: statement, layout)) }
         return result
     }
 
     /// The snapshot of the row `statement` is on (selected with `columns(entity)`).
-    private func snapshot<S: DataStoreSnapshot>(of statement: SQLiteStatement, _ entity: EntitySchema) throws -> S {
-        let table = mapping.tables[entity.index]
-        let key = statement.int64(0)
-        var column: Int32 = 1
-        var attributes: [Value] = []
-        attributes.reserveCapacity(entity.attributes.count)
-        for (i, type) in entity.attributeTypes.enumerated() {
-            let bits: Int32? = table.bitsColumns[i] == nil ? nil : column + 1
-            attributes.append(try SQLiteValueCodec.decode(statement, column, bits: bits, type: type, file: db.path))
-            column += bits == nil ? 1 : 2
-        }
-        var relationships: [RelationshipValue] = []
-        relationships.reserveCapacity(table.relationships.count)
-        for (i, storage) in table.relationships.enumerated() {
-            if case .column = storage {
-                relationships.append(.toOne(statement.isNull(column) ? nil : id(entity.destinationNames[i], statement.int64(column))))
-                column += 1
-            } else {
-                relationships.append(.toMany(try targets(entity, key, i).map { id(entity.destinationNames[i], $0) }))
-            }
-        }
-        return S(entity: entity, persistentIdentifier: id(entity.name, key), attributes: attributes, relationships: relationships)
+    private func snapshot(of statement: SQLiteStatement, _ layout: SQLiteRowLayout) throws -> DefaultSnapshot {
+        try layout.snapshot(statement, storeIdentifier: storeIdentifier, file: db.path) { r, key in try targets(layout.entity, key, r) }
     }
 
     func id(_ entity: String, _ key: Int64) -> PersistentIdentifier {
@@ -130,7 +111,7 @@ struct SQLiteRecords {
         try statement.bind(.integer(key), at: 1)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        return try snapshot(of: statement, entity)
+        return try snapshot(of: statement, mapping.layouts[entity.index])
     }
 }
 

@@ -98,6 +98,9 @@ final class SQLiteStatement {
     /// The number of columns a row of this statement has.
     var columnCount: Int32 { sqlite3_column_count(handle) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    /// The column's storage class (`SQLITE_NULL`, `SQLITE_INTEGER`, …), asked once where several
+    /// reads depend on it.
+    func type(_ column: Int32) -> Int32 { sqlite3_column_type(handle, column) }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
     func text(_ column: Int32) -> String {

@@ -55,13 +55,9 @@ enum SQLiteValueCodec {
     /// The value a predicate compares a column with (no companion: NaN is handled by the caller).
     static func comparable(_ value: Value) -> SQLValue { encode(value).0 }
 
-    /// Reads the value of an attribute of `type` from `column` (and its `bits` companion).
-    static func decode(_ s: SQLiteStatement, _ column: Int32, bits: Int32?, type: AttributeType, file: String) throws -> Value {
-        if let bits, !s.isNull(bits) {
-            let d = Double(bitPattern: UInt64(bitPattern: s.int64(bits)))
-            return type == .date ? .date(Date(timeIntervalSinceReferenceDate: d)) : .double(d)
-        }
-        if s.isNull(column) { return .null }
+    /// Reads a value of `type` from `column`, which the caller found not NULL. Doubles and dates
+    /// with a `__bits` companion are read by `SQLiteRowLayout`, which consults the companion.
+    static func decodePresent(_ s: SQLiteStatement, _ column: Int32, type: AttributeType, file: @autoclosure () -> String) throws -> Value {
         switch type {
         case .bool: return .bool(s.int64(column) != 0)
         case .int: return .int(s.int64(column))
@@ -71,13 +67,13 @@ enum SQLiteValueCodec {
         case .url:
             let text = s.text(column)
             guard let url = URL(string: text) else {
-                throw StrataError(.corruptStore, "A URL column holds '\(text)', which is not a URL.", file: file)
+                throw StrataError(.corruptStore, "A URL column holds '\(text)', which is not a URL.", file: file())
             }
             return .url(url)
         case .data: return .data(s.blob(column))
         case .uuid:
             let bytes = s.blob(column)
-            guard bytes.count == 16 else { throw StrataError(.corruptStore, "A UUID column holds \(bytes.count) bytes, not 16.", file: file) }
+            guard bytes.count == 16 else { throw StrataError(.corruptStore, "A UUID column holds \(bytes.count) bytes, not 16.", file: file()) }
             return .uuid(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
         }
     }
