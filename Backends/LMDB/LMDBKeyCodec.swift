@@ -59,12 +59,25 @@ enum LMDBKeyCodec {
     static func isTruncated(_ key: [UInt8]) -> Bool { key.count == maximumKeyLength }
 
     /// The type tag of each kind of value (their order is `Value.sortOrder`'s type order).
-    static func tag(_ type: AttributeType) -> UInt8 { UInt8(AttributeType.allCases.firstIndex(of: type)! + 1) }
+    /// A switch, not `allCases.firstIndex`: that built an array on every key (a test checks they agree).
+    static func tag(_ type: AttributeType) -> UInt8 {
+        switch type {
+        case .bool: 1
+        case .int: 2
+        case .double: 3
+        case .string: 4
+        case .date: 5
+        case .data: 6
+        case .uuid: 7
+        case .url: 8
+        }
+    }
 
     private static func append(_ value: Value, to key: inout [UInt8], escaped: Bool) -> Bool {
         guard let type = value.type else { return false }
         key.append(tag(type))
-        func fixed(_ bits: UInt64) { withUnsafeBytes(of: bits.bigEndian) { key.append(contentsOf: $0) } }
+        // A typed buffer: `append(contentsOf:)` of a raw buffer takes the generic per-element path.
+        func fixed(_ bits: UInt64) { withUnsafeBytes(of: bits.bigEndian) { key.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) } }
         func bytes<C: Collection<UInt8>>(_ c: C) {
             guard escaped else { key.append(contentsOf: c); return }
             for b in c {
@@ -80,7 +93,9 @@ enum LMDBKeyCodec {
         case .int(let i): fixed(UInt64(bitPattern: i) ^ (1 << 63))
         case .double(let d): fixed(orderedBits(d))
         case .date(let d): fixed(orderedBits(d.timeIntervalSinceReferenceDate))
-        case .string(let s): bytes(s.utf8)
+        case .string(let s):
+            // A native string lends its UTF-8 as one contiguous block: one copy, not a byte loop.
+            if escaped || s.utf8.withContiguousStorageIfAvailable({ key.append(contentsOf: $0) }) == nil { bytes(s.utf8) }
         case .url(let u): bytes(u.absoluteString.utf8)
         case .data(let d): bytes(d)
         case .uuid(let u): withUnsafeBytes(of: u.uuid) { key.append(contentsOf: $0) }

@@ -97,18 +97,28 @@ extension LMDBSaveTransaction {
 
     /// The records the save changed beyond what the request sent, for the result.
     func changedRecords() throws -> [DefaultSnapshot] {
-        var written: [Key: Write] = [:]
-        for w in writes { written[Key(entity: w.entity.index, key: w.key)] = w }
+        let reported = touched.union(refreshed).subtracting(deletedSet)
+        guard !reported.isEmpty else { return [] }
+        // An insert's write is found by its key; updates (usually few) by a dictionary.
+        var updates: [Key: Int] = [:]
+        for (n, w) in writes.enumerated() where !w.isInsert { updates[Key(entity: w.entity.index, key: w.key)] = n }
+        func write(_ k: Key) -> Write? {
+            if isInserted(k.entity, k.key) { return writes[insertWrites[k.entity][Int(k.key - firstInserted[k.entity])]] }
+            return updates[k].map { writes[$0] }
+        }
         var result: [DefaultSnapshot] = []
-        for k in touched.union(refreshed) where !deletedSet.contains(k) {
+        for k in reported {
             let entity = entities[k.entity]
             guard let record = try load(k.entity, k.key) else { continue }
             let snapshot = try records.snapshot(entity, k.key, record)
-            if let w = written[k], !refreshed.contains(k) {
+            if !refreshed.contains(k), let w = write(k) {
                 let same = entity.relationships.indices.allSatisfy { r in
                     let now = snapshot.relationships[r].targets.map(\.primaryKey)
                     let sent = w.sent[r].keys
-                    return entity.relationshipIsToMany[r] && !entity.relationships[r].isOrdered ? Set(now) == Set(sent) : now == sent
+                    guard entity.relationshipIsToMany[r] && !entity.relationships[r].isOrdered else { return now == sent }
+                    // A stored list has no duplicates: a count apart means different, without hashing `now`.
+                    let sentSet = Set(sent)
+                    return now.count == sentSet.count && Set(now) == sentSet
                 }
                 if same { continue }
             }

@@ -11,12 +11,20 @@ extension LMDBSaveTransaction {
         let destination = w.entity.destinationIndices[r]
         let inverse = w.entity.inverseIndices[r]
         if w.isInsert {
-            // An insert was written with its own side; only the targets' sides change.
-            for target in w.sent[r].keys {
+            // An insert was written with its own side; only the targets' sides change. (A switch,
+            // not `Link.keys`, which allocates a one-element array per to-one.)
+            switch w.sent[r] {
+            case .one(nil): break
+            case .one(let target?):
                 try requireExists(destination, target, w, r)
                 // An earlier write of the save may have moved the insert away; this later one wins.
-                if case .one = w.sent[r] { try attach(e, w.key, r, to: target, source: destination, sourceRelationship: inverse) }
+                try attach(e, w.key, r, to: target, source: destination, sourceRelationship: inverse)
                 try attach(destination, target, inverse, to: w.key, source: e, sourceRelationship: r)
+            case .many(let targets):
+                for target in targets {
+                    try requireExists(destination, target, w, r)
+                    try attach(destination, target, inverse, to: w.key, source: e, sourceRelationship: r)
+                }
             }
             return
         }

@@ -46,24 +46,31 @@ final class LMDBSaveTransaction {
     let storeIdentifier: String
     let entities: [EntitySchema]
 
-    private(set) var remap = IdentifierRemapping()
+    // The mutable state below is touched by one thread, inside one write transaction, and no
+    // closure that changes it reads it back (`modify`'s bodies change only the record they are
+    // given), so its accesses never overlap: `@exclusivity(unchecked)` drops the run-time check the
+    // compiler otherwise makes on every access to a class's stored property (about 1,000
+    // instructions per inserted record, measured with callgrind).
+    @exclusivity(unchecked) private(set) var remap = IdentifierRemapping()
     /// Per entity, the first key this save assigns (the stored counter).
-    var firstInserted: [Int64]
+    @exclusivity(unchecked) var firstInserted: [Int64]
     /// Per entity, the inserted records by `key - firstInserted` (`nil` once deleted by a cascade).
-    var inserted: [[LMDBRecord?]]
-    var temporaries: [[PersistentIdentifier]]
-    var cache: [Key: Cached] = [:]
-    var writes: [Write] = []
+    @exclusivity(unchecked) var inserted: [[LMDBRecord?]]
+    @exclusivity(unchecked) var temporaries: [[PersistentIdentifier]]
+    @exclusivity(unchecked) var cache: [Key: Cached] = [:]
+    @exclusivity(unchecked) var writes: [Write] = []
+    /// Per entity, the position in `writes` of each insert, by `key - firstInserted`.
+    @exclusivity(unchecked) var insertWrites: [[Int]]
     /// Records whose relationships the store changed (for validation and the result).
-    var touched = Set<Key>()
+    @exclusivity(unchecked) var touched = Set<Key>()
     /// Partial updates whose stored result differs from the client's snapshot: reported as changed.
-    var refreshed = Set<Key>()
-    var deletedSet = Set<Key>()
-    var deleted: [Key] = []
+    @exclusivity(unchecked) var refreshed = Set<Key>()
+    @exclusivity(unchecked) var deletedSet = Set<Key>()
+    @exclusivity(unchecked) var deleted: [Key] = []
     /// Members of ordered lists appended to in this save, so an append checks membership in O(1).
-    var membership: [Slot: Set<Int64>] = [:]
+    @exclusivity(unchecked) var membership: [Slot: Set<Int64>] = [:]
     /// The record marked touched last: an insert's parent is usually touched by each of its children.
-    var lastTouched: Key?
+    @exclusivity(unchecked) var lastTouched: Key?
 
     init(txn: OpaquePointer, layout: LMDBLayout, storeIdentifier: String, file: String) throws {
         self.txn = txn
@@ -75,6 +82,7 @@ final class LMDBSaveTransaction {
         self.firstInserted = try entities.map { try meta.nextKey($0) }
         self.inserted = entities.map { _ in [] }
         self.temporaries = entities.map { _ in [] }
+        self.insertWrites = entities.map { _ in [] }
     }
 
     // MARK: Records
@@ -155,7 +163,7 @@ final class LMDBSaveTransaction {
     }
 
     /// The last reference resolved: children saved together usually point at the same parent.
-    private var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
+    @exclusivity(unchecked) private var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
 
     /// Resolves references; a new permanent reference must name a record stored before the save,
     /// checked with the snapshot (the contract's fault order). One the record already held stays,
@@ -192,6 +200,7 @@ final class LMDBSaveTransaction {
             try SaveValidation.checkValues(attributes, snapshot.relationshipValues, of: entity, identifier: snapshot.persistentIdentifier)
             let sent = try links(snapshot, entity)
             inserted[entity.index].append(LMDBRecord(attributes: attributes, toOne: toOnes(sent)))
+            insertWrites[entity.index].append(writes.count)
             writes.append(Write(entity: entity, key: remap.permanentIdentifiers[n].primaryKey, isInsert: true, sent: sent, stored: []))
         }
         var seen = Set<Key>()

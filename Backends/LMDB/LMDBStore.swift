@@ -71,7 +71,7 @@ public final class LMDBStore: DataStore {
     /// The matching records as snapshots, in the contract's order.
     public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
         if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {
-            // Fetch by identifier, the hottest read: one mdb_get.
+            // Fetch by identifier: one mdb_get (the point lookup without its checks of the descriptor).
             let entity = try schema.requireEntity(descriptor.entityName)
             let id = ids[0]
             guard !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == identifier else { return [] }
@@ -83,6 +83,16 @@ public final class LMDBStore: DataStore {
             if descriptor.predicate == nil, descriptor.sortBy.isEmpty { return try query.scan(descriptor, entity) }
             return try query.matching(descriptor, entity).map { try records.snapshot(entity, $0.key, $0.record) }
         }
+    }
+
+    /// The record `id` names, decoded straight from its page after one `mdb_get`, or `nil` when the
+    /// store does not hold it (temporary, another store's, another entity's, deleted, never made).
+    ///
+    /// - Throws: `unknownEntity` when the schema has no entity `id.entityName`, as the fetch does.
+    public func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
+        let entity = try schema.requireEntity(id.entityName)
+        guard !id.isTemporary, id.storeIdentifier == identifier else { return nil }
+        return try read { records in try records.snapshot(entity, id.primaryKey) }
     }
 
     /// How many records match.

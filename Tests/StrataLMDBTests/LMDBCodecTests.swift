@@ -1,0 +1,85 @@
+import Foundation
+import Strata
+import Testing
+
+@testable import StrataLMDB
+
+/// The record and key encodings against their definitions: every value type round-trips, damage
+/// is `corruptStore`, and value keys sort under byte order as `Value.sortOrder` sorts the values.
+struct LMDBCodecTests {
+    static let schema = try! Schema {
+        Entity("Target") {
+            Attribute("name", .string)
+            Relationship.toMany("firsts", "Sample", inverse: "first")
+            Relationship.toOne("owner", "Sample", inverse: "many")
+            Relationship.toMany("seconds", "Sample", inverse: "second")
+        }
+        Entity("Sample") {
+            Attribute("flag", .bool, optional: true)
+            Attribute("count", .int, optional: true)
+            Attribute("ratio", .double, optional: true)
+            Attribute("text", .string, optional: true)
+            Attribute("when", .date, optional: true)
+            Attribute("blob", .data, optional: true)
+            Attribute("uuid", .uuid, optional: true)
+            Attribute("link", .url, optional: true)
+            Relationship.toOne("first", "Target", inverse: "firsts")
+            Relationship.toMany("many", "Target", inverse: "owner")
+            Relationship.toOne("second", "Target", inverse: "seconds")
+        }
+    }
+
+    static var sample: EntitySchema { schema.entity(named: "Sample")! }
+
+    @Test func theKeyTagsFollowTheTypeOrder() {
+        for (i, type) in AttributeType.allCases.enumerated() { #expect(LMDBKeyCodec.tag(type) == UInt8(i + 1)) }
+    }
+
+    @Test func everyValueTypeRoundTrips() throws {
+        let entity = Self.sample
+        let records = [
+            LMDBRecord(attributes: [.bool(true), .int(-7), .double(-0.0), .string("é\u{0}" + String(repeating: "x", count: 200)), .date(Date(timeIntervalSinceReferenceDate: 12.5)),
+                                    .data(Data([0, 1, 2, 255])), .uuid(UUID()), .url(URL(string: "https://example.com/a?b=c")!)], toOne: [3, nil, Int64.max]),
+            LMDBRecord(attributes: Array(repeating: .null, count: 8), toOne: [nil, nil, nil]),
+            LMDBRecord(attributes: [.bool(false), .int(.min), .double(.nan), .string(""), .date(Date(timeIntervalSinceReferenceDate: -1e9)), .data(Data()), .null, .null], toOne: [nil, nil, 1]),
+        ]
+        for record in records {
+            let bytes = LMDBRecordCodec.encoded(record, entity)
+            #expect(bytes.count == LMDBRecordCodec.encodedSize(record, entity))
+            let decoded = try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") }
+            #expect(decoded.toOne == record.toOne)
+            for (a, b) in zip(decoded.attributes, record.attributes) {
+                if case .double(let x) = a, case .double(let y) = b { #expect(x.bitPattern == y.bitPattern) } else { #expect(a == b) }
+            }
+        }
+    }
+
+    @Test func everyCutOrFlippedByteIsCorruptNotACrash() throws {
+        let entity = Self.sample
+        let record = LMDBRecord(attributes: [.bool(true), .int(5), .double(1.5), .string("hello"), .null, .data(Data([9])), .null, .null], toOne: [2, nil, nil])
+        let bytes = LMDBRecordCodec.encoded(record, entity)
+        for length in 0..<bytes.count {
+            #expect(throws: StrataError.self) { try Array(bytes[..<length]).withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") } }
+        }
+        for i in bytes.indices {
+            var damaged = bytes
+            damaged[i] ^= 0x10
+            #expect(throws: StrataError.self) { try damaged.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") } }
+        }
+    }
+
+    @Test func valueKeysSortAsTheValuesDo() {
+        let values: [Value] = [
+            .int(.min), .int(-1), .int(0), .int(1), .int(.max), .double(-.infinity), .double(-2.5), .double(-0.0), .double(0.0), .double(1e-300), .double(3),
+            .string(""), .string("a"), .string("a\u{0}"), .string("ab"), .string("b"), .bool(false), .bool(true),
+            .date(Date(timeIntervalSinceReferenceDate: -5)), .date(Date(timeIntervalSinceReferenceDate: 5)),
+        ]
+        for a in values {
+            for b in values where a.type == b.type {
+                let ka = LMDBKeyCodec.valueKey([a])!, kb = LMDBKeyCodec.valueKey([b])!
+                let bytes = ka.lexicographicallyPrecedes(kb) ? -1 : (ka == kb ? 0 : 1)
+                #expect(bytes == Value.sortOrder(a.uniqueKey, b.uniqueKey).signum(), "\(a) vs \(b)")
+            }
+        }
+    }
+}
