@@ -16,13 +16,7 @@ public enum StandardWorkload {
     ///
     /// - Throws: a store error, or `WorkloadError` when a step's result is wrong.
     public static func run<Store: DataStore>(_ name: String, factory: StoreFactory<Store>, records: Int = 100_000, bracket: StepBracket? = nil) throws -> WorkloadReport {
-        func time<T>(_ step: String, _ body: () throws -> T) throws -> (T, Double) {
-            var value: T?
-            let start = ContinuousClock.now
-            if let bracket { try bracket(step) { value = try body() } } else { value = try body() }
-            let elapsed = Self.seconds(since: start)
-            return (value!, elapsed)
-        }
+        func time<T>(_ step: String, _ body: () throws -> T) throws -> (T, Double) { try WorkloadTiming.time(step, bracket, body) }
         precondition(records >= 1_000 && records % 100 == 0, "records must be a multiple of 100, at least 1,000")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -90,7 +84,7 @@ public enum StandardWorkload {
             let changed = Store.Snapshot(entity: item, persistentIdentifier: target.persistentIdentifier, attributes: values, relationships: target.relationshipValues)
             durations.append(try time("update-one") { try s.save(SaveRequest(updated: [changed])) }.1 * 1000)
         }
-        record("update-one", median(durations), "ms (median)")
+        record("update-one", WorkloadTiming.median(durations), "ms (median)")
 
         // 7. update-batch
         let batch = stride(from: 0, to: records, by: 10).map { i -> Store.Snapshot in
@@ -128,16 +122,6 @@ public enum StandardWorkload {
             backend: name, records: records, steps: steps, order: order, version: StrataVersion.current,
             machine: .current,
             baseline: nil)
-    }
-
-    private static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let d = ContinuousClock.now - start
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     /// Bytes of every regular file under `url`.

@@ -61,11 +61,9 @@ public struct WorkloadReport: Sendable, Codable {
         guard let first = runs.first else { return [:] }
         var result: [String: Figure] = [:]
         for (step, figure) in first {
-            let values = runs.compactMap { $0[step]?.value }.sorted()
+            let values = runs.compactMap { $0[step]?.value }
             guard values.count == runs.count else { continue }
-            let middle = values.count / 2
-            let median = values.count % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2
-            result[step] = Figure(value: median, unit: figure.unit)
+            result[step] = Figure(value: WorkloadTiming.median(values), unit: figure.unit)
         }
         return result
     }

@@ -7,14 +7,18 @@ import StrataToolSupport
 /// (`StandardWorkload`) and through the model layer (`ModelWorkload`), on the same factory.
 struct ModelBenchBackend: Sendable {
     let name: String
-    /// The store-level workload (what `strata bench` runs).
+    /// The store-level workload (what `strata bench` runs), plus the store's `filter-again` figure.
     let store: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> WorkloadReport
     /// The model-level workload.
     let model: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> [String: WorkloadReport.Figure]
 
     init<Store: DataStore>(_ name: String, _ factory: StoreFactory<Store>) {
         self.name = name
-        store = { records, bracket in try StandardWorkload.run(name, factory: factory, records: records, bracket: bracket) }
+        store = { records, bracket in
+            var report = try StandardWorkload.run(name, factory: factory, records: records, bracket: bracket)
+            report.steps[ModelWorkload.filterAgainStep] = try StoreFilterAgain.run(factory: factory, records: records, bracket: bracket)
+            return report
+        }
         model = { records, bracket in try ModelWorkload.run(factory: factory, records: records, bracket: bracket) }
     }
 

@@ -19,8 +19,10 @@ struct ModelBenchCommand: ParsableCommand {
             objects, ModelContainer, ModelContext) on fresh stores, alternating which goes first; with --runs N
             every figure is the median of N runs. The last column is the model level's speed relative to the
             store level (rates: model/store; times: store/model); the goal is at least 0.5 for insert, scan and
-            fetch-by-id (docs/benchmarks.md). With --step S only that step of the --level chosen runs inside
-            strata_measure and the other level is skipped, for callgrind:
+            fetch-by-id (docs/benchmarks.md). filter is the process's first #Predicate fetch; filter-again the
+            second, with another captured value, beside the store's second filter (an application's steady
+            state). With --step S only that step of the --level chosen runs inside strata_measure and the
+            other level is skipped, for callgrind:
               valgrind --tool=callgrind --collect-atstart=no --toggle-collect=strata_measure \\
                 .build/release/strata-model-bench --backend sqlite --step scan --level model
             """)
@@ -38,7 +40,7 @@ struct ModelBenchCommand: ParsableCommand {
     func validate() throws {
         guard records >= 1_000, records % 100 == 0 else { throw ValidationError("--records must be a multiple of 100 and at least 1000.") }
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1.") }
-        if let step, !MeasuredStep.names.contains(step) { throw ValidationError("Unknown step '\(step)'. Steps: \(MeasuredStep.names.joined(separator: ", ")).") }
+        if let step, !Self.steps.contains(step) { throw ValidationError("Unknown step '\(step)'. Steps: \(Self.steps.joined(separator: ", ")).") }
     }
 
     func run() throws {
@@ -50,7 +52,7 @@ struct ModelBenchCommand: ParsableCommand {
         var reports: [WorkloadReport] = []
         for round in 0..<runs {
             // `steps`: the model level; `baseline`: the store level.
-            var report = WorkloadReport(backend: chosen.name, records: records, steps: [:], order: MeasuredStep.names + ["size"], version: StrataVersion.current, machine: .current, baseline: nil)
+            var report = WorkloadReport(backend: chosen.name, records: records, steps: [:], order: Self.steps + ["size"], version: StrataVersion.current, machine: .current, baseline: nil)
             func model() throws { if step == nil || level == .model { report.steps = try chosen.model(records, step == nil ? nil : bracket) } }
             func store() throws { if step == nil || level == .store { report.baseline = try chosen.store(records, step == nil ? nil : bracket).steps } }
             if round % 2 == 0 { try store(); try model() } else { try model(); try store() }
@@ -65,6 +67,10 @@ struct ModelBenchCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         }
     }
+
+    /// The timed steps: the workload's, with `filter-again` (the second `#Predicate` fetch of the
+    /// process, another captured value) after `filter` (the first).
+    static let steps: [String] = MeasuredStep.names.flatMap { $0 == "filter" ? [$0, ModelWorkload.filterAgainStep] : [$0] }
 
     /// Step, store-level figure, model-level figure, unit, and the model level's relative speed.
     static func table(_ report: WorkloadReport) -> String {
