@@ -11,6 +11,12 @@ public protocol _RelationshipCodec: _PropertyCodec {
     static func property(_ targets: [Destination]) -> Property
     /// The targets of a property value.
     static func targets(_ value: Property) -> [Destination]
+    /// Whether `value` holds `target` (by identity).
+    static func contains(_ value: Property, _ target: Destination) -> Bool
+    /// Adds `target` to `value`: appended to a to-many (in place), the target of a to-one.
+    static func add(_ target: Destination, to value: inout Property)
+    /// Removes `target` from `value` (in place for a to-many) if it holds it.
+    static func remove(_ target: Destination, from value: inout Property)
 }
 
 extension _RelationshipCodec {
@@ -55,33 +61,60 @@ extension _RelationshipCodec {
     public static func assign<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ value: Value, _ owner: M, _ ordinal: Int) throws {}
 
     /// This object's side of a change made on the other side: gain or lose `source`.
+    ///
+    /// The loaded value is taken out of the slot while it changes, so a to-many array is appended
+    /// to or shortened in place instead of copied: filling an owner's list one `item.owner = owner`
+    /// at a time stays linear. A new object (never saved) is appended without first looking for it
+    /// in the list: it can only be listed where its own side points, and its side pointed
+    /// elsewhere (the setter sends `.add` once, and only for a target it did not have; see
+    /// `difference`). A saved object is looked for, since the list may come from the store.
     public static func inverse<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ change: _InverseChange, _ owner: M, _ ordinal: Int) -> _Effects {
-        var current = targets(get(&slot, owner, ordinal))
+        var value = get(&slot, owner, ordinal)
+        slot.state = .fault  // the slot's reference goes, so `value` is the array's only owner
+        defer { slot.state = .value(value) }
         var effects = _Effects()
         switch change {
         case .add(let source):
-            guard let source = source as? Destination, !current.contains(where: { $0 === source }) else { return effects }
+            guard let source = source as? Destination else { return effects }
+            let isNew = source.persistentBackingData.snapshot == nil
+            if isToMany && isNew {
+                // Not listed: see above.
+            } else if contains(value, source) {
+                return effects
+            }
             // A new object pointing at a registered one joins its context (`Item(trip: trip)`).
             if let context = owner.persistentBackingData.context, source.persistentBackingData.context == nil, !source.isDeleted {
                 effects.inserts = [(source, context)]
             }
-            if isToMany {
-                current.append(source)
-            } else {
+            if !isToMany, let previous = targets(value).first, let back = owner.persistentBackingData.info.inverseOrdinal(ordinal) {
                 // A to-one moves: its previous target loses this object.
-                if let previous = current.first, let back = owner.persistentBackingData.info.inverseOrdinal(ordinal) {
-                    effects.inverses = [(previous, back, .remove(owner))]
-                }
-                current = [source]
+                effects.inverses = [(previous, back, .remove(owner))]
             }
+            add(source, to: &value)
         case .remove(let source):
-            guard let index = current.firstIndex(where: { $0 === source }) else { return effects }
             // A required to-one keeps its target in memory; the save reports the empty relationship.
-            if !isToMany && !isOptional { return effects }
-            current.remove(at: index)
+            guard isToMany || isOptional, let source = source as? Destination else { return effects }
+            remove(source, from: &value)
         }
-        slot.state = .value(property(current))
         return effects
+    }
+
+    /// Whether `value` holds `target` (by identity).
+    public static func contains(_ value: Property, _ target: Destination) -> Bool {
+        targets(value).contains { $0 === target }
+    }
+
+    /// Adds `target`: appended to a to-many, the new target of a to-one.
+    public static func add(_ target: Destination, to value: inout Property) {
+        value = property([target])
+    }
+
+    /// Removes `target` if held (the first occurrence of a to-many).
+    public static func remove(_ target: Destination, from value: inout Property) {
+        var list = targets(value)
+        guard let index = list.firstIndex(where: { $0 === target }) else { return }
+        list.remove(at: index)
+        value = property(list)
     }
 
     /// The schema description (what `@Model`'s `schemaMetadata` lists).
@@ -96,11 +129,20 @@ extension _RelationshipCodec {
         return ModelPropertyMetadata(name: name, ordinal: ordinal, originalName: originalName, kind: .relationship(relationship))
     }
 
-    /// Targets added and removed, by identity; the common append-one case costs one comparison per element.
+    /// Targets added and removed, by identity; the common append-one case costs one comparison per
+    /// element. A target is in `added` once, and only if `old` did not hold it: `inverse` relies on
+    /// that to append a new object without looking for it first.
     static func difference(_ old: [Destination], _ new: [Destination]) -> (added: [Destination], removed: [Destination]) {
-        if new.count == old.count + 1, zip(old, new).allSatisfy({ $0 === $1 }) { return ([new[new.count - 1]], []) }
-        let oldSet = Set(old.map(ObjectIdentifier.init)), newSet = Set(new.map(ObjectIdentifier.init))
-        return (new.filter { !oldSet.contains(ObjectIdentifier($0)) }, old.filter { !newSet.contains(ObjectIdentifier($0)) })
+        if new.count == old.count + 1, let last = new.last, zip(old, new).allSatisfy({ $0 === $1 }), !old.contains(where: { $0 === last }) {
+            return ([last], [])
+        }
+        let oldSet = Set(old.map(ObjectIdentifier.init))
+        var newSet = Set<ObjectIdentifier>()
+        var added: [Destination] = []
+        for target in new where newSet.insert(ObjectIdentifier(target)).inserted && !oldSet.contains(ObjectIdentifier(target)) {
+            added.append(target)
+        }
+        return (added, old.filter { !newSet.contains(ObjectIdentifier($0)) })
     }
 }
 
@@ -155,4 +197,16 @@ public enum _ToManyCodec<D: PersistentModel>: _RelationshipCodec {
     public static func property(_ targets: [D]) -> [D] { targets }
     /// The targets of a property value.
     public static func targets(_ value: [D]) -> [D] { value }
+    /// Whether the list holds `target`, compared by identity.
+    public static func contains(_ value: [D], _ target: D) -> Bool {
+        let wanted = ObjectIdentifier(target)
+        return value.contains { ObjectIdentifier($0) == wanted }
+    }
+    /// Appends `target`, in place.
+    public static func add(_ target: D, to value: inout [D]) { value.append(target) }
+    /// Removes the first occurrence of `target`, in place.
+    public static func remove(_ target: D, from value: inout [D]) {
+        let wanted = ObjectIdentifier(target)
+        if let index = value.firstIndex(where: { ObjectIdentifier($0) == wanted }) { value.remove(at: index) }
+    }
 }
