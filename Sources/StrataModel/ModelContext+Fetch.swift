@@ -15,13 +15,12 @@ extension ModelContext {
         let pending = descriptor.includePendingChanges ? pendingSet(of: T.entityName) : PendingSet()
         let models: [T]
         if pending.isEmpty {
-            let snapshots = try store.fetch(request)
-            registered.reserveCapacity(registered.count + snapshots.count)
-            models = try snapshots.map { try register($0, as: T.self) }
+            models = try registerAll(try store.fetch(request), as: T.self)
         } else {
+            let info = ModelTypeInfo.of(T.self)
             models = try pendingRows(request, pending).compactMap { row in
                 switch row {
-                case .snapshot(let snapshot): try register(snapshot, as: T.self)
+                case .snapshot(let snapshot): try register(snapshot, as: T.self, info: info)
                 case .object(let model): model as? T
                 }
             }
@@ -62,7 +61,7 @@ extension ModelContext {
             let fresh = Set(batch.filter { registered[$0] == nil })
             let snapshots = try store.fetch(Strata.FetchDescriptor(entity: T.entityName, predicate: .identifierIn(batch)))
             var byID: [PersistentIdentifier: T] = [:]
-            for snapshot in snapshots { byID[snapshot.persistentIdentifier] = try register(snapshot, as: T.self) }
+            for (snapshot, model) in zip(snapshots, try registerAll(snapshots, as: T.self)) { byID[snapshot.persistentIdentifier] = model }
             for id in batch {
                 guard let model = byID[id] else { continue }
                 try block(model)

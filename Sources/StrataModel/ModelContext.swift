@@ -144,19 +144,44 @@ public final class ModelContext {
     }
 
     /// The object for a fetched snapshot: the registered one (refreshed if it has no unsaved
-    /// changes), or a new one.
+    /// changes), or a new one. A fetch passes `info`, looked up once for all its records.
+    ///
+    /// The identity map is hashed once per record: the new object is made inside the map's
+    /// default-value access, which inserts it where the lookup found no entry.
     ///
     /// - Throws: `typeMismatch` when a stored value does not fit its Swift type (see `checkRepresentable`).
-    func register<T: PersistentModel>(_ snapshot: DefaultSnapshot, as type: T.Type) throws -> T {
-        try checkRepresentable(snapshot, as: T.self)
-        if let known = registered[snapshot.persistentIdentifier] as? T {
+    func register<T: PersistentModel>(_ snapshot: DefaultSnapshot, as type: T.Type, info: ModelTypeInfo = ModelTypeInfo.of(T.self)) throws -> T {
+        if !info.checkedAttributes.isEmpty { try checkRepresentable(snapshot, as: T.self, info: info) }
+        var made: T?
+        let entry = Self.access(&registered[snapshot.persistentIdentifier, default: {
+            let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, context: self))
+            made = model
+            return model
+        }()])
+        if let made { return made }
+        if let known = entry as? T {
             refresh(known, with: snapshot)
             return known
         }
+        // Another type registered under this identifier (a record of another entity): replaced.
         let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, context: self))
         registered[snapshot.persistentIdentifier] = model
         return model
     }
+
+    /// The objects for fetched snapshots, in order (see `register(_:as:info:)`).
+    func registerAll<T: PersistentModel>(_ snapshots: [DefaultSnapshot], as type: T.Type) throws -> [T] {
+        let info = ModelTypeInfo.of(T.self)
+        registered.reserveCapacity(registered.count + snapshots.count)
+        var models: [T] = []
+        models.reserveCapacity(snapshots.count)
+        for snapshot in snapshots { models.append(try register(snapshot, as: T.self, info: info)) }
+        return models
+    }
+
+    /// The value of an identity-map entry, reached through a mutating access so that a
+    /// `default:` subscript inserts its default.
+    private static func access(_ entry: inout any PersistentModel) -> any PersistentModel { entry }
 
     /// Replaces an unchanged object's stored state with a newer one and unloads its values.
     func refresh(_ model: any PersistentModel, with snapshot: DefaultSnapshot) {

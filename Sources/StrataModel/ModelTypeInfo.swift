@@ -56,17 +56,32 @@ final class ModelTypeInfo: @unchecked Sendable {
         self.ordinalsByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    private static let cache = Mutex<[ObjectIdentifier: ModelTypeInfo]>([:])
+    /// Every description built, and the one looked up last: every object made looks its type up
+    /// (`ModelBackingData.init`), and a fetch makes thousands of one type in a row, so the last
+    /// one is compared before the dictionary is hashed.
+    private struct Cache {
+        var all: [ObjectIdentifier: ModelTypeInfo] = [:]
+        var last: (key: ObjectIdentifier, info: ModelTypeInfo)?
+    }
+
+    private static let cache = Mutex<Cache>(Cache())
 
     /// The description of `type`, built on first use.
     static func of(_ type: any PersistentModel.Type) -> ModelTypeInfo {
         let key = ObjectIdentifier(type)
-        if let info = cache.withLock({ $0[key] }) { return info }
+        let known: ModelTypeInfo? = cache.withLock { cache in
+            if let last = cache.last, last.key == key { return last.info }
+            guard let info = cache.all[key] else { return nil }
+            cache.last = (key, info)
+            return info
+        }
+        if let known { return known }
         let info = ModelTypeInfo(type)  // built outside the lock: it may describe other types
         return cache.withLock { cache in
-            if let existing = cache[key] { return existing }
-            cache[key] = info
-            return info
+            let kept = cache.all[key] ?? info
+            cache.all[key] = kept
+            cache.last = (key, kept)
+            return kept
         }
     }
 

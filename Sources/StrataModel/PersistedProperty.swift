@@ -1,22 +1,26 @@
 /// The storage behind one persisted property of a model (the `_name` peer `@Model` generates):
 /// the value, or "not loaded" for a fetched object whose property was not read yet.
+///
+/// The members the generated code calls are inlinable, so they compile into the model's own
+/// module for its concrete types (a fetched object sets every slot to `fault`: called through
+/// unspecialized generic code that cost 50 instructions a slot).
 public struct _PersistedProperty<Value> {
-    enum State {
+    @usableFromInline enum State {
         case value(Value)
         case fault
     }
 
-    var state: State
+    @usableFromInline var state: State
 
     /// A loaded value (what the init accessor stores).
-    public init(_ value: Value) { state = .value(value) }
-    private init(fault: ()) { state = .fault }
+    @inlinable public init(_ value: Value) { state = .value(value) }
+    @inlinable init(fault: ()) { state = .fault }
 
     /// Not loaded: the next read takes the stored record's value.
-    public static var fault: Self { Self(fault: ()) }
+    @inlinable public static var fault: Self { Self(fault: ()) }
 
     /// Forgets the loaded value.
-    public mutating func refault() { state = .fault }
+    @inlinable public mutating func refault() { state = .fault }
 
     /// The loaded value, if any.
     var loaded: Value? {
