@@ -5,18 +5,18 @@ public enum _CoreCodec<T: ModelAttributeValue>: _AttributeCodec {
     /// The declared Swift type.
     public typealias Property = T
     /// The core type it is stored as.
-    public static var attributeType: AttributeType { T.attributeType }
+    @inlinable public static var attributeType: AttributeType { T.attributeType }
     /// Whether `nil` (or no target) is allowed.
-    public static var isOptional: Bool { false }
+    @inlinable public static var isOptional: Bool { false }
     /// The stored representation.
-    public static func encodeValue(_ value: T) -> Value { value.attributeValue }
+    @inlinable public static func encodeValue(_ value: T) -> Value { value.attributeValue }
     /// The Swift value from its stored representation.
-    public static func decodeValue(_ value: Value) throws -> T {
+    @inlinable public static func decodeValue(_ value: Value) throws -> T {
         guard let v = T(attributeValue: value) else { throw mismatch(value) }
         return v
     }
     /// Whether every stored value of the core type fits `T`.
-    public static var decodesEveryStoredValue: Bool { T.decodesEveryStoredValue }
+    @inlinable public static var decodesEveryStoredValue: Bool { T.decodesEveryStoredValue }
 }
 
 /// An optional core attribute type; `nil` is the store's null.
@@ -24,19 +24,19 @@ public enum _OptionalCoreCodec<T: ModelAttributeValue>: _AttributeCodec {
     /// The declared Swift type.
     public typealias Property = T?
     /// The core type it is stored as.
-    public static var attributeType: AttributeType { T.attributeType }
+    @inlinable public static var attributeType: AttributeType { T.attributeType }
     /// Whether `nil` (or no target) is allowed.
-    public static var isOptional: Bool { true }
+    @inlinable public static var isOptional: Bool { true }
     /// The stored representation.
-    public static func encodeValue(_ value: T?) -> Value { value?.attributeValue ?? .null }
+    @inlinable public static func encodeValue(_ value: T?) -> Value { value?.attributeValue ?? .null }
     /// The Swift value from its stored representation.
-    public static func decodeValue(_ value: Value) throws -> T? {
+    @inlinable public static func decodeValue(_ value: Value) throws -> T? {
         if value.isNull { return nil }
         guard let v = T(attributeValue: value) else { throw mismatch(value) }
         return v
     }
     /// Whether every stored value of the core type fits `T`.
-    public static var decodesEveryStoredValue: Bool { T.decodesEveryStoredValue }
+    @inlinable public static var decodesEveryStoredValue: Bool { T.decodesEveryStoredValue }
 }
 
 /// An enum with a raw value, stored as its raw value.

@@ -7,24 +7,24 @@
 /// value; an optional is matched before the plain `Codable` overload takes `Optional` itself.
 
 /// A core attribute type.
-public func _$codec<T: ModelAttributeValue>(_: T.Type) -> _CoreCodec<T>.Type { _CoreCodec<T>.self }
+@inlinable public func _$codec<T: ModelAttributeValue>(_: T.Type) -> _CoreCodec<T>.Type { _CoreCodec<T>.self }
 /// An optional core attribute type.
-public func _$codec<T: ModelAttributeValue>(_: T?.Type) -> _OptionalCoreCodec<T>.Type { _OptionalCoreCodec<T>.self }
+@inlinable public func _$codec<T: ModelAttributeValue>(_: T?.Type) -> _OptionalCoreCodec<T>.Type { _OptionalCoreCodec<T>.self }
 /// A raw-value enum.
-public func _$codec<T: RawRepresentable>(_: T.Type) -> _RawCodec<T>.Type where T.RawValue: ModelAttributeValue { _RawCodec<T>.self }
+@inlinable public func _$codec<T: RawRepresentable>(_: T.Type) -> _RawCodec<T>.Type where T.RawValue: ModelAttributeValue { _RawCodec<T>.self }
 /// A raw-value enum that is also `Codable`: still stored by raw value.
-public func _$codec<T: RawRepresentable & Codable>(_: T.Type) -> _RawCodec<T>.Type where T.RawValue: ModelAttributeValue { _RawCodec<T>.self }
+@inlinable public func _$codec<T: RawRepresentable & Codable>(_: T.Type) -> _RawCodec<T>.Type where T.RawValue: ModelAttributeValue { _RawCodec<T>.self }
 /// An optional raw-value enum.
-public func _$codec<T: RawRepresentable>(_: T?.Type) -> _OptionalRawCodec<T>.Type where T.RawValue: ModelAttributeValue { _OptionalRawCodec<T>.self }
+@inlinable public func _$codec<T: RawRepresentable>(_: T?.Type) -> _OptionalRawCodec<T>.Type where T.RawValue: ModelAttributeValue { _OptionalRawCodec<T>.self }
 /// An optional raw-value enum that is also `Codable`.
-public func _$codec<T: RawRepresentable & Codable>(_: T?.Type) -> _OptionalRawCodec<T>.Type where T.RawValue: ModelAttributeValue { _OptionalRawCodec<T>.self }
+@inlinable public func _$codec<T: RawRepresentable & Codable>(_: T?.Type) -> _OptionalRawCodec<T>.Type where T.RawValue: ModelAttributeValue { _OptionalRawCodec<T>.self }
 /// A `Codable` document (struct, array, dictionary).
-public func _$codec<T: Codable>(_: T.Type) -> _DocumentCodec<T>.Type { _DocumentCodec<T>.self }
+@inlinable public func _$codec<T: Codable>(_: T.Type) -> _DocumentCodec<T>.Type { _DocumentCodec<T>.self }
 /// An optional `Codable` document.
-public func _$codec<T: Codable>(_: T?.Type) -> _OptionalDocumentCodec<T>.Type { _OptionalDocumentCodec<T>.self }
+@inlinable public func _$codec<T: Codable>(_: T?.Type) -> _OptionalDocumentCodec<T>.Type { _OptionalDocumentCodec<T>.self }
 /// A required to-one relationship.
-public func _$codec<D: PersistentModel>(_: D.Type) -> _ToOneCodec<D>.Type { _ToOneCodec<D>.self }
+@inlinable public func _$codec<D: PersistentModel>(_: D.Type) -> _ToOneCodec<D>.Type { _ToOneCodec<D>.self }
 /// An optional to-one relationship.
-public func _$codec<D: PersistentModel>(_: D?.Type) -> _OptionalToOneCodec<D>.Type { _OptionalToOneCodec<D>.self }
+@inlinable public func _$codec<D: PersistentModel>(_: D?.Type) -> _OptionalToOneCodec<D>.Type { _OptionalToOneCodec<D>.self }
 /// A to-many relationship.
-public func _$codec<D: PersistentModel>(_: [D].Type) -> _ToManyCodec<D>.Type { _ToManyCodec<D>.self }
+@inlinable public func _$codec<D: PersistentModel>(_: [D].Type) -> _ToManyCodec<D>.Type { _ToManyCodec<D>.self }

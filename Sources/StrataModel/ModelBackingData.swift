@@ -37,6 +37,7 @@ public final class ModelBackingData {
     public var hasChanges: Bool { changedMask != 0 || !changedBeyond.isEmpty }
 
     /// Records that property `ordinal` was set and tells the context.
+    @usableFromInline
     func didChange(_ ordinal: Int, owner: some PersistentModel) {
         let wasClean = !hasChanges
         if ordinal < 64 { changedMask |= 1 << UInt64(ordinal) } else { changedBeyond.insert(ordinal) }
@@ -51,6 +52,28 @@ public final class ModelBackingData {
     /// The ordinals set since the last save, ascending.
     var changedOrdinals: [Int] { info.properties.indices.filter(isChanged) }
 
+    /// Whether the object was never saved (no stored record yet): it can be listed only where
+    /// relationships set in memory put it.
+    @usableFromInline
+    var isNew: Bool { snapshot == nil }
+
+    /// The inverse of relationship `ordinal` on its destination, `nil` for a one-way relationship.
+    @usableFromInline
+    func inverseOrdinal(_ ordinal: Int) -> Int? { info.inverseOrdinal(ordinal) }
+
+    /// The objects relationship `ordinal` holds in the store, from the identity map or in one fetch.
+    @usableFromInline
+    func loadTargets<D: PersistentModel>(_ ordinal: Int, as type: D.Type) -> [D] {
+        let ids = storedTargets(ordinal)
+        return ids.isEmpty ? [] : (context?.resolve(ids, as: D.self) ?? [])
+    }
+
+    /// Stops on a stored value a getter cannot represent (unreachable: fetches check records first).
+    @usableFromInline
+    func unreadable<M: PersistentModel>(_ ordinal: Int, of type: M.Type, _ error: any Error) -> Never {
+        preconditionFailure("\(M.self).\(info.properties[ordinal].name): \(error)")
+    }
+
     /// Forgets the changes (after a save or a rollback).
     func clearChanges() {
         changedMask = 0
@@ -58,6 +81,7 @@ public final class ModelBackingData {
     }
 
     /// The stored value of attribute property `ordinal`.
+    @usableFromInline
     func storedAttribute(_ ordinal: Int) -> Value {
         guard let snapshot, let i = info.attributeIndex[ordinal] else { return .null }
         return snapshot.attributes[i]

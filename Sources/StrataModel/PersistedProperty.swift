@@ -55,11 +55,11 @@ public enum _InverseChange {
 /// Returned by the codecs and applied by the generated accessors after the slot is written, so
 /// a chain of inverse updates that comes back to the first object never finds its slot in use.
 public struct _Effects {
-    var inverses: [(target: any PersistentModel, ordinal: Int, change: _InverseChange)] = []
-    var inserts: [(model: any PersistentModel, context: ModelContext)] = []
+    @usableFromInline var inverses: [(target: any PersistentModel, ordinal: Int, change: _InverseChange)] = []
+    @usableFromInline var inserts: [(model: any PersistentModel, context: ModelContext)] = []
 
     /// Nothing to do.
-    public init() {}
+    @inlinable public init() {}
 
     /// Applies the inverse changes, then the inserts.
     public func apply() {

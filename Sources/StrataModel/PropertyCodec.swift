@@ -37,6 +37,7 @@ public protocol _AttributeCodec: _PropertyCodec {
 extension _AttributeCodec {
 
     /// Reads the property, loading it from the stored record if needed.
+    @inlinable
     public static func get<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ owner: M, _ ordinal: Int) -> Property {
         if case .value(let v) = slot.state { return v }
         let stored = owner.persistentBackingData.storedAttribute(ordinal)
@@ -47,7 +48,7 @@ extension _AttributeCodec {
         } catch {
             // Unreachable: the context checks every record it turns into an object
             // (`ModelContext.checkRepresentable`), so a value that does not fit fails the fetch.
-            preconditionFailure("\(M.self).\(owner.persistentBackingData.info.properties[ordinal].name): \(error)")
+            owner.persistentBackingData.unreadable(ordinal, of: M.self, error)
         }
     }
 
@@ -55,6 +56,7 @@ extension _AttributeCodec {
     public static var decodesEveryStoredValue: Bool { false }
 
     /// Writes the property and tracks the change.
+    @inlinable
     public static func set<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ newValue: Property, _ owner: M, _ ordinal: Int) -> _Effects {
         slot.state = .value(newValue)
         owner.persistentBackingData.didChange(ordinal, owner: owner)
@@ -62,6 +64,7 @@ extension _AttributeCodec {
     }
 
     /// The value for a save.
+    @inlinable
     public static func encode(_ slot: _PersistedProperty<Property>) -> _PropertyValue {
         if case .value(let v) = slot.state { return .attribute(encodeValue(v)) }
         return .stored
@@ -73,6 +76,7 @@ extension _AttributeCodec {
     }
 
     /// Applies the other side of a relationship change.
+    @inlinable
     public static func inverse<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ change: _InverseChange, _ owner: M, _ ordinal: Int) -> _Effects { _Effects() }
 
     /// The schema description (what `@Model`'s `schemaMetadata` lists). A literal default becomes
@@ -85,6 +89,7 @@ extension _AttributeCodec {
         return ModelPropertyMetadata(name: name, ordinal: ordinal, originalName: originalName, kind: .attribute(attribute), storedValueCheck: check)
     }
 
+    @usableFromInline
     static func mismatch(_ value: Value) -> StrataError {
         StrataError(.typeMismatch, "The stored value \(value) does not fit \(Property.self).")
     }

@@ -21,12 +21,10 @@ public protocol _RelationshipCodec: _PropertyCodec {
 
 extension _RelationshipCodec {
     /// Loads the targets on first access, from the identity map or in one fetch.
+    @inlinable
     public static func get<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ owner: M, _ ordinal: Int) -> Property {
         if case .value(let v) = slot.state { return v }
-        let backing = owner.persistentBackingData
-        let ids = backing.storedTargets(ordinal)
-        let objects: [Destination] = ids.isEmpty ? [] : (backing.context?.resolve(ids, as: Destination.self) ?? [])
-        let v = property(objects)
+        let v = property(owner.persistentBackingData.loadTargets(ordinal, as: Destination.self))
         slot.state = .value(v)
         return v
     }
@@ -34,6 +32,7 @@ extension _RelationshipCodec {
     /// Sets the targets; the targets gained and lost are told (and new targets inserted into the
     /// owner's context: the graph of an inserted object is inserted, as in SwiftData) by the
     /// returned effects.
+    @inlinable
     public static func set<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ newValue: Property, _ owner: M, _ ordinal: Int) -> _Effects {
         let old = targets(get(&slot, owner, ordinal))
         let new = targets(newValue)
@@ -45,13 +44,14 @@ extension _RelationshipCodec {
         if let context = backing.context {
             effects.inserts = added.filter { $0.persistentBackingData.context == nil && !$0.isDeleted }.map { ($0, context) }
         }
-        if let inverse = backing.info.inverseOrdinal(ordinal) {
+        if let inverse = backing.inverseOrdinal(ordinal) {
             effects.inverses = removed.map { ($0, inverse, .remove(owner)) } + added.map { ($0, inverse, .add(owner)) }
         }
         return effects
     }
 
     /// The value for a save.
+    @inlinable
     public static func encode(_ slot: _PersistedProperty<Property>) -> _PropertyValue {
         guard case .value(let v) = slot.state else { return .stored }
         return isToMany ? .toMany(targets(v)) : .toOne(targets(v).first)
@@ -68,6 +68,7 @@ extension _RelationshipCodec {
     /// in the list: it can only be listed where its own side points, and its side pointed
     /// elsewhere (the setter sends `.add` once, and only for a target it did not have; see
     /// `difference`). A saved object is looked for, since the list may come from the store.
+    @inlinable
     public static func inverse<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ change: _InverseChange, _ owner: M, _ ordinal: Int) -> _Effects {
         var value = get(&slot, owner, ordinal)
         slot.state = .fault  // the slot's reference goes, so `value` is the array's only owner
@@ -76,8 +77,7 @@ extension _RelationshipCodec {
         switch change {
         case .add(let source):
             guard let source = source as? Destination else { return effects }
-            let isNew = source.persistentBackingData.snapshot == nil
-            if isToMany && isNew {
+            if isToMany && source.persistentBackingData.isNew {
                 // Not listed: see above.
             } else if contains(value, source) {
                 return effects
@@ -86,7 +86,7 @@ extension _RelationshipCodec {
             if let context = owner.persistentBackingData.context, source.persistentBackingData.context == nil, !source.isDeleted {
                 effects.inserts = [(source, context)]
             }
-            if !isToMany, let previous = targets(value).first, let back = owner.persistentBackingData.info.inverseOrdinal(ordinal) {
+            if !isToMany, let previous = targets(value).first, let back = owner.persistentBackingData.inverseOrdinal(ordinal) {
                 // A to-one moves: its previous target loses this object.
                 effects.inverses = [(previous, back, .remove(owner))]
             }
@@ -100,16 +100,19 @@ extension _RelationshipCodec {
     }
 
     /// Whether `value` holds `target` (by identity).
+    @inlinable
     public static func contains(_ value: Property, _ target: Destination) -> Bool {
         targets(value).contains { $0 === target }
     }
 
     /// Adds `target`: appended to a to-many, the new target of a to-one.
+    @inlinable
     public static func add(_ target: Destination, to value: inout Property) {
         value = property([target])
     }
 
     /// Removes `target` if held (the first occurrence of a to-many).
+    @inlinable
     public static func remove(_ target: Destination, from value: inout Property) {
         var list = targets(value)
         guard let index = list.firstIndex(where: { $0 === target }) else { return }
@@ -132,6 +135,7 @@ extension _RelationshipCodec {
     /// Targets added and removed, by identity; the common append-one case costs one comparison per
     /// element. A target is in `added` once, and only if `old` did not hold it: `inverse` relies on
     /// that to append a new object without looking for it first.
+    @inlinable
     static func difference(_ old: [Destination], _ new: [Destination]) -> (added: [Destination], removed: [Destination]) {
         if new.count == old.count + 1, let last = new.last, zip(old, new).allSatisfy({ $0 === $1 }), !old.contains(where: { $0 === last }) {
             return ([last], [])
@@ -153,18 +157,18 @@ public enum _ToOneCodec<D: PersistentModel>: _RelationshipCodec {
     /// The destination model type.
     public typealias Destination = D
     /// Whether it holds many targets.
-    public static var isToMany: Bool { false }
+    @inlinable public static var isToMany: Bool { false }
     /// Whether `nil` (or no target) is allowed.
-    public static var isOptional: Bool { false }
+    @inlinable public static var isOptional: Bool { false }
     /// The property value for a list of targets.
-    public static func property(_ targets: [D]) -> D {
+    @inlinable public static func property(_ targets: [D]) -> D {
         guard let first = targets.first else {
             preconditionFailure("A required relationship to \(D.self) has no target in the store (deleted with noAction, or written by a schema without the requirement).")
         }
         return first
     }
     /// The targets of a property value.
-    public static func targets(_ value: D) -> [D] { [value] }
+    @inlinable public static func targets(_ value: D) -> [D] { [value] }
 }
 
 /// An optional to-one relationship (`var trip: Trip?`).
@@ -174,13 +178,13 @@ public enum _OptionalToOneCodec<D: PersistentModel>: _RelationshipCodec {
     /// The destination model type.
     public typealias Destination = D
     /// Whether it holds many targets.
-    public static var isToMany: Bool { false }
+    @inlinable public static var isToMany: Bool { false }
     /// Whether `nil` (or no target) is allowed.
-    public static var isOptional: Bool { true }
+    @inlinable public static var isOptional: Bool { true }
     /// The property value for a list of targets.
-    public static func property(_ targets: [D]) -> D? { targets.first }
+    @inlinable public static func property(_ targets: [D]) -> D? { targets.first }
     /// The targets of a property value.
-    public static func targets(_ value: D?) -> [D] { value.map { [$0] } ?? [] }
+    @inlinable public static func targets(_ value: D?) -> [D] { value.map { [$0] } ?? [] }
 }
 
 /// A to-many relationship (`var items: [Item]`).
@@ -190,22 +194,22 @@ public enum _ToManyCodec<D: PersistentModel>: _RelationshipCodec {
     /// The destination model type.
     public typealias Destination = D
     /// Whether it holds many targets.
-    public static var isToMany: Bool { true }
+    @inlinable public static var isToMany: Bool { true }
     /// Whether `nil` (or no target) is allowed.
-    public static var isOptional: Bool { true }
+    @inlinable public static var isOptional: Bool { true }
     /// The property value for a list of targets.
-    public static func property(_ targets: [D]) -> [D] { targets }
+    @inlinable public static func property(_ targets: [D]) -> [D] { targets }
     /// The targets of a property value.
-    public static func targets(_ value: [D]) -> [D] { value }
+    @inlinable public static func targets(_ value: [D]) -> [D] { value }
     /// Whether the list holds `target`, compared by identity.
-    public static func contains(_ value: [D], _ target: D) -> Bool {
+    @inlinable public static func contains(_ value: [D], _ target: D) -> Bool {
         let wanted = ObjectIdentifier(target)
         return value.contains { ObjectIdentifier($0) == wanted }
     }
     /// Appends `target`, in place.
-    public static func add(_ target: D, to value: inout [D]) { value.append(target) }
+    @inlinable public static func add(_ target: D, to value: inout [D]) { value.append(target) }
     /// Removes the first occurrence of `target`, in place.
-    public static func remove(_ target: D, from value: inout [D]) {
+    @inlinable public static func remove(_ target: D, from value: inout [D]) {
         let wanted = ObjectIdentifier(target)
         if let index = value.firstIndex(where: { ObjectIdentifier($0) == wanted }) { value.remove(at: index) }
     }
