@@ -29,6 +29,7 @@ extension SQLiteSaveTransaction {
     /// Sets a to-one column; a UNIQUE failure holds the value back until the end of the save.
     func setColumn(_ entity: EntitySchema, _ key: Int64, relationship r: Int, to value: Int64?, order: (String, Int64)? = nil) throws {
         guard case .column(let column, _) = mapping.tables[entity.index].relationships[r] else { return }
+        columnWrites += 1
         var sets = "\(q(column)) = ?"
         var values: [SQLValue] = [value.map { .integer($0) } ?? .null]
         if let (orderColumn, position) = order {

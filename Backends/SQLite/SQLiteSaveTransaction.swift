@@ -106,6 +106,9 @@ final class SQLiteSaveTransaction {
                 // A to-one the INSERT wrote may have been moved by an earlier write of the save;
                 // this later write wins (request order).
                 for r in directToOnes(writes[n].entity) {
+                    // Until the save sets a to-one column (`setColumn`), each inserted row still holds
+                    // what its INSERT wrote: no need to read it back (one SELECT per insert).
+                    if columnWrites == 0, case .one(let target?) = writes[n].links[r], writes[n].stored[r] == [target] { continue }
                     guard case .one(let target?) = writes[n].links[r], try column(writes[n].entity, writes[n].key, r) != target else { continue }
                     // Back in the list at the place the INSERT gave it: inserts that come later in
                     // the request and joined the same list follow it.
@@ -242,6 +245,9 @@ final class SQLiteSaveTransaction {
     var known = Set<Key>()
     /// The to-one values a held-back row should get at the end of the save.
     var intended: [Key: [Int: Int64?]] = [:]
+    /// How many times the save set a to-one column after writing rows (`setColumn`); while 0, every
+    /// inserted row's to-one columns are what its INSERT wrote.
+    var columnWrites = 0
     /// The position in an ordered list that an INSERT gave its row for to-one `r` (request order).
     var listPlaces: [Key: [Int: Int64]] = [:]
 }
