@@ -27,7 +27,7 @@ public final class CSVStore: DataStore {
     private struct Disk {
         var manifest: CSVManifest
         var stamps: [FileStamp?]
-        var checked = ContinuousClock.now
+        var outsideChanges = OutsideChangeCheck()
         var straysRemoved = false
     }
     private let disk: Mutex<Disk>
@@ -95,9 +95,7 @@ public final class CSVStore: DataStore {
     /// Reloads the files if someone else changed them since this store last wrote or read them.
     private func refreshIfChanged(always: Bool = false) throws {
         try disk.withLock { disk in
-            let now = ContinuousClock.now
-            guard always || now - disk.checked >= Self.outsideChangeWindow else { return }
-            disk.checked = now
+            guard disk.outsideChanges.isDue(always: always) else { return }
             guard folder.stamps(disk.manifest) != disk.stamps else { return }
             let (state, fresh) = try Self.load(folder, layout)
             guard state.storeIdentifier == identifier else {
@@ -107,9 +105,6 @@ public final class CSVStore: DataStore {
             disk = fresh
         }
     }
-
-    /// How stale a fetch may be about a change made by another process.
-    static let outsideChangeWindow = Duration.milliseconds(5)
 
     /// Everything the contract has.
     public var capabilities: StoreCapabilities {

@@ -33,7 +33,7 @@ public final class JournaledDocument<Format: DocumentFormat>: Sendable {
         var journalEnd: Int
         var needsLineEnd: Bool
         var documentBytes: Int
-        var checked = ContinuousClock.now
+        var outsideChanges = OutsideChangeCheck()
         var temporariesRemoved = false
 
         init(_ loaded: JournaledDocumentFiles<Format>.Loaded) {
@@ -46,10 +46,6 @@ public final class JournaledDocument<Format: DocumentFormat>: Sendable {
             documentBytes = loaded.documentBytes
         }
     }
-
-    /// How stale a fetch may be about an outside edit: the files are looked at (two `stat` calls)
-    /// at most this often for fetches, and before every save.
-    public static var outsideChangeWindow: Duration { .milliseconds(5) }
 
     /// Opens the store at `url`; a writer creates it if neither file exists, a reader never writes.
     ///
@@ -88,9 +84,7 @@ public final class JournaledDocument<Format: DocumentFormat>: Sendable {
     /// Reloads the files if someone else changed them since this store last wrote or read them.
     private func refreshIfChanged(always: Bool = false) throws {
         try disk.withLock { disk in
-            let now = ContinuousClock.now
-            guard always || now - disk.checked >= Self.outsideChangeWindow else { return }
-            disk.checked = now
+            guard disk.outsideChanges.isDue(always: always) else { return }
             guard FileStamp(files.document) != disk.documentStamp || FileStamp(files.journal) != disk.journalStamp else { return }
             let loaded = try files.load(schema)
             guard loaded.state.storeIdentifier == identifier else {
