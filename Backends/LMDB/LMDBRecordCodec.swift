@@ -154,19 +154,29 @@ enum LMDBRecordCodec {
     ///
     /// - Throws: `corruptStore` naming the entity and key for a wrong version, checksum, tag or length.
     static func decode(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, file: String, toOne: (Int, Int64) -> Void) throws -> [Value] {
-        let damaged = Damage(entity: entity, key: key, file: file)
-        guard bytes.count >= 5 else { throw damaged("\(bytes.count) bytes") }
+        do {
+            return try decodeChecked(bytes, entity, toOne: toOne)
+        } catch {
+            throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' is damaged (\(error.what)); restore the environment from a backup.", entity: entity.name, file: file)
+        }
+    }
+
+    /// `decode` without the error's context: the reader carries no entity or path (retaining them
+    /// cost every lookup), and the damage is described once, on the way out.
+    @inline(__always)
+    private static func decodeChecked(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, toOne: (Int, Int64) -> Void) throws(Malformed) -> [Value] {
+        guard bytes.count >= 5 else { throw Malformed("\(bytes.count) bytes") }
         // A newer Strata bumps the metadata's format too, so an unknown record version is damage.
-        guard bytes[0] == version else { throw damaged("record format \(bytes[0])") }
+        guard bytes[0] == version else { throw Malformed("record format \(bytes[0])") }
         let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
-        guard stored == checksum(UnsafeRawBufferPointer(rebasing: bytes[5...])) else { throw damaged("checksum mismatch") }
+        guard stored == checksum(UnsafeRawBufferPointer(rebasing: bytes[5...])) else { throw Malformed("checksum mismatch") }
         let types = entity.attributeTypes
         // The cursor is a local value, not a variable captured by nested functions (which costs an
         // exclusivity check per read). `reserveCapacity` and `append` are specialized for `Value`;
         // `Array(unsafeUninitializedCapacity:)` measured 700 instructions more (a generic allocation).
         var attributes: [Value] = []
         attributes.reserveCapacity(types.count)
-        var reader = Reader(bytes: bytes, p: 5, damaged: damaged)
+        var reader = Reader(bytes: bytes, p: 5)
         for i in 0..<types.count {
             let tag = try reader.byte()
             let value: Value
@@ -186,10 +196,10 @@ enum LMDBRecordCodec {
                 value = .uuid(UUID(uuid: u))
             case (9, .url):
                 let text = String(decoding: try reader.span(), as: UTF8.self)
-                guard let url = URL(string: text) else { throw damaged("unreadable URL") }
+                guard let url = URL(string: text) else { throw Malformed("unreadable URL") }
                 value = .url(url)
             default:
-                throw damaged("tag \(tag) for \(entity.attributes[i].name), a \(types[i].rawValue)")
+                throw Malformed("tag \(tag) for \(entity.attributes[i].name), a \(types[i].rawValue)")
             }
             attributes.append(value)
         }
@@ -197,54 +207,48 @@ enum LMDBRecordCodec {
             switch try reader.byte() {
             case 0: break
             case 1: toOne(r, Int64(bitPattern: try reader.fixed()))
-            case let tag: throw damaged("relationship tag \(tag)")
+            case let tag: throw Malformed("relationship tag \(tag)")
             }
         }
-        guard reader.p == bytes.count else { throw damaged("\(bytes.count - reader.p) bytes too many") }
+        guard reader.p == bytes.count else { throw Malformed("\(bytes.count - reader.p) bytes too many") }
         return attributes
     }
 
-    /// The error for a damaged record, naming the entity and key.
-    private struct Damage {
-        let entity: EntitySchema
-        let key: Int64
-        let file: String
-
-        func callAsFunction(_ what: String) -> StrataError {
-            StrataError(.corruptStore, "Record \(key) of '\(entity.name)' is damaged (\(what)); restore the environment from a backup.", entity: entity.name, file: file)
-        }
+    /// What is wrong with a record's bytes; `decode` names the record and the store around it.
+    private struct Malformed: Error {
+        let what: String
+        init(_ what: String) { self.what = what }
     }
 
     /// The decoder's cursor over a record's bytes; every read checks the length first.
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
         var p: Int
-        let damaged: Damage
 
-        mutating func byte() throws -> UInt8 {
-            guard p < bytes.count else { throw damaged("truncated") }
+        mutating func byte() throws(Malformed) -> UInt8 {
+            guard p < bytes.count else { throw Malformed("truncated") }
             defer { p += 1 }
             return bytes[p]
         }
 
-        mutating func fixed() throws -> UInt64 {
-            guard p + 8 <= bytes.count else { throw damaged("truncated") }
+        mutating func fixed() throws(Malformed) -> UInt64 {
+            guard p + 8 <= bytes.count else { throw Malformed("truncated") }
             defer { p += 8 }
             return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: p, as: UInt64.self))
         }
 
-        mutating func take(_ n: Int) throws -> UnsafeRawBufferPointer {
-            guard n <= bytes.count - p else { throw damaged("truncated") }
+        mutating func take(_ n: Int) throws(Malformed) -> UnsafeRawBufferPointer {
+            guard n <= bytes.count - p else { throw Malformed("truncated") }
             defer { p += n }
             return UnsafeRawBufferPointer(rebasing: bytes[p..<(p + n)])
         }
 
         /// A LEB128 length and that many bytes.
-        mutating func span() throws -> UnsafeRawBufferPointer {
+        mutating func span() throws(Malformed) -> UnsafeRawBufferPointer {
             var n = 0
             var shift = 0
             while true {
-                guard p < bytes.count, shift < 63 else { throw damaged("bad length") }
+                guard p < bytes.count, shift < 63 else { throw Malformed("bad length") }
                 let b = bytes[p]
                 p += 1
                 n |= Int(b & 0x7F) << shift

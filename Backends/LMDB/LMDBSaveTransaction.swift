@@ -72,13 +72,13 @@ final class LMDBSaveTransaction {
     /// The record marked touched last: an insert's parent is usually touched by each of its children.
     @exclusivity(unchecked) var lastTouched: Key?
 
-    init(txn: OpaquePointer, layout: LMDBLayout, storeIdentifier: String, file: String) throws {
+    init(txn: OpaquePointer, context: LMDBContext) throws {
         self.txn = txn
-        self.layout = layout
-        self.records = LMDBRecords(txn: txn, layout: layout, storeIdentifier: storeIdentifier, file: file)
-        self.storeIdentifier = storeIdentifier
+        self.layout = context.layout
+        self.records = LMDBRecords(txn: txn, context: context)
+        self.storeIdentifier = context.storeIdentifier
         self.entities = layout.schema.entities
-        let meta = LMDBMeta(txn: txn, layout: layout, file: file)
+        let meta = LMDBMeta(txn: txn, layout: layout, file: context.file)
         self.firstInserted = try entities.map { try meta.nextKey($0) }
         self.inserted = entities.map { _ in [] }
         self.temporaries = entities.map { _ in [] }

@@ -21,6 +21,8 @@ public final class LMDBStore: DataStore {
     public let identifier: String
     let environment: LMDBEnvironment
     let layout: LMDBLayout
+    /// The layout, identifier and path every transaction reads, in one reference.
+    let context: LMDBContext
     /// Runs inside every save after its writes and before its commit (tests watch readers there).
     let beforeCommit = Mutex<(@Sendable () -> Void)?>(nil)
 
@@ -48,6 +50,7 @@ public final class LMDBStore: DataStore {
             self.environment = environment
             self.layout = opened!.0
             self.identifier = opened!.1
+            self.context = LMDBContext(layout: opened!.0, storeIdentifier: opened!.1, file: path)
         } catch let error as LMDBError {
             throw error.strataError(path: path)
         }
@@ -61,7 +64,7 @@ public final class LMDBStore: DataStore {
     private func read<T>(_ body: (LMDBRecords) throws -> T) throws -> T {
         do {
             return try environment.read { txn in
-                try body(LMDBRecords(txn: txn, layout: layout, storeIdentifier: identifier, file: environment.path))
+                try body(LMDBRecords(txn: txn, context: context))
             }
         } catch let error as LMDBError {
             throw error.strataError(path: environment.path)
@@ -75,7 +78,8 @@ public final class LMDBStore: DataStore {
             let entity = try schema.requireEntity(descriptor.entityName)
             let id = ids[0]
             guard !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == identifier else { return [] }
-            return try read { records in try records.snapshot(entity, id.primaryKey).map { [$0] } ?? [] }
+            let key = id.primaryKey
+            return try read { records in try records.snapshot(entity, key).map { [$0] } ?? [] }
         }
         let entity = try descriptor.checkedEntity(in: schema)
         return try read { records in
@@ -90,9 +94,12 @@ public final class LMDBStore: DataStore {
     ///
     /// - Throws: `unknownEntity` when the schema has no entity `id.entityName`, as the fetch does.
     public func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
-        let entity = try schema.requireEntity(id.entityName)
+        // The layout's schema is read in place; `schema` copies the configuration's (three retains).
+        let entity = try layout.schema.requireEntity(id.entityName)
         guard !id.isTemporary, id.storeIdentifier == identifier else { return nil }
-        return try read { records in try records.snapshot(entity, id.primaryKey) }
+        // The key alone is captured: capturing `id` copies its two strings into the closure.
+        let key = id.primaryKey
+        return try read { records in try records.snapshot(entity, key) }
     }
 
     /// How many records match.
@@ -116,7 +123,7 @@ public final class LMDBStore: DataStore {
         }
         do {
             return try environment.write { txn in
-                let transaction = try LMDBSaveTransaction(txn: txn, layout: layout, storeIdentifier: identifier, file: environment.path)
+                let transaction = try LMDBSaveTransaction(txn: txn, context: context)
                 try transaction.run(request)
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
