@@ -15,6 +15,8 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The save's INSERT and UPDATE statements by row shape, kept across saves so a one-record save
     /// neither rebuilds nor hashes their SQL text.
     var rowStatements: [SQLiteRowShape: SQLiteStatement] = [:]
+    /// The row statement used last, found by comparing shapes instead of hashing them.
+    var lastRowStatement: (shape: SQLiteRowShape, statement: SQLiteStatement)?
 
     /// SQLite's memory statistics off, once per process before the first connection: they take a
     /// global mutex on every allocation (about 550 instructions per fetch by key) and Strata never
@@ -45,6 +47,7 @@ final class SQLiteConnection: @unchecked Sendable {
         cache.removeAll()
         slots.removeAll()
         rowStatements.removeAll()
+        lastRowStatement = nil
         sqlite3_close_v2(handle)
     }
 

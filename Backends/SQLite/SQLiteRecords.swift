@@ -42,11 +42,12 @@ struct SQLiteRecords {
         try db.prepare(mapping.texts[entity.index].targets[r]).rows([.integer(key)]) { $0.int64(0) }
     }
 
-    /// What a save needs of a record as stored, or `nil` if it does not exist: the attribute columns
-    /// as SQLite holds them (in `columns(entity)` order, `__bits` companions included), to write
-    /// only the columns an update changes, and the targets of every relationship. One query for the
-    /// row, one per to-many.
-    func storedRow(_ entity: EntitySchema, _ key: Int64) throws -> SQLiteStoredRow? {
+    /// What an update needs of a record as stored, or `nil` if it does not exist: which of
+    /// `attributes` differ from the columns SQLite holds (so the UPDATE writes only those and
+    /// SQLite leaves the other columns' index entries alone), compared in place without building
+    /// the stored values, and the targets of every relationship. One query for the row, one per
+    /// to-many.
+    func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value]) throws -> SQLiteStoredRow? {
         let statement = try db.prepare(mapping.texts[entity.index].selectByKey)
         try statement.bind(.integer(key), at: 1)
         guard try statement.step() else {
@@ -54,34 +55,42 @@ struct SQLiteRecords {
             return nil
         }
         let table = mapping.tables[entity.index]
-        var columns: [SQLValue] = []
-        columns.reserveCapacity(table.attributeColumns.count * 2)
+        var changed: [Int] = []
         var column: Int32 = 1
-        for bits in table.bitsColumns {
-            columns.append(statement.value(column))
-            if bits != nil { columns.append(statement.value(column + 1)) }
+        for (i, bits) in table.bitsColumns.enumerated() {
+            if i < attributes.count {
+                let (main, companion) = SQLiteValueCodec.encode(attributes[i])
+                if !statement.holds(main, at: column) || (bits != nil && !statement.holds(companion, at: column + 1)) { changed.append(i) }
+            } else {
+                changed.append(i)
+            }
             column += bits == nil ? 1 : 2
         }
-        var toOnes: [Int64?] = []
-        for storage in table.relationships {
-            if case .column = storage {
-                toOnes.append(statement.isNull(column) ? nil : statement.int64(column))
-                column += 1
-            }
+        let relationships = table.relationships
+        var targets: [[Int64]] = []
+        targets.reserveCapacity(relationships.count)
+        for storage in relationships {
+            guard case .column = storage else { continue }
+            targets.append(statement.isNull(column) ? [] : [statement.int64(column)])
+            column += 1
         }
         statement.reset()
-        var next = 0
-        var targets: [[Int64]] = []
-        targets.reserveCapacity(table.relationships.count)
-        for (r, storage) in table.relationships.enumerated() {
-            if case .column = storage {
-                targets.append(toOnes[next].map { [$0] } ?? [])
-                next += 1
-            } else {
-                targets.append(try self.targets(entity, key, r))
+        if targets.count < relationships.count {
+            // The to-many lists, each by its own query, in relationship order among the to-ones.
+            var all: [[Int64]] = []
+            all.reserveCapacity(relationships.count)
+            var next = 0
+            for (r, storage) in relationships.enumerated() {
+                if case .column = storage {
+                    all.append(targets[next])
+                    next += 1
+                } else {
+                    all.append(try self.targets(entity, key, r))
+                }
             }
+            targets = all
         }
-        return SQLiteStoredRow(columns: columns, targets: targets)
+        return SQLiteStoredRow(changed: changed, targets: targets)
     }
 
     /// Attribute `i` of a record as its column holds it (the `__bits` companion aside), or `nil` if
@@ -115,10 +124,11 @@ struct SQLiteRecords {
     }
 }
 
-/// A record as a save finds it before changing it (`SQLiteRecords.storedRow`).
+/// A record as an update finds it before changing it (`SQLiteRecords.storedRow`).
 struct SQLiteStoredRow {
-    /// The attribute columns, `__bits` companions included, as SQLite holds them.
-    let columns: [SQLValue]
+    /// The attributes whose columns (or `__bits` companions) differ from the values compared, in
+    /// attribute order.
+    let changed: [Int]
     /// Per relationship, the keys it holds.
     let targets: [[Int64]]
 }

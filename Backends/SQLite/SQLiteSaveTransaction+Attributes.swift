@@ -28,29 +28,25 @@ extension SQLiteSaveTransaction {
 
     func writeAttributes(_ w: Write) throws -> [Int] {
         let t = mapping.tables[w.entity.index]
-        var values: [SQLValue] = []
-        values.reserveCapacity(t.attributeColumns.count * 2 + 2)
-        // An update writes only the attributes whose columns change: SQLite then leaves the index
-        // entries of the others alone. An insert writes all of them (`written` stays empty).
-        var written: [Int] = []
-        var storedPosition = 0
-        for (i, value) in w.attributes.enumerated() {
-            let (main, bits) = SQLiteValueCodec.encode(value)
-            let hasBits = t.bitsColumns[i] != nil
-            if !w.isInsert {
-                defer { storedPosition += hasBits ? 2 : 1 }
-                if storedPosition < w.storedColumns.count, SQLiteValueCodec.same(main, w.storedColumns[storedPosition]),
-                    !hasBits || SQLiteValueCodec.same(bits, w.storedColumns[storedPosition + 1]) {
-                    continue
-                }
-                written.append(i)
-            }
-            values.append(main)
-            if hasBits { values.append(bits) }
-        }
+        // An update writes only the attributes whose columns change (`Write.changed`): SQLite then
+        // leaves the index entries of the others alone. An insert writes all of them.
+        let written = w.changed
         // An update that changes no attribute column writes nothing (there is no empty UPDATE).
         if !w.isInsert && written.isEmpty { return [] }
-        let writtenAttributes = w.isInsert ? Array(w.attributes.indices) : written
+        var values: [SQLValue] = []
+        values.reserveCapacity((w.isInsert ? w.attributes.count : written.count) * 2 + 2)
+        func add(_ i: Int) {
+            let (main, bits) = SQLiteValueCodec.encode(w.attributes[i])
+            values.append(main)
+            if t.bitsColumns[i] != nil { values.append(bits) }
+        }
+        if w.isInsert {
+            for i in w.attributes.indices { add(i) }
+        } else {
+            for i in written { add(i) }
+        }
+        /// The attributes in `values` order, needed only to prepare a statement or hold values back.
+        var writtenAttributes: [Int] { w.isInsert ? Array(w.attributes.indices) : written }
         var direct: [Int] = []
         if w.isInsert {
             for r in directToOnes(w.entity) {
@@ -85,7 +81,10 @@ extension SQLiteSaveTransaction {
         let key = Key(entity: w.entity.index, key: w.key)
         let shape = SQLiteRowShape(entity: w.entity.index, insert: w.isInsert, direct: direct, attributes: written)
         let prepared: SQLiteStatement
-        if let cached = db.rowStatements[shape] {
+        if let last = db.lastRowStatement, last.shape == shape {
+            // Saves and their rows mostly repeat one shape: no hashing of the shape's arrays.
+            prepared = last.statement
+        } else if let cached = db.rowStatements[shape] {
             prepared = cached
         } else if w.isInsert {
             let columns = columns
@@ -97,6 +96,7 @@ extension SQLiteSaveTransaction {
             prepared = try db.prepare("UPDATE \(q(t.name)) SET \(columns.enumerated().map { "\(q($1)) = ?\($0 + 2)" }.joined(separator: ", ")) WHERE \(q("_pk")) = ?1")
             db.rowStatements[shape] = prepared
         }
+        db.lastRowStatement = (shape, prepared)
         func statement(_ values: [SQLValue]) throws {
             guard w.isInsert || !values.isEmpty else { return }
             // The key goes first: `_pk` in an INSERT, `?1` in an UPDATE's WHERE.

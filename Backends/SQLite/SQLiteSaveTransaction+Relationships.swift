@@ -154,6 +154,10 @@ extension SQLiteSaveTransaction {
 
     func applyLink(_ w: Write, _ r: Int) throws {
         let stored = w.stored[r]
+        // Unchanged (the common case for an update) is found without building the sent list.
+        if case .one(let target) = w.links[r] {
+            if let target { if stored.count == 1 && stored[0] == target { return } } else if stored.isEmpty { return }
+        }
         let sent = w.links[r].keys
         guard stored != sent else { return }
         let destination = schema.entities[w.entity.destinationIndices[r]]

@@ -59,9 +59,8 @@ extension SQLiteSaveTransaction {
     }
 
     func validate() throws {
-        let needsCheck = schema.entities.map { e in
-            e.relationships.contains { (!$0.isToMany && !$0.isOptional) || $0.minCount != nil || $0.maxCount != nil }
-        }
+        let needsCheck = start.needsRelationshipCheck
+        guard needsCheck.contains(true) else { return }
         var checked = Set<Key>()
         let candidates = writes.lazy.map { Key(entity: $0.entity.index, key: $0.key) }.filter { needsCheck[$0.entity] }
         // In (entity, key) order, so the fault reported is the same on every backend.
@@ -89,6 +88,7 @@ extension SQLiteSaveTransaction {
 
     /// The records the save changed beyond what the request sent, to report in the result.
     func changedRecords() throws -> [DefaultSnapshot] {
+        guard !touched.isEmpty || !refreshed.isEmpty else { return [] }
         var result: [DefaultSnapshot] = []
         var updated = [Key: Write]()
         for w in writes where !w.isInsert { updated[Key(entity: w.entity.index, key: w.key)] = w }

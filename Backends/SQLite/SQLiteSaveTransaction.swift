@@ -16,16 +16,28 @@ final class SQLiteSaveTransaction {
         let key: Int64
     }
 
-    struct Write {
+    /// One inserted or updated record. A class: the save's phases pass each write around many
+    /// times, and copying a struct of five arrays retained and released every one of them.
+    final class Write {
         let entity: EntitySchema
         let key: Int64
         let isInsert: Bool
         let attributes: [Value]
         let links: [Link]
         var stored: [[Int64]]
-        /// An update's attribute columns as stored before the save (`SQLiteStoredRow.columns`):
-        /// only the columns whose value changes are written. Empty for an insert.
-        var storedColumns: [SQLValue] = []
+        /// An update's attributes whose columns differ from the row as stored before the save
+        /// (`SQLiteStoredRow.changed`): only those are written. Empty for an insert.
+        let changed: [Int]
+
+        init(entity: EntitySchema, key: Int64, isInsert: Bool, attributes: [Value], links: [Link], stored: [[Int64]], changed: [Int] = []) {
+            self.entity = entity
+            self.key = key
+            self.isInsert = isInsert
+            self.attributes = attributes
+            self.links = links
+            self.stored = stored
+            self.changed = changed
+        }
     }
 
     let db: SQLiteConnection
@@ -34,9 +46,15 @@ final class SQLiteSaveTransaction {
     let storeIdentifier: String
     var schema: Schema { mapping.schema }
     let q = SQLiteMapping.quote
-    /// Reads the last committed state (a reader connection), to tell which record held a unique
-    /// value before the save when a save fails on a collision.
-    let committed: (String, [SQLValue]) throws -> [SQLValue]?
+    /// The store, whose reader connections see the last committed state: a failed save asks them
+    /// which record held a unique value before the save (`committed`). Held unowned: the store
+    /// outlives its saves, and a closure capturing it was an allocation per save.
+    unowned let store: SQLiteStore
+
+    /// The first row of `sql` in the last committed state (a reader connection).
+    func committed(_ sql: String, _ parameters: [SQLValue]) throws -> [SQLValue]? {
+        try store.committedRow(sql, parameters)
+    }
 
     var remap = IdentifierRemapping()
     /// Per entity, the first key this save assigns and the temporary identifiers of the inserts, in
@@ -66,20 +84,20 @@ final class SQLiteSaveTransaction {
     /// Partial updates whose stored result differs from the client's snapshot: reported as changed.
     var refreshed = Set<Key>()
 
-    /// Per entity, "no targets" for every relationship (what an insert starts from), shared.
-    lazy var emptyStored: [[[Int64]]] = schema.entities.map { $0.relationships.map { _ in [] } }
+    /// The per-entity starting state, shared by every save of the store.
+    let start: Start
 
-    init(db: SQLiteConnection, mapping: SQLiteMapping, records: SQLiteRecords, storeIdentifier: String, committed: @escaping (String, [SQLValue]) throws -> [SQLValue]?) {
-        self.committed = committed
+    init(db: SQLiteConnection, mapping: SQLiteMapping, records: SQLiteRecords, storeIdentifier: String, start: Start, store: SQLiteStore) {
+        self.store = store
         self.db = db
         self.mapping = mapping
         self.records = records
         self.storeIdentifier = storeIdentifier
-        let count = mapping.schema.entities.count
-        self.firstInserted = Array(repeating: nil, count: count)
-        self.temporaries = Array(repeating: [], count: count)
-        self.nextKeys = Array(repeating: nil, count: count)
-        self.insertPositions = Array(repeating: [], count: count)
+        self.start = start
+        self.firstInserted = start.noKeys
+        self.temporaries = start.noIdentifiers
+        self.nextKeys = start.noKeys
+        self.insertPositions = start.noPositions
     }
 
     func table(_ e: EntitySchema) -> String { q(mapping.tables[e.index].name) }
@@ -108,7 +126,7 @@ final class SQLiteSaveTransaction {
                 for r in directToOnes(writes[n].entity) {
                     // Until the save sets a to-one column (`setColumn`), each inserted row still holds
                     // what its INSERT wrote: no need to read it back (one SELECT per insert).
-                    if columnWrites == 0, case .one(let target?) = writes[n].links[r], writes[n].stored[r] == [target] { continue }
+                    if columnWrites == 0, case .one(let target?) = writes[n].links[r], writes[n].stored[r].count == 1, writes[n].stored[r][0] == target { continue }
                     guard case .one(let target?) = writes[n].links[r], try column(writes[n].entity, writes[n].key, r) != target else { continue }
                     // Back in the list at the place the INSERT gave it: inserts that come later in
                     // the request and joined the same list follow it.
@@ -127,6 +145,7 @@ final class SQLiteSaveTransaction {
     }
 
     func assignKeys<S: DataStoreSnapshot>(_ inserted: [S]) throws {
+        guard !inserted.isEmpty else { return }
         remap.reserveCapacity(inserted.count)
         for n in inserted.indices {
             let id = inserted[n].persistentIdentifier
@@ -203,19 +222,20 @@ final class SQLiteSaveTransaction {
             try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: id)
             let key = remap.permanentIdentifiers[n].primaryKey
             insertPositions[entity.index].append(writes.count)
-            writes.append(Write(entity: entity, key: key, isInsert: true, attributes: attributes, links: try links(relationships, entity, id), stored: emptyStored[entity.index]))
+            writes.append(Write(entity: entity, key: key, isInsert: true, attributes: attributes, links: try links(relationships, entity, id), stored: start.noTargets[entity.index]))
         }
         var seen = Set<Key>()
+        let several = request.updated.count > 1
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
-            var stored: [[Int64]] = [], storedColumns: [SQLValue] = []
+            var stored: [[Int64]] = [], changed: [Int] = []
             let key = try SaveValidation.existingKey(id, of: entity, verb: "update", storeIdentifier: storeIdentifier) { k in
-                guard let found = try records.storedRow(entity, k) else { return false }
-                (stored, storedColumns) = (found.targets, found.columns)
+                guard let found = try records.storedRow(entity, k, against: snapshot.attributeValues) else { return false }
+                (stored, changed) = (found.targets, found.changed)
                 return true
             }
-            guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") }
+            if several { guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") } }
             try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
             var attributes = snapshot.attributeValues, sent = try links(snapshot.relationshipValues, entity, id, stored: stored)
             if let scope = request.updatedProperties[id], let row = try records.snapshot(entity, key) {
@@ -224,8 +244,10 @@ final class SQLiteSaveTransaction {
                 let merged = try scope.merged(attributes: attributes, links: sent, storedAttributes: row.attributes, storedLinks: storedLinks, entity: entity, identifier: id) { value, r in try link(value, entity, r, id, stored: stored[r]) }
                 if merged.attributes != attributes || merged.links != sent { refreshed.insert(Key(entity: entity.index, key: key)) }
                 (attributes, sent) = merged
+                // The columns to write are those the merged values change.
+                changed = try records.storedRow(entity, key, against: attributes)?.changed ?? Array(attributes.indices)
             }
-            writes.append(Write(entity: entity, key: key, isInsert: false, attributes: attributes, links: sent, stored: stored, storedColumns: storedColumns))
+            writes.append(Write(entity: entity, key: key, isInsert: false, attributes: attributes, links: sent, stored: stored, changed: changed))
         }
     }
 

@@ -95,6 +95,35 @@ final class SQLiteStatement {
         }
     }
 
+    /// Whether the column holds exactly `value`, compared where SQLite keeps it: the same storage
+    /// class, integers equal, reals by bit pattern, text and blobs byte for byte. Reading the column
+    /// into a `SQLValue` first (`value(_:)`) builds a `String` or `Data` per text or blob column;
+    /// an update compares every stored column this way to write only the changed ones. A false
+    /// "different" (text that is not valid UTF-8) only costs a write; a false "same" cannot happen.
+    func holds(_ value: SQLValue, at column: Int32) -> Bool {
+        let kind = sqlite3_column_type(handle, column)
+        switch value {
+        case .null: return kind == SQLITE_NULL
+        case .integer(let v): return kind == SQLITE_INTEGER && sqlite3_column_int64(handle, column) == v
+        case .real(let v): return kind == SQLITE_FLOAT && sqlite3_column_double(handle, column).bitPattern == v.bitPattern
+        case .text(var s):
+            guard kind == SQLITE_TEXT else { return false }
+            return s.withUTF8 { sameBytes($0, column, text: true) }
+        case .blob(let d):
+            guard kind == SQLITE_BLOB else { return false }
+            return d.withUnsafeBytes { sameBytes($0.bindMemory(to: UInt8.self), column, text: false) }
+        }
+    }
+
+    /// Whether the text or blob in `column` is exactly `bytes`: one `memcmp`.
+    private func sameBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ column: Int32, text: Bool) -> Bool {
+        let pointer = text ? UnsafeRawPointer(sqlite3_column_text(handle, column)) : sqlite3_column_blob(handle, column)
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count == bytes.count else { return false }
+        guard count > 0, let pointer, let base = bytes.baseAddress else { return true }
+        return memcmp(pointer, base, count) == 0
+    }
+
     /// The number of columns a row of this statement has.
     var columnCount: Int32 { sqlite3_column_count(handle) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }

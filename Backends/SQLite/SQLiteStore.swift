@@ -20,6 +20,7 @@ public final class SQLiteStore: DataStore {
     public let identifier: String
     let mapping: SQLiteMapping
     private let writer: Mutex<SQLiteConnection>
+    private let saveStart: SQLiteSaveTransaction.Start
     private let readers = Mutex<[SQLiteConnection]>([])
 
     /// Opens the database file, creating its tables if the file is missing or empty.
@@ -31,6 +32,7 @@ public final class SQLiteStore: DataStore {
         self.configuration = configuration
         let mapping = try SQLiteMapping(schema: configuration.schema)
         self.mapping = mapping
+        self.saveStart = SQLiteSaveTransaction.Start(configuration.schema)
         let path = configuration.url.path
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         if configuration.isReadOnly, size ?? 0 == 0 {
@@ -142,6 +144,14 @@ public final class SQLiteStore: DataStore {
         }
     }
 
+    /// The first row of `sql` in the last committed state, read on a reader connection while the
+    /// writer holds an open save (a failed save's unique fault names the record that held a value).
+    func committedRow(_ sql: String, _ parameters: [SQLValue]) throws -> [SQLValue]? {
+        try withReader(consistent: false) { reader in
+            try reader.prepare(sql).rows(parameters) { row in (0..<row.columnCount).map { row.value($0) } }.first
+        }
+    }
+
     /// Applies the save in one transaction; on any error it is rolled back and nothing changes.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         guard !configuration.isReadOnly else {
@@ -155,11 +165,7 @@ public final class SQLiteStore: DataStore {
             }
             do {
                 let records = SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier)
-                let transaction = SQLiteSaveTransaction(db: db, mapping: mapping, records: records, storeIdentifier: identifier) { [self] sql, parameters in
-                    try withReader(consistent: false) { reader in
-                        try reader.prepare(sql).rows(parameters) { row in (0..<row.columnCount).map { row.value($0) } }.first
-                    }
-                }
+                let transaction = SQLiteSaveTransaction(db: db, mapping: mapping, records: records, storeIdentifier: identifier, start: saveStart, store: self)
                 try transaction.run(request)
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }

@@ -29,29 +29,6 @@ enum SQLiteValueCodec {
         return (.real(d), .null)
     }
 
-    /// Whether two column values are the same bytes: text compares by UTF-8 (Swift's `==` would call
-    /// canonically equivalent spellings equal, and skipping such a write would lose the new
-    /// spelling), reals by bit pattern. Used to leave unchanged columns out of an UPDATE, so a
-    /// false "different" only costs a write; a false "same" never happens.
-    static func same(_ a: SQLValue, _ b: SQLValue) -> Bool {
-        switch (a, b) {
-        case (.null, .null): return true
-        case (.integer(let x), .integer(let y)): return x == y
-        case (.real(let x), .real(let y)): return x.bitPattern == y.bitPattern
-        case (.text(let x), .text(let y)): return sameBytes(x, y)
-        case (.blob(let x), .blob(let y)): return x == y
-        default: return false
-        }
-    }
-
-    /// Whether two strings hold the same UTF-8 bytes: one `memcmp` over their contiguous storage
-    /// (the generic `elementsEqual` over `String.UTF8View` cost about 2,700 instructions per save).
-    private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        guard a.utf8.count == b.utf8.count else { return false }
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
-    }
-
     /// The value a predicate compares a column with (no companion: NaN is handled by the caller).
     static func comparable(_ value: Value) -> SQLValue { encode(value).0 }
 
