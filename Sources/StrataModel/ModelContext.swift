@@ -26,6 +26,10 @@ public final class ModelContext {
     /// Registered objects deleted since the last save.
     var deleted: [ObjectIdentifier: any PersistentModel] = [:]
     var deletedOrder: [ObjectIdentifier] = []
+    /// Saved objects whose relationships changed in memory as the other side of a change (an
+    /// inverse), which does not count as their own change: `rollback` reloads them with the
+    /// changed ones instead of every registered object.
+    var inverseTouched: [ObjectIdentifier: any PersistentModel] = [:]
     /// Records a relationship reached but left out because a stored value does not fit its Swift
     /// type (a getter cannot throw; `fetch` and `model(for:)` throw the same error instead).
     public internal(set) var unreadableRecords: [PersistentIdentifier: StrataError] = [:]
@@ -94,11 +98,18 @@ public final class ModelContext {
         for ordinal in info.relationshipOrdinals {
             guard let inverse = info.inverseOrdinal(ordinal) else { continue }
             switch model._$encode(ordinal) {
-            case .toOne(let target?): target._$inverse(inverse, .remove(model))
-            case .toMany(let targets): for target in targets { target._$inverse(inverse, .remove(model)) }
+            case .toOne(let target?): applyInverse(target, inverse, .remove(model))
+            case .toMany(let targets): for target in targets { applyInverse(target, inverse, .remove(model)) }
             default: break
             }
         }
+    }
+
+    /// Notes that `model`'s relationships are about to change in memory as an inverse, so a
+    /// rollback reloads it. New objects are left out: a rollback drops them anyway.
+    func noteInverseChange(_ model: any PersistentModel) {
+        guard !model.persistentBackingData.isNew else { return }
+        inverseTouched[ObjectIdentifier(model)] = model
     }
 
     /// Called by an object's backing data the first time one of its properties changes.
@@ -137,7 +148,8 @@ public final class ModelContext {
         guard identifier.entityName == T.entityName else {
             throw StrataError(.typeMismatch, "\(identifier) is a record of '\(identifier.entityName)', not of \(T.self).", entity: identifier.entityName, identifiers: [identifier])
         }
-        guard let snapshot = try store.fetch(Strata.FetchDescriptor(entity: identifier.entityName, predicate: .identifierIn([identifier]))).first else {
+        // The store's point lookup, not a fetch with an identifier filter: no descriptor, no array.
+        guard let snapshot = try store.snapshot(for: identifier) else {
             throw StrataError(.unknownIdentifier, "The store holds no record \(identifier) (never saved, or deleted).", entity: identifier.entityName, identifiers: [identifier])
         }
         return try register(snapshot, as: T.self)

@@ -6,6 +6,7 @@
 protocol ModelStore: Sendable {
     var identifier: String { get }
     func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [DefaultSnapshot]
+    func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot?
     func fetchCount(_ descriptor: Strata.FetchDescriptor) throws -> Int
     func fetchIdentifiers(_ descriptor: Strata.FetchDescriptor) throws -> [PersistentIdentifier]
     func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot>
@@ -23,6 +24,13 @@ final class ModelStoreBox<Store: DataStore>: ModelStore {
         // instructions per record in a 10,000-record fetch).
         if Store.Snapshot.self == DefaultSnapshot.self { return unsafeBitCast(rows, to: [DefaultSnapshot].self) }
         return rows.map(Self.read)
+    }
+
+    /// The store's point lookup (store contract §6): one keyed read where the backend has one.
+    func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
+        guard let row = try store.snapshot(for: id) else { return nil }
+        if Store.Snapshot.self == DefaultSnapshot.self { return unsafeBitCast(row, to: DefaultSnapshot.self) }
+        return Self.read(row)
     }
 
     func fetchCount(_ descriptor: Strata.FetchDescriptor) throws -> Int { try store.fetchCount(descriptor) }

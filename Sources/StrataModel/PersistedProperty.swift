@@ -49,6 +49,13 @@ public enum _InverseChange {
     case remove(any PersistentModel)
 }
 
+/// Applies the other side of a relationship change to `target`, noting it in its context first
+/// (an inverse is not the target's own change, but `rollback` must still undo it).
+func applyInverse(_ target: any PersistentModel, _ ordinal: Int, _ change: _InverseChange) {
+    target.persistentBackingData.context?.noteInverseChange(target)
+    target._$inverse(ordinal, change)
+}
+
 /// What a property write must still do to other objects once the write is over: the other
 /// side of relationship changes, and inserting new objects into the owner's context.
 ///
@@ -63,7 +70,7 @@ public struct _Effects {
 
     /// Applies the inverse changes, then the inserts.
     public func apply() {
-        for (target, ordinal, change) in inverses { target._$inverse(ordinal, change) }
+        for (target, ordinal, change) in inverses { applyInverse(target, ordinal, change) }
         for (model, context) in inserts { context.insertGraph(model) }
     }
 }

@@ -120,6 +120,43 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<User>()) == 0)
     }
 
+    /// Rollback reloads only what differs from the store, so it must find the saved objects whose
+    /// lists changed in memory as the other side of a change (an inverse is not their own change).
+    @Test(arguments: ModelBackend.all) func rollbackUndoesInverseChanges(_ backend: ModelBackend) throws {
+        let fixture = try ModelFixture(backend)
+        let container = try fixture.open()
+        let setup = ModelContext(container)
+        let ada = User(email: "ada@example.com", name: "Ada")
+        let bob = User(email: "bob@example.com", name: "Bob")
+        setup.insert(ada)
+        setup.insert(bob)
+        ada.shelves.append(Shelf(label: "Top"))
+        try setup.save()
+
+        let context = ModelContext(container)
+        let user = try context.model(for: ada.persistentModelID, as: User.self)
+        let other = try context.model(for: bob.persistentModelID, as: User.self)
+        #expect(user.shelves.map(\.label) == ["Top"] && other.shelves.isEmpty)
+        // A new shelf pointing at a stored user: only the inverse touches the user.
+        _ = Shelf(label: "Bottom", owner: user)
+        #expect(user.shelves.count == 2)
+        #expect(!context.changedModelsArray.contains { $0 === user }, "an inverse is not the user's own change")
+        context.rollback()
+        #expect(user.shelves.map(\.label) == ["Top"], "the inverse append is undone")
+        #expect(!context.hasChanges)
+
+        // A stored shelf moved to another user: both users' lists change in memory, neither is changed.
+        let shelf = user.shelves[0]
+        shelf.owner = other
+        #expect(user.shelves.isEmpty && other.shelves.map(\.label) == ["Top"])
+        context.rollback()
+        #expect(shelf.owner === user)
+        #expect(user.shelves.map(\.label) == ["Top"] && other.shelves.isEmpty, "both inverses are undone")
+        try context.save()
+        let fresh = ModelContext(container)  // held: objects reference their context weakly
+        #expect(try fresh.model(for: ada.persistentModelID, as: User.self).shelves.map(\.label) == ["Top"])
+    }
+
     @Test(arguments: ModelBackend.all) func oneWayRelationship(_ backend: ModelBackend) throws {
         let fixture = try ModelFixture(backend)
         let context = ModelContext(try fixture.open())
