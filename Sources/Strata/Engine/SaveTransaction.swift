@@ -17,16 +17,24 @@ struct SaveTransaction {
     private let attributeOnlyConstraints: [[Int]]
     /// Per entity and constraint, the keys of inserted records computed while writing.
     private var insertedUniqueKeys: [[[(key: Int64, new: UniqueKey)]]]
+    /// Temporary → permanent identifier of every insert, in request order (the key of insert `n` is
+    /// `remap.permanentIdentifiers[n].primaryKey`).
     private var remap = IdentifierRemapping()
-    /// Per entity, the temporary identifiers of the records inserted, in key order from `base`'s next key.
-    var temporaryIdentifiers: [[PersistentIdentifier]]
-    /// The key assigned to each inserted snapshot, in request order.
-    private var insertedKeys: [Int64] = []
     var changes: ChangeSet
     var deleted: [Set<Int64>]
     private var written: [Written] = []
     /// Membership sets of large to-many lists that this save appends to, so appends stay O(1).
     private var membership: [LinkSlot: Set<Int64>] = [:]
+    /// Whether a to-many list the request wrote names a record this save inserts. Until one does, a
+    /// record inserted by this save can be in a list only if its own write put it there, once, so
+    /// attaching it needs no membership check (no scan of the list per insert).
+    private var requestListsHoldInserts = false
+    /// Whether some write changed a to-one link of a record this save inserts. Until one does, every
+    /// insert's to-one links are as its snapshot sent them.
+    private var insertedToOneMoved = false
+    /// Per entity, by key minus `base`'s next key: whether this save's writes changed the links of
+    /// the record it inserted there after writing it (only those can differ from what was sent).
+    private var insertLinksChanged: [[Bool]] = []
 
     private struct LinkSlot: Hashable {
         let entity: Int
@@ -54,7 +62,6 @@ struct SaveTransaction {
         self.insertedUniqueKeys = base.schema.entities.map { Array(repeating: [], count: $0.uniqueConstraints.count) }
         self.changes = ChangeSet(entityCount: base.schema.entities.count)
         self.deleted = Array(repeating: [], count: base.schema.entities.count)
-        self.temporaryIdentifiers = Array(repeating: [], count: base.schema.entities.count)
     }
 
     /// Runs the request; on success returns the next state's difference and the client's result.
@@ -78,30 +85,31 @@ struct SaveTransaction {
 
     private mutating func assignIdentifiers(_ inserted: [DefaultSnapshot]) throws {
         remap.reserveCapacity(inserted.count)
-        insertedKeys.reserveCapacity(inserted.count)
         try inserted.withUnsafeBufferPointer { inserted in try assign(inserted) }
+        insertLinksChanged = entities.indices.map { e in
+            [Bool](repeating: false, count: Int(work.tables[e].nextPrimaryKey - base.tables[e].nextPrimaryKey))
+        }
     }
 
     private mutating func assign(_ inserted: UnsafeBufferPointer<DefaultSnapshot>) throws {
         for n in inserted.indices {
-            let entity = try entity(of: inserted[n])
             let id = inserted[n].persistentIdentifier
+            let entity = try SaveValidation.entity(of: id, given: inserted[n].entity, in: schema)
             guard id.isTemporary else { throw SaveValidation.permanentOnInsert(id, entity) }
             let key = work.tables[entity.index].nextPrimaryKey
             guard key < StoreState.keyLimit else { throw StrataError.keysExhausted(entity) }
             work.tables[entity.index].nextPrimaryKey = key + 1
             let permanent = work.identifier(entity, key)
             guard remap.insert(permanent, for: id) else { throw SaveValidation.twice(id, entity, "inserted") }
-            temporaryIdentifiers[entity.index].append(id)
-            insertedKeys.append(key)
         }
     }
 
     /// The identifier the client knows a record by: temporary for a record inserted in this save.
+    /// Only faults ask, so a search of the remapping is fine (no per-insert bookkeeping for it).
     func clientIdentifier(_ entity: Int, _ key: Int64) -> PersistentIdentifier {
-        let first = base.tables[entity].nextPrimaryKey
-        if key >= first, key - first < Int64(temporaryIdentifiers[entity].count) { return temporaryIdentifiers[entity][Int(key - first)] }
-        return work.identifier(entities[entity], key)
+        let permanent = work.identifier(entities[entity], key)
+        guard key >= base.tables[entity].nextPrimaryKey, let n = remap.permanentIdentifiers.firstIndex(of: permanent) else { return permanent }
+        return remap.temporaryIdentifiers[n]
     }
 
     /// The last temporary identifier resolved and its key: children inserted together usually point
@@ -132,13 +140,18 @@ struct SaveTransaction {
     // MARK: Writing
 
     private func convert(_ snapshot: DefaultSnapshot, _ entity: EntitySchema) throws -> (attributes: [Value], links: [Link]) {
-        let attributes = snapshot.attributes
-        let relationships = snapshot.relationships
-        try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: snapshot.persistentIdentifier)
-        var links: [Link] = []
-        links.reserveCapacity(relationships.count)
-        for i in relationships.indices { links.append(try convert(relationships[i], entity, i, snapshot.persistentIdentifier)) }
-        return (attributes, links)
+        (snapshot.attributes, try convert(snapshot.attributes, snapshot.relationships, entity, snapshot.persistentIdentifier))
+    }
+
+    /// Checks a snapshot's values and turns its relationship values into links.
+    private func convert(_ attributes: [Value], _ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier) throws -> [Link] {
+        try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: id)
+        if relationships.isEmpty { return [] }
+        // Made at its final size and written in place: growing it by `append` went through the
+        // array's generic reallocation path once per record.
+        var links = [Link](repeating: .one(nil), count: relationships.count)
+        for i in relationships.indices { links[i] = try convert(relationships[i], entity, i, id) }
+        return links
     }
 
     private func convert(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier) throws -> Link {
@@ -173,9 +186,14 @@ struct SaveTransaction {
 
     private mutating func writeInserts(_ inserted: UnsafeBufferPointer<DefaultSnapshot>) throws {
         for n in inserted.indices {
-            let entity = try entity(of: inserted[n])
-            let key = insertedKeys[n]
-            let (attributes, links) = try convert(inserted[n], entity)
+            // The snapshot's fields one by one: passing `inserted[n]` whole copied it (four
+            // references retained and released) twice per insert.
+            let id = inserted[n].persistentIdentifier
+            let entity = try SaveValidation.entity(of: id, given: inserted[n].entity, in: schema)
+            let key = remap.permanentIdentifiers[n].primaryKey
+            let attributes = inserted[n].attributes
+            let links = try convert(attributes, inserted[n].relationships, entity, id)
+            if !requestListsHoldInserts { noteInsertsListed(links, entity) }
             for c in attributeOnlyConstraints[entity.index] {
                 if let u = StoreState.uniqueKey(entity, c, attributes: attributes, links: []) { insertedUniqueKeys[entity.index][c].append((key, u)) }
             }
@@ -194,6 +212,7 @@ struct SaveTransaction {
                 throw SaveValidation.twice(snapshot.persistentIdentifier, entity, "updated")
             }
             var (attributes, links) = try convert(snapshot, entity)
+            if !requestListsHoldInserts { noteInsertsListed(links, entity) }
             var refresh = false
             if let scope = request.updatedProperties[snapshot.persistentIdentifier] {
                 // A partial update writes the listed properties over the record as stored now.
@@ -211,10 +230,25 @@ struct SaveTransaction {
         }
     }
 
+    /// Sets `requestListsHoldInserts` if one of a written record's to-many links names an insert.
+    private mutating func noteInsertsListed(_ links: [Link], _ entity: EntitySchema) {
+        for (r, link) in links.enumerated() {
+            guard case .many(let keys) = link, !keys.isEmpty else { continue }
+            let first = base.tables[entity.destinationIndices[r]].nextPrimaryKey
+            if keys.contains(where: { $0 >= first }) { requestListsHoldInserts = true }
+        }
+    }
+
     // MARK: Relationships
 
+    /// Records that a write changed the links of `key` (or, from `writeUpdates`, its attributes).
     private mutating func markTouched(_ entity: Int, _ key: Int64) {
-        if key < base.tables[entity].nextPrimaryKey { changes.updated[entity].insert(key) }
+        let first = base.tables[entity].nextPrimaryKey
+        if key < first {
+            changes.updated[entity].insert(key)
+        } else if key - first < Int64(insertLinksChanged[entity].count) {
+            insertLinksChanged[entity][Int(key - first)] = true
+        }
     }
 
     private func link(_ entity: Int, _ key: Int64, _ relationship: Int) -> Link? {
@@ -223,6 +257,7 @@ struct SaveTransaction {
 
     private mutating func setLink(_ entity: Int, _ key: Int64, _ relationship: Int, _ link: Link) {
         work.tables[entity].records.modify(key) { $0.links[relationship] = link }
+        if case .one = link, key >= base.tables[entity].nextPrimaryKey { insertedToOneMoved = true }
         markTouched(entity, key)
     }
 
@@ -243,7 +278,7 @@ struct SaveTransaction {
             case .one(let target?):
                 try requireExists(destination, target, referencedBy: w.entity, w.key, r)
                 // An earlier write of the save may have moved the insert away; this later one wins.
-                attach(w.entity.index, w.key, r, to: target, source: destination, sourceRelationship: inverse)
+                if insertedToOneMoved { attach(w.entity.index, w.key, r, to: target, source: destination, sourceRelationship: inverse) }
                 attach(destination, target, inverse, to: w.key, source: w.entity.index, sourceRelationship: r)
             case .many(let targets):
                 for target in targets {
@@ -299,7 +334,7 @@ struct SaveTransaction {
     }
 
     private func requireExists(_ entity: Int, _ key: Int64, referencedBy source: EntitySchema, _ sourceKey: Int64, _ r: Int) throws {
-        guard work.tables[entity].records[key] == nil else { return }
+        guard !work.tables[entity].records.contains(key) else { return }
         throw SaveValidation.danglingReference(clientIdentifier(entity, key), from: source, relationship: r, source: clientIdentifier(source.index, sourceKey))
     }
 
@@ -329,10 +364,14 @@ struct SaveTransaction {
         let slot = LinkSlot(entity: entity, key: key, relationship: r)
         var members: Set<Int64>? = membership.isEmpty ? nil : membership.removeValue(forKey: slot)
         var added = false
+        // A record this save inserts is in no list yet unless a list the request wrote named it.
+        let unlisted = !requestListsHoldInserts && source >= base.tables[sourceEntity].nextPrimaryKey
         work.tables[entity].records.modify(key) { record in
             guard case .many(var ks) = record.links[r] else { return }
-            if members == nil && ks.count >= 256 { members = Set(ks) }
-            if let m = members { if m.contains(source) { return } } else if ks.contains(source) { return }
+            if !unlisted {
+                if members == nil && ks.count >= 256 { members = Set(ks) }
+                if let m = members { if m.contains(source) { return } } else if ks.contains(source) { return }
+            }
             record.links[r] = .one(nil)  // drop the record's reference so the append does not copy
             ks.append(source)
             record.links[r] = .many(ks)
@@ -479,7 +518,11 @@ struct SaveTransaction {
         var changed: [(EntitySchema, Int64, StoredRecord)] = []
         var writtenExisting = Set<RecordKey>()
         for w in written {
-            if !w.isInsert { writtenExisting.insert(RecordKey(entity: w.entity.index, key: w.key)) }
+            if !w.isInsert {
+                writtenExisting.insert(RecordKey(entity: w.entity.index, key: w.key))
+            } else if !insertLinksChanged[w.entity.index][Int(w.key - base.tables[w.entity.index].nextPrimaryKey)] {
+                continue  // links as sent
+            }
             if let record = work.tables[w.entity.index].records[w.key], differs(w.entity, record.links, w.sent) || w.refresh {
                 changed.append((w.entity, w.key, record))
             }

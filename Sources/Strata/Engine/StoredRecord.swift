@@ -67,4 +67,8 @@ struct UniqueKey: ShardedKey {
 
     static func == (a: UniqueKey, b: UniqueKey) -> Bool { a.digest == b.digest && a.parts == b.parts }
     func hash(into hasher: inout Hasher) { hasher.combine(digest) }
+    /// The digest itself, mixed with the table's seed: the digest already came out of a seeded
+    /// `Hasher`, so the dictionary does not need to run SipHash over it again on every insert and
+    /// lookup (and on every rehash when a shard grows).
+    func _rawHashValue(seed: Int) -> Int { digest ^ seed }
 }
