@@ -91,7 +91,7 @@ struct PagedArray<Element: Sendable>: Sendable {
         return pages[p].position(UInt8(truncatingIfNeeded: slot)).found
     }
 
-    private mutating func put(_ value: Element, _ number: Int64, _ slot: Int) {
+    private mutating func put(_ value: consuming Element, _ number: Int64, _ slot: Int) {
         let p: Int
         if let existing = pageIndex(number) {
             p = existing

@@ -13,10 +13,11 @@ struct SaveTransaction {
     /// The schema's entities, held once so hot loops do not copy the schema.
     let entities: [EntitySchema]
     /// Per entity, the constraints made of attributes only: their keys are final when an insert is
-    /// written, so they are computed then, while the values are at hand.
+    /// written, so the insert enters the index then, while the values are at hand.
     private let attributeOnlyConstraints: [[Int]]
-    /// Per entity and constraint, the keys of inserted records computed while writing.
-    private var insertedUniqueKeys: [[[(key: Int64, new: UniqueKey)]]]
+    /// Per entity and constraint, inserts whose value another record held when they were written:
+    /// they enter the index at the end, after updates and deletes released their old values.
+    private var pendingUniqueKeys: [[[(key: Int64, new: UniqueKey)]]]
     /// Temporary → permanent identifier of every insert, in request order (the key of insert `n` is
     /// `remap.permanentIdentifiers[n].primaryKey`).
     private var remap = IdentifierRemapping()
@@ -59,7 +60,7 @@ struct SaveTransaction {
         self.attributeOnlyConstraints = base.schema.entities.map { e in
             e.uniqueConstraints.indices.filter { c in e.uniqueConstraints[c].allSatisfy { if case .attribute = $0 { true } else { false } } }
         }
-        self.insertedUniqueKeys = base.schema.entities.map { Array(repeating: [], count: $0.uniqueConstraints.count) }
+        self.pendingUniqueKeys = base.schema.entities.map { Array(repeating: [], count: $0.uniqueConstraints.count) }
         self.changes = ChangeSet(entityCount: base.schema.entities.count)
         self.deleted = Array(repeating: [], count: base.schema.entities.count)
     }
@@ -89,18 +90,22 @@ struct SaveTransaction {
         insertLinksChanged = entities.indices.map { e in
             [Bool](repeating: false, count: Int(work.tables[e].nextPrimaryKey - base.tables[e].nextPrimaryKey))
         }
+        for e in entities.indices {
+            for c in attributeOnlyConstraints[e] { work.tables[e].uniqueIndexes[c].reserveCapacity(forAdding: insertLinksChanged[e].count) }
+        }
     }
 
     private mutating func assign(_ inserted: UnsafeBufferPointer<DefaultSnapshot>) throws {
+        // The identifier is read in place, not held in a local: the remapping's copy is the only one.
         for n in inserted.indices {
-            let id = inserted[n].persistentIdentifier
-            let entity = try SaveValidation.entity(of: id, given: inserted[n].entity, in: schema)
-            guard id.isTemporary else { throw SaveValidation.permanentOnInsert(id, entity) }
+            let entity = try SaveValidation.entity(of: inserted[n].persistentIdentifier, given: inserted[n].entity, in: schema)
+            guard inserted[n].persistentIdentifier.isTemporary else { throw SaveValidation.permanentOnInsert(inserted[n].persistentIdentifier, entity) }
             let key = work.tables[entity.index].nextPrimaryKey
             guard key < StoreState.keyLimit else { throw StrataError.keysExhausted(entity) }
             work.tables[entity.index].nextPrimaryKey = key + 1
-            let permanent = work.identifier(entity, key)
-            guard remap.insert(permanent, for: id) else { throw SaveValidation.twice(id, entity, "inserted") }
+            guard remap.insert(work.identifier(entity, key), for: inserted[n].persistentIdentifier) else {
+                throw SaveValidation.twice(inserted[n].persistentIdentifier, entity, "inserted")
+            }
         }
     }
 
@@ -146,26 +151,32 @@ struct SaveTransaction {
     /// Checks a snapshot's values and turns its relationship values into links.
     private func convert(_ attributes: [Value], _ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier) throws -> [Link] {
         try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: id)
-        if relationships.isEmpty { return [] }
-        // Made at its final size and written in place: growing it by `append` went through the
-        // array's generic reallocation path once per record.
-        var links = [Link](repeating: .one(nil), count: relationships.count)
-        for i in relationships.indices { links[i] = try convert(relationships[i], entity, i, id) }
-        return links
+        // One or two relationships (most entities) as array literals: `reserveCapacity` and
+        // `Array(repeating:count:)` reached the array's storage type through a generic metadata
+        // lookup on every record (300 and 700 instructions); a literal's type is cached at the call.
+        switch relationships.count {
+        case 0: return []
+        case 1: return [try convert(relationships[0], entity, 0, id)]
+        case 2: return [try convert(relationships[0], entity, 0, id), try convert(relationships[1], entity, 1, id)]
+        default:
+            var links: [Link] = []
+            links.reserveCapacity(relationships.count)
+            for i in relationships.indices { links.append(try convert(relationships[i], entity, i, id)) }
+            return links
+        }
     }
 
     private func convert(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier) throws -> Link {
         let destination = entities[entity.destinationIndices[i]]
-        switch (value, entity.relationshipIsToMany[i]) {
-        case (.toOne(nil), false):
-            return .one(nil)
-        case (.toOne(let target?), false):
-            return .one(try existing(try resolve(target, to: destination, from: entity, i), target, destination, from: entity, i, id))
-        case (.toMany(let ids), true):
+        // One `if case` per shape, not a switch over a (value, shape) tuple: the tuple copied the
+        // whole value (its identifiers' strings) in and destroyed it again per relationship.
+        if entity.relationshipIsToMany[i] {
+            guard case .toMany(let ids) = value else { throw SaveValidation.shapeMismatch(entity, i, identifier: id) }
             return .many(deduplicated(try ids.map { try existing(try resolve($0, to: destination, from: entity, i), $0, destination, from: entity, i, id) }))
-        default:
-            throw SaveValidation.shapeMismatch(entity, i, identifier: id)
         }
+        guard case .toOne(let target) = value else { throw SaveValidation.shapeMismatch(entity, i, identifier: id) }
+        guard let target else { return .one(nil) }
+        return .one(try existing(try resolve(target, to: destination, from: entity, i), target, destination, from: entity, i, id))
     }
 
     /// A permanent reference must name a record the store held before the save; checked with the
@@ -188,14 +199,18 @@ struct SaveTransaction {
         for n in inserted.indices {
             // The snapshot's fields one by one: passing `inserted[n]` whole copied it (four
             // references retained and released) twice per insert.
-            let id = inserted[n].persistentIdentifier
-            let entity = try SaveValidation.entity(of: id, given: inserted[n].entity, in: schema)
+            let entity = try SaveValidation.entity(of: inserted[n].persistentIdentifier, given: inserted[n].entity, in: schema)
             let key = remap.permanentIdentifiers[n].primaryKey
             let attributes = inserted[n].attributes
-            let links = try convert(attributes, inserted[n].relationships, entity, id)
+            let links = try convert(attributes, inserted[n].relationships, entity, inserted[n].persistentIdentifier)
             if !requestListsHoldInserts { noteInsertsListed(links, entity) }
             for c in attributeOnlyConstraints[entity.index] {
-                if let u = StoreState.uniqueKey(entity, c, attributes: attributes, links: []) { insertedUniqueKeys[entity.index][c].append((key, u)) }
+                guard let u = StoreState.uniqueKey(entity, c, attributes: attributes, links: []) else { continue }
+                if let holder = work.tables[entity.index].uniqueIndexes[c].updateValue(key, forKey: u) {
+                    // Taken (perhaps by a record this save changes or deletes): give it back, decide at the end.
+                    work.tables[entity.index].uniqueIndexes[c][u] = holder
+                    pendingUniqueKeys[entity.index][c].append((key, u))
+                }
             }
             work.tables[entity.index].records[key] = StoredRecord(attributes: attributes, links: links)
             changes.inserted[entity.index].append(key)
@@ -432,7 +447,21 @@ struct SaveTransaction {
                 }
             }
         }
-        for victim in queue { work.tables[victim.entity].records[victim.key] = nil }
+        for victim in queue {
+            if victim.key >= base.tables[victim.entity].nextPrimaryKey { unindexInsert(victim) }
+            work.tables[victim.entity].records[victim.key] = nil
+        }
+    }
+
+    /// Takes a record this save inserted (and now deletes) out of the unique indexes it entered when written.
+    private mutating func unindexInsert(_ victim: RecordKey) {
+        let entity = entities[victim.entity]
+        guard !attributeOnlyConstraints[victim.entity].isEmpty, let record = work.tables[victim.entity].records[victim.key] else { return }
+        for c in attributeOnlyConstraints[victim.entity] {
+            if let u = work.uniqueKey(entity, c, record), work.tables[victim.entity].uniqueIndexes[c][u] == victim.key {
+                work.tables[victim.entity].uniqueIndexes[c][u] = nil
+            }
+        }
     }
 
     // MARK: Validation
@@ -473,19 +502,19 @@ struct SaveTransaction {
             var existing = Array(changes.updated[e])
             existing.append(contentsOf: deleted[e].filter { $0 < base.tables[e].nextPrimaryKey && !changes.updated[e].contains($0) })
             for c in entity.uniqueConstraints.indices {
-                work.tables[e].uniqueIndexes[c].reserveCapacity(forAdding: inserted.count)
                 var moves: [(key: Int64, new: UniqueKey)]
-                if attributeOnlyConstraints[e].contains(c) {
-                    moves = insertedUniqueKeys[e][c]
-                    insertedUniqueKeys[e][c] = []
+                // Attribute-only constraints: the inserts entered the index when written, except
+                // the pending ones; a violation is chosen from every insert all the same.
+                let indexedWhenWritten = attributeOnlyConstraints[e].contains(c)
+                if indexedWhenWritten {
+                    moves = pendingUniqueKeys[e][c]
+                    pendingUniqueKeys[e][c] = []
                     if !deleted[e].isEmpty { moves.removeAll { deleted[e].contains($0.key) } }
                 } else {
-                    moves = []
-                    moves.reserveCapacity(inserted.count)
-                    for key in inserted {
-                        if let record = work.tables[e].records[key], let new = work.uniqueKey(entity, c, record) { moves.append((key, new)) }
-                    }
+                    work.tables[e].uniqueIndexes[c].reserveCapacity(forAdding: inserted.count)
+                    moves = insertedMoves(entity, c)
                 }
+                let firstExisting = moves.count
                 for key in existing {
                     let old = base.tables[e].records[key].flatMap { base.uniqueKey(entity, c, $0) }
                     let new = work.tables[e].records[key].flatMap { work.uniqueKey(entity, c, $0) }
@@ -495,11 +524,22 @@ struct SaveTransaction {
                 }
                 for (key, new) in moves {
                     if let holder = work.tables[e].uniqueIndexes[c].updateValue(key, forKey: new), holder != key {
-                        throw uniqueViolation(entity, c, moved: moves)
+                        throw uniqueViolation(entity, c, moved: indexedWhenWritten ? insertedMoves(entity, c) + moves[firstExisting...] : moves)
                     }
                 }
             }
         }
+    }
+
+    /// The unique keys for constraint `c` of the records this save inserted into `entity` and did
+    /// not delete again, in request order.
+    private func insertedMoves(_ entity: EntitySchema, _ c: Int) -> [(key: Int64, new: UniqueKey)] {
+        var moves: [(key: Int64, new: UniqueKey)] = []
+        moves.reserveCapacity(changes.inserted[entity.index].count)
+        for key in changes.inserted[entity.index] {
+            if let record = work.tables[entity.index].records[key], let new = work.uniqueKey(entity, c, record) { moves.append((key, new)) }
+        }
+        return moves
     }
 
     // MARK: Result

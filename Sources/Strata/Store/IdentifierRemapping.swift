@@ -51,7 +51,7 @@ public struct IdentifierRemapping: Sendable, Sequence, ExpressibleByDictionaryLi
 
     /// Adds a pair; returns `false` (and changes nothing) if `temporary` is already mapped.
     @discardableResult
-    public mutating func insert(_ permanent: PersistentIdentifier, for temporary: PersistentIdentifier) -> Bool {
+    public mutating func insert(_ permanent: consuming PersistentIdentifier, for temporary: consuming PersistentIdentifier) -> Bool {
         let key = temporary.primaryKey
         let position = temporaryIdentifiers.count
         if positions == nil {
@@ -69,8 +69,8 @@ public struct IdentifierRemapping: Sendable, Sequence, ExpressibleByDictionaryLi
         }
         if positions != nil, let p = positions!.updateValue(position, forKey: key) {
             positions![key] = p  // keep the first holder of this key
-            if temporaryIdentifiers[p] == temporary || clashes[temporary] != nil { return false }
-            clashes[temporary] = position
+            if temporaryIdentifiers[p] == temporary || clashes[copy temporary] != nil { return false }
+            clashes[copy temporary] = position
         }
         temporaryIdentifiers.append(temporary)
         permanentIdentifiers.append(permanent)
