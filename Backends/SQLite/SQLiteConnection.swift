@@ -9,14 +9,16 @@ import Strata
 final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     let path: String
-    private var cache: [String: SQLiteStatement] = [:]
+    // One thread at a time uses a connection (above) and no access to these caches overlaps
+    // another: `@exclusivity(unchecked)` drops the run-time check on every statement lookup.
+    @exclusivity(unchecked) private var cache: [String: SQLiteStatement] = [:]
     /// Statements of fixed texts (`SQLText`), by slot: found without hashing their SQL.
-    private var slots: [SQLiteStatement?] = []
+    @exclusivity(unchecked) private var slots: [SQLiteStatement?] = []
     /// The save's INSERT and UPDATE statements by row shape, kept across saves so a one-record save
     /// neither rebuilds nor hashes their SQL text.
-    var rowStatements: [SQLiteRowShape: SQLiteStatement] = [:]
+    @exclusivity(unchecked) var rowStatements: [SQLiteRowShape: SQLiteStatement] = [:]
     /// The row statement used last, found by comparing shapes instead of hashing them.
-    var lastRowStatement: (shape: SQLiteRowShape, statement: SQLiteStatement)?
+    @exclusivity(unchecked) var lastRowStatement: (shape: SQLiteRowShape, statement: SQLiteStatement)?
 
     /// SQLite's memory statistics off, once per process before the first connection: they take a
     /// global mutex on every allocation (about 550 instructions per fetch by key) and Strata never

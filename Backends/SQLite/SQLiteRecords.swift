@@ -115,12 +115,15 @@ struct SQLiteRecords {
     }
 
     /// The snapshot of one record, or `nil`: one step of the prepared SELECT by primary key.
-    func snapshot(_ entity: EntitySchema, _ key: Int64) throws -> DefaultSnapshot? {
+    /// `knownTargets` may supply a to-many's keys the caller already knows (else they are read).
+    func snapshot(_ entity: EntitySchema, _ key: Int64, knownTargets: (Int) -> [Int64]? = { _ in nil }) throws -> DefaultSnapshot? {
         let statement = try db.prepare(mapping.texts[entity.index].selectByKey)
         try statement.bind(.integer(key), at: 1)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        return try snapshot(of: statement, mapping.layouts[entity.index])
+        return try mapping.layouts[entity.index].snapshot(statement, storeIdentifier: storeIdentifier, file: db.path) { r, key in
+            try knownTargets(r) ?? targets(entity, key, r)
+        }
     }
 }
 

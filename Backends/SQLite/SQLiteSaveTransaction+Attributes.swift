@@ -5,19 +5,8 @@ import Strata
 /// Writing a record's row: the INSERT or UPDATE of its attribute columns (and, for an insert, the
 /// to-one columns it sets itself), holding unique values back when SQLite refuses them mid-save.
 extension SQLiteSaveTransaction {
-    /// For an insert, the to-one relationships written in the INSERT itself: those whose inverse is
-    /// a to-many derived from this column, so setting the column is the whole edge.
-    func directToOnes(_ entity: EntitySchema) -> [Int] {
-        if let cached = directCache[entity.index] { return cached }
-        let direct = entity.relationships.indices.filter { r in
-            guard case .column = mapping.tables[entity.index].relationships[r] else { return false }
-            let destination = schema.entities[entity.destinationIndices[r]]
-            if case .inverseColumn = mapping.tables[destination.index].relationships[entity.inverseIndices[r]] { return true }
-            return false
-        }
-        directCache[entity.index] = direct
-        return direct
-    }
+    /// For an insert, the to-one relationships written in the INSERT itself (`Start.directToOnes`).
+    func directToOnes(_ entity: EntitySchema) -> [Int] { start.directToOnes[entity.index] }
 
     func appendPosition(_ table: String, _ listColumn: String, _ orderColumn: String, _ owner: Int64) throws -> Int64 {
         let slot = "\(table)|\(listColumn)|\(owner)"
@@ -49,7 +38,11 @@ extension SQLiteSaveTransaction {
         var writtenAttributes: [Int] { w.isInsert ? Array(w.attributes.indices) : written }
         var direct: [Int] = []
         if w.isInsert {
-            for r in directToOnes(w.entity) {
+            let all = directToOnes(w.entity)
+            // Usually every direct to-one is set: then the shared per-entity list is the shape's,
+            // and no array is built per row.
+            if all.allSatisfy({ if case .one(_?) = w.links[$0] { true } else { false } }) { direct = all }
+            for r in all {
                 guard case .one(let target?) = w.links[r], case .column(let column, let order) = t.relationships[r] else { continue }
                 let destination = schema.entities[w.entity.destinationIndices[r]]
                 try requireExists(destination, target, from: w, r)
@@ -60,7 +53,8 @@ extension SQLiteSaveTransaction {
                     listPlaces[Key(entity: w.entity.index, key: w.key), default: [:]][r] = position
                 }
                 touch(destination.index, target)
-                direct.append(r)
+                noteInsertedMember(w.key, ofList: w.entity.inverseIndices[r], of: target, entity: destination.index)
+                if direct.count < all.count { direct.append(r) }
             }
         }
         /// The columns in `values` order, needed only to prepare a new statement.
@@ -81,9 +75,11 @@ extension SQLiteSaveTransaction {
         let key = Key(entity: w.entity.index, key: w.key)
         let shape = SQLiteRowShape(entity: w.entity.index, insert: w.isInsert, direct: direct, attributes: written)
         let prepared: SQLiteStatement
+        var repeated = false
         if let last = db.lastRowStatement, last.shape == shape {
             // Saves and their rows mostly repeat one shape: no hashing of the shape's arrays.
             prepared = last.statement
+            repeated = true
         } else if let cached = db.rowStatements[shape] {
             prepared = cached
         } else if w.isInsert {
@@ -96,12 +92,13 @@ extension SQLiteSaveTransaction {
             prepared = try db.prepare("UPDATE \(q(t.name)) SET \(columns.enumerated().map { "\(q($1)) = ?\($0 + 2)" }.joined(separator: ", ")) WHERE \(q("_pk")) = ?1")
             db.rowStatements[shape] = prepared
         }
-        db.lastRowStatement = (shape, prepared)
+        if !repeated { db.lastRowStatement = (shape, prepared) }
         func statement(_ values: [SQLValue]) throws {
             guard w.isInsert || !values.isEmpty else { return }
             // The key goes first: `_pk` in an INSERT, `?1` in an UPDATE's WHERE.
+            // Every parameter is bound again each time: no need to clear them after.
             try prepared.bind(w.key, then: values)
-            defer { prepared.reset() }
+            defer { prepared.resetKeepingBindings() }
             while try prepared.step() {}
         }
         do {

@@ -76,6 +76,7 @@ extension SQLiteSaveTransaction {
 
     func column(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> Int64? {
         if let value = intended[Key(entity: entity.index, key: key)]?[r] { return value }
+        if let written = insertedColumn(Key(entity: entity.index, key: key), r) { return written }
         return try records.targets(entity, key, r).first
     }
 
@@ -177,7 +178,8 @@ extension SQLiteSaveTransaction {
 
     /// Puts an ordered list in the written order; members other writes of this save added follow.
     func reorder(_ entity: EntitySchema, _ key: Int64, _ r: Int, as written: [Int64]) throws {
-        var current = try records.targets(entity, key, r)
+        let known = insertedList(entity, key, r)
+        var current = try known ?? records.targets(entity, key, r)
         if !intended.isEmpty, case .inverseColumn(let table, let column, let order?) = mapping.tables[entity.index].relationships[r] {
             // Members whose to-one onto this record is held back (NULL until the end of the save)
             // are members too, at the position they were given.
@@ -195,6 +197,10 @@ extension SQLiteSaveTransaction {
         case .inverseColumn(let table, let column, let order?):
             let sql = "UPDATE \(q(mapping.tables[table].name)) SET \(q(order)) = ? WHERE \(q("_pk")) = ? AND (\(q(column)) = ? OR \(q(column)) IS NULL)"
             for (position, target) in ordered.enumerated() { try db.prepare(sql).run([.integer(Int64(position)), .integer(target), .integer(key)]) }
+            if known != nil {
+                insertedMembers[ListKey(entity: entity.index, key: key, r: r)] = ordered
+                lastInsertedList = nil
+            }
         case .join(let index, let mine, let other, let order?):
             let sql = "UPDATE \(q(mapping.joins[index].name)) SET \(q(order)) = ? WHERE \(q(mine)) = ? AND \(q(other)) = ?"
             for (position, target) in ordered.enumerated() { try db.prepare(sql).run([.integer(Int64(position)), .integer(key), .integer(target)]) }

@@ -20,8 +20,12 @@ extension SQLiteSaveTransaction {
         /// Per entity, whether a record can break a required to-one or a count bound, so the end
         /// of a save checks its relationships (`validate`).
         let needsRelationshipCheck: [Bool]
+        /// Per entity, the to-one relationships an insert writes in its INSERT: those whose
+        /// inverse is a to-many derived from this column, so setting the column is the whole edge.
+        let directToOnes: [[Int]]
 
-        init(_ schema: Schema) {
+        init(_ mapping: SQLiteMapping) {
+            let schema = mapping.schema
             let count = schema.entities.count
             noKeys = Array(repeating: nil, count: count)
             noIdentifiers = Array(repeating: [], count: count)
@@ -29,6 +33,14 @@ extension SQLiteSaveTransaction {
             noTargets = schema.entities.map { $0.relationships.map { _ in [] } }
             needsRelationshipCheck = schema.entities.map { e in
                 e.relationships.contains { (!$0.isToMany && !$0.isOptional) || $0.minCount != nil || $0.maxCount != nil }
+            }
+            directToOnes = schema.entities.map { entity in
+                entity.relationships.indices.filter { r in
+                    guard case .column = mapping.tables[entity.index].relationships[r] else { return false }
+                    let destination = entity.destinationIndices[r]
+                    if case .inverseColumn = mapping.tables[destination].relationships[entity.inverseIndices[r]] { return true }
+                    return false
+                }
             }
         }
     }

@@ -100,17 +100,24 @@ extension SQLiteSaveTransaction {
         // Every touched record, its writer included (a record made its own parent changed itself).
         for key in touched.union(refreshed) where !deletedSet.contains(key) {
             let entity = schema.entities[key.entity]
-            guard let snapshot = try records.snapshot(entity, key.key) else { continue }
+            if let w = written(key), !refreshed.contains(key), let now = insertedTargets(key), same(entity, w.links, now) {
+                // An inserted record whose relationships are as sent, known without reading it.
+                continue
+            }
+            guard let snapshot = try records.snapshot(entity, key.key, knownTargets: { r in insertedList(entity, key.key, r) }) else { continue }
             if let w = written(key), !refreshed.contains(key) {
-                let sent = w.links.map { $0.keys }
-                let now = snapshot.relationships.map { $0.targets.map(\.primaryKey) }
-                let same = zip(entity.relationships, zip(sent, now)).allSatisfy { r, pair in
-                    r.isToMany && !r.isOrdered ? Set(pair.0) == Set(pair.1) : pair.0 == pair.1
-                }
-                if same { continue }
+                if same(entity, w.links, snapshot.relationships.map { $0.targets.map(\.primaryKey) }) { continue }
             }
             result.append(snapshot)
         }
         return result
+    }
+
+    /// Whether a record's relationships `now` are what its write sent (an unordered to-many as a set).
+    private func same(_ entity: EntitySchema, _ links: [Link], _ now: [[Int64]]) -> Bool {
+        zip(entity.relationships, zip(links, now)).allSatisfy { r, pair in
+            let sent = pair.0.keys
+            return r.isToMany && !r.isOrdered ? Set(sent) == Set(pair.1) : sent == pair.1
+        }
     }
 }

@@ -21,6 +21,12 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Resets without clearing the bindings, for a statement whose every parameter is bound again
+    /// before each step (a save's row statements): clearing cost ~360 instructions per row.
+    func resetKeepingBindings() {
+        sqlite3_reset(handle)
+    }
+
     /// Binds SQL parameters from position 1.
     func bind(_ values: [SQLValue]) throws {
         for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 1)) }

@@ -32,7 +32,7 @@ public final class SQLiteStore: DataStore {
         self.configuration = configuration
         let mapping = try SQLiteMapping(schema: configuration.schema)
         self.mapping = mapping
-        self.saveStart = SQLiteSaveTransaction.Start(configuration.schema)
+        self.saveStart = SQLiteSaveTransaction.Start(mapping)
         let path = configuration.url.path
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         if configuration.isReadOnly, size ?? 0 == 0 {
