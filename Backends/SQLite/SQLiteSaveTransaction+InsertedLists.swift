@@ -42,9 +42,9 @@ extension SQLiteSaveTransaction {
     /// not known (not inserted here, or changed since), and the caller asks SQLite.
     func insertedColumn(_ k: Key, _ r: Int) -> Int64?? {
         guard insertsAreAsWritten, isInserted(k), let first = firstInserted[k.entity], let w = insertedWrite(k.entity, Int(k.key - first)) else { return nil }
-        // `stored` holds what the INSERT wrote for the to-ones it set itself, and nothing (NULL)
-        // for the others.
-        return .some(w.stored[r].first)
+        // The INSERT wrote the to-ones it set itself (`directWritten`); the others are NULL.
+        guard w.directWritten.contains(r), case .one(let target) = w.links[r] else { return .some(nil) }
+        return .some(target)
     }
 
     /// The members of list `r` of a record this save inserted, in list order, when the INSERTs

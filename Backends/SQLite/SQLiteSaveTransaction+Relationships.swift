@@ -154,6 +154,8 @@ extension SQLiteSaveTransaction {
     }
 
     func applyLink(_ w: Write, _ r: Int) throws {
+        // A to-one the INSERT wrote itself holds what was sent.
+        if w.isInsert && w.directWritten.contains(r) { return }
         let stored = w.stored[r]
         // Unchanged (the common case for an update) is found without building the sent list.
         if case .one(let target) = w.links[r] {

@@ -28,6 +28,10 @@ final class SQLiteSaveTransaction {
         /// An update's attributes whose columns differ from the row as stored before the save
         /// (`SQLiteStoredRow.changed`): only those are written. Empty for an insert.
         let changed: [Int]
+        /// An insert's to-ones its INSERT wrote itself (`writeAttributes`): for those, the row
+        /// holds `links` already. Kept instead of copying them into `stored`, which cost two
+        /// arrays per inserted row.
+        @exclusivity(unchecked) var directWritten: [Int] = []
 
         init(entity: EntitySchema, key: Int64, isInsert: Bool, attributes: [Value], links: [Link], stored: [[Int64]], changed: [Int] = []) {
             self.entity = entity
@@ -120,7 +124,7 @@ final class SQLiteSaveTransaction {
         for n in writes.indices where writes[n].isInsert {
             currentWriter = Key(entity: writes[n].entity.index, key: writes[n].key)
             // Relationships written by the INSERT itself need no further work.
-            for r in try writeAttributes(writes[n]) { writes[n].stored[r] = writes[n].links[r].keys }
+            writes[n].directWritten = try writeAttributes(writes[n])
         }
         for n in writes.indices {
             currentWriter = Key(entity: writes[n].entity.index, key: writes[n].key)
@@ -130,7 +134,7 @@ final class SQLiteSaveTransaction {
                 for r in directToOnes(writes[n].entity) {
                     // Until the save sets a to-one column (`setColumn`), each inserted row still holds
                     // what its INSERT wrote: no need to read it back (one SELECT per insert).
-                    if columnWrites == 0, case .one(let target?) = writes[n].links[r], writes[n].stored[r].count == 1, writes[n].stored[r][0] == target { continue }
+                    if columnWrites == 0, writes[n].directWritten.contains(r) { continue }
                     guard case .one(let target?) = writes[n].links[r], try column(writes[n].entity, writes[n].key, r) != target else { continue }
                     // Back in the list at the place the INSERT gave it: inserts that come later in
                     // the request and joined the same list follow it.
