@@ -98,7 +98,7 @@ struct SaveTransaction {
     private mutating func assign(_ inserted: UnsafeBufferPointer<DefaultSnapshot>) throws {
         // The identifier is read in place, not held in a local: the remapping's copy is the only one.
         for n in inserted.indices {
-            let entity = try SaveValidation.entity(of: inserted[n].persistentIdentifier, given: inserted[n].entity, in: schema)
+            let entity = try insertedEntity(inserted, n)
             guard inserted[n].persistentIdentifier.isTemporary else { throw SaveValidation.permanentOnInsert(inserted[n].persistentIdentifier, entity) }
             let key = work.tables[entity.index].nextPrimaryKey
             guard key < StoreState.keyLimit else { throw StrataError.keysExhausted(entity) }
@@ -107,6 +107,15 @@ struct SaveTransaction {
                 throw SaveValidation.twice(inserted[n].persistentIdentifier, entity, "inserted")
             }
         }
+    }
+
+    /// The entity of insert `n`: the snapshot's own when it is this schema's and its identifier
+    /// agrees. Read in place: passing the identifier to a function copied its two strings per call.
+    @inline(__always)
+    private func insertedEntity(_ inserted: UnsafeBufferPointer<DefaultSnapshot>, _ n: Int) throws -> EntitySchema {
+        let given = inserted[n].entity
+        if given.index < entities.count, entities[given.index] === given, inserted[n].persistentIdentifier.entityName == given.name { return given }
+        return try SaveValidation.entity(of: inserted[n].persistentIdentifier, given: given, in: schema)
     }
 
     /// The identifier the client knows a record by: temporary for a record inserted in this save.
@@ -148,43 +157,45 @@ struct SaveTransaction {
         (snapshot.attributes, try convert(snapshot.attributes, snapshot.relationships, entity, snapshot.persistentIdentifier))
     }
 
-    /// Checks a snapshot's values and turns its relationship values into links.
-    private func convert(_ attributes: [Value], _ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier) throws -> [Link] {
-        try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: id)
+    /// Checks a snapshot's values and turns its relationship values into links. `id` (the
+    /// snapshot's identifier) is read only for an error or a reference to check.
+    private func convert(_ attributes: [Value], _ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: @autoclosure () -> PersistentIdentifier) throws -> [Link] {
+        try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: id())
         // One or two relationships (most entities) as array literals: `reserveCapacity` and
         // `Array(repeating:count:)` reached the array's storage type through a generic metadata
         // lookup on every record (300 and 700 instructions); a literal's type is cached at the call.
         switch relationships.count {
         case 0: return []
-        case 1: return [try convert(relationships[0], entity, 0, id)]
-        case 2: return [try convert(relationships[0], entity, 0, id), try convert(relationships[1], entity, 1, id)]
+        case 1: return [try convert(relationships[0], entity, 0, id())]
+        case 2: return [try convert(relationships[0], entity, 0, id()), try convert(relationships[1], entity, 1, id())]
         default:
             var links: [Link] = []
             links.reserveCapacity(relationships.count)
-            for i in relationships.indices { links.append(try convert(relationships[i], entity, i, id)) }
+            for i in relationships.indices { links.append(try convert(relationships[i], entity, i, id())) }
             return links
         }
     }
 
-    private func convert(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier) throws -> Link {
+    private func convert(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: @autoclosure () -> PersistentIdentifier) throws -> Link {
         let destination = entities[entity.destinationIndices[i]]
         // One `if case` per shape, not a switch over a (value, shape) tuple: the tuple copied the
         // whole value (its identifiers' strings) in and destroyed it again per relationship.
         if entity.relationshipIsToMany[i] {
-            guard case .toMany(let ids) = value else { throw SaveValidation.shapeMismatch(entity, i, identifier: id) }
-            return .many(deduplicated(try ids.map { try existing(try resolve($0, to: destination, from: entity, i), $0, destination, from: entity, i, id) }))
+            guard case .toMany(let ids) = value else { throw SaveValidation.shapeMismatch(entity, i, identifier: id()) }
+            return .many(deduplicated(try ids.map { try existing(try resolve($0, to: destination, from: entity, i), $0, destination, from: entity, i, id()) }))
         }
-        guard case .toOne(let target) = value else { throw SaveValidation.shapeMismatch(entity, i, identifier: id) }
+        guard case .toOne(let target) = value else { throw SaveValidation.shapeMismatch(entity, i, identifier: id()) }
         guard let target else { return .one(nil) }
-        return .one(try existing(try resolve(target, to: destination, from: entity, i), target, destination, from: entity, i, id))
+        return .one(try existing(try resolve(target, to: destination, from: entity, i), target, destination, from: entity, i, id()))
     }
 
     /// A permanent reference must name a record the store held before the save; checked with the
     /// rest of the snapshot, so the fault a save reports does not depend on when links are applied.
     /// A reference the record already held is kept even if it dangles (noAction), so only new ones
     /// must exist.
-    private func existing(_ key: Int64, _ id: PersistentIdentifier, _ destination: EntitySchema, from entity: EntitySchema, _ r: Int, _ source: PersistentIdentifier) throws -> Int64 {
+    private func existing(_ key: Int64, _ id: PersistentIdentifier, _ destination: EntitySchema, from entity: EntitySchema, _ r: Int, _ source: @autoclosure () -> PersistentIdentifier) throws -> Int64 {
         guard !id.isTemporary, base.tables[destination.index].records[key] == nil else { return key }
+        let source = source()
         if !source.isTemporary, base.tables[entity.index].records[source.primaryKey]?.links[r].keys.contains(key) == true { return key }
         throw SaveValidation.danglingReference(id, from: entity, relationship: r, source: source)
     }
@@ -199,7 +210,7 @@ struct SaveTransaction {
         for n in inserted.indices {
             // The snapshot's fields one by one: passing `inserted[n]` whole copied it (four
             // references retained and released) twice per insert.
-            let entity = try SaveValidation.entity(of: inserted[n].persistentIdentifier, given: inserted[n].entity, in: schema)
+            let entity = try insertedEntity(inserted, n)
             let key = remap.permanentIdentifiers[n].primaryKey
             let attributes = inserted[n].attributes
             let links = try convert(attributes, inserted[n].relationships, entity, inserted[n].persistentIdentifier)
@@ -261,8 +272,8 @@ struct SaveTransaction {
         let first = base.tables[entity].nextPrimaryKey
         if key < first {
             changes.updated[entity].insert(key)
-        } else if key - first < Int64(insertLinksChanged[entity].count) {
-            insertLinksChanged[entity][Int(key - first)] = true
+        } else if key - first < Int64(insertLinksChanged[entity].count), !insertLinksChanged[entity][Int(key - first)] {
+            insertLinksChanged[entity][Int(key - first)] = true  // written once: a list's 100 appends read it
         }
     }
 

@@ -19,11 +19,12 @@ public enum SaveValidation {
     }
 
     /// Checks the number of values, their types and that non-optional attributes have one.
+    /// `identifier` is only read for an error, so a caller need not copy it per record.
     ///
     /// - Throws: `typeMismatch` or `missingRequiredValue`.
-    public static func checkValues(_ attributes: [Value], _ relationships: [RelationshipValue], of entity: EntitySchema, identifier: PersistentIdentifier) throws {
+    public static func checkValues(_ attributes: [Value], _ relationships: [RelationshipValue], of entity: EntitySchema, identifier: @autoclosure () -> PersistentIdentifier) throws {
         guard attributes.count == entity.attributes.count, relationships.count == entity.relationships.count else {
-            throw StrataError(.typeMismatch, "A snapshot of '\(entity.name)' has \(attributes.count) attribute and \(relationships.count) relationship values; the entity declares \(entity.attributes.count) and \(entity.relationships.count).", entity: entity.name, identifiers: [identifier])
+            throw StrataError(.typeMismatch, "A snapshot of '\(entity.name)' has \(attributes.count) attribute and \(relationships.count) relationship values; the entity declares \(entity.attributes.count) and \(entity.relationships.count).", entity: entity.name, identifiers: [identifier()])
         }
         let types = entity.attributeTypes
         let optional = entity.attributeIsOptional
@@ -32,11 +33,11 @@ public enum SaveValidation {
             if type == nil {
                 guard optional[i] else {
                     let a = entity.attributes[i]
-                    throw StrataError(.missingRequiredValue, "'\(a.name)' is not optional; give it a value.", entity: entity.name, properties: [a.name], identifiers: [identifier])
+                    throw StrataError(.missingRequiredValue, "'\(a.name)' is not optional; give it a value.", entity: entity.name, properties: [a.name], identifiers: [identifier()])
                 }
             } else if type != types[i] {
                 let a = entity.attributes[i]
-                throw StrataError(.typeMismatch, "'\(a.name)' is \(a.type.rawValue) but the snapshot holds \(attributes[i]).", entity: entity.name, properties: [a.name], identifiers: [identifier])
+                throw StrataError(.typeMismatch, "'\(a.name)' is \(a.type.rawValue) but the snapshot holds \(attributes[i]).", entity: entity.name, properties: [a.name], identifiers: [identifier()])
             }
         }
     }
