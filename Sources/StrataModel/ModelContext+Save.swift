@@ -87,7 +87,7 @@ extension ModelContext {
         for ordinal in info.relationshipOrdinals { relationships.append(try relationshipValue(model._$encode(ordinal), of: model)) }
         // Hidden inverses of one-way relationships start empty; the store maintains them.
         for r in relationships.count..<entity.relationships.count { relationships.append(.empty(for: entity.relationships[r])) }
-        return DefaultSnapshot(entity: entity, persistentIdentifier: model.persistentModelID, attributes: attributes, relationships: relationships)
+        return DefaultSnapshot(entity: entity, persistentIdentifier: model.persistentBackingData.persistentModelID, attributes: attributes, relationships: relationships)
     }
 
     private func updateSnapshot(_ model: any PersistentModel) throws -> (DefaultSnapshot, UpdatedProperties) {
@@ -115,10 +115,11 @@ extension ModelContext {
 
     private func relationshipValue(_ value: _PropertyValue, of owner: any PersistentModel) throws -> RelationshipValue {
         func id(_ target: any PersistentModel) throws -> PersistentIdentifier {
-            guard target.persistentBackingData.context === self else {
+            let backing = target.persistentBackingData
+            guard backing.context === self else {
                 throw StrataError(.invalidRequest, "\(type(of: owner)) \(owner.persistentModelID) points at a \(type(of: target)) that is not in this context (inserted in another context, or removed by rollback). Insert it here, or look it up with model(for:).", entity: type(of: owner).entityName, identifiers: [owner.persistentModelID, target.persistentModelID])
             }
-            return target.persistentModelID
+            return backing.persistentModelID
         }
         switch value {
         case .toOne(let target): return .toOne(try target.map(id))
@@ -128,6 +129,13 @@ extension ModelContext {
     }
 
     // MARK: Applying the result
+
+    /// What the store now holds for a sent snapshot: its permanent identifier and its targets'.
+    /// The attribute array is shared, not rebuilt as `copy(persistentIdentifier:remappedIdentifiers:)`
+    /// rebuilds it for any snapshot type.
+    private static func stored(_ sent: DefaultSnapshot, as id: PersistentIdentifier, _ remap: IdentifierRemapping) -> DefaultSnapshot {
+        DefaultSnapshot(entity: sent.entity, persistentIdentifier: id, attributes: sent.attributes, relationships: sent.relationships.map { $0.remapped(remap) })
+    }
 
     private func apply(
         _ result: SaveResult<DefaultSnapshot>,
@@ -140,12 +148,12 @@ extension ModelContext {
             let backing = model.persistentBackingData
             guard let permanent = remap[sent.persistentIdentifier] else { continue }
             backing.persistentModelID = permanent
-            backing.snapshot = sent.copy(persistentIdentifier: permanent, remappedIdentifiers: remap)
+            backing.snapshot = Self.stored(sent, as: permanent, remap)
             backing.clearChanges()
             registered[permanent] = model
         }
         for (model, sent) in updatedPairs {
-            model.persistentBackingData.snapshot = sent.copy(persistentIdentifier: sent.persistentIdentifier, remappedIdentifiers: remap)
+            model.persistentBackingData.snapshot = Self.stored(sent, as: sent.persistentIdentifier, remap)
             model.persistentBackingData.clearChanges()
         }
         for id in result.deletedIdentifiers {

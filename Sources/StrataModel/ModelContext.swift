@@ -35,6 +35,7 @@ public final class ModelContext {
     public internal(set) var unreadableRecords: [PersistentIdentifier: StrataError] = [:]
     /// Entity per model type, looked up once.
     private var entities: [ObjectIdentifier: EntitySchema] = [:]
+    private var lastEntity: (type: ObjectIdentifier, entity: EntitySchema)?
 
     /// Whether a save fails with `writeConflict` when a property it writes was changed by another
     /// save since this context read it. Off by default: the later save wins (but never for
@@ -61,7 +62,7 @@ public final class ModelContext {
             precondition(owner === self, "\(type(of: model)) \(model.persistentModelID) belongs to another ModelContext; look it up in this one with model(for:).")
             return
         }
-        guard !backing.isDeleted || backing.snapshot == nil else { return }
+        guard !backing.isDeleted || backing.isNew else { return }
         backing.context = self
         backing.isDeleted = false
         inserted.append(model)
@@ -105,10 +106,9 @@ public final class ModelContext {
         }
     }
 
-    /// Notes that `model`'s relationships are about to change in memory as an inverse, so a
-    /// rollback reloads it. New objects are left out: a rollback drops them anyway.
+    /// Notes that the saved object `model`'s relationships are about to change in memory as an
+    /// inverse, so a rollback reloads it (new objects are not noted: a rollback drops them anyway).
     func noteInverseChange(_ model: any PersistentModel) {
-        guard !model.persistentBackingData.isNew else { return }
         inverseTouched[ObjectIdentifier(model)] = model
     }
 
@@ -223,9 +223,15 @@ public final class ModelContext {
     /// - Throws: `unknownEntity` for a type the container was not made for (nor reached).
     func entity(of model: any PersistentModel) throws -> EntitySchema {
         let key = ObjectIdentifier(type(of: model))
-        if let known = entities[key] { return known }
+        // A save's objects come in runs of one type: the last answer is checked before hashing.
+        if let last = lastEntity, last.type == key { return last.entity }
+        if let known = entities[key] {
+            lastEntity = (key, known)
+            return known
+        }
         let entity = try container.schema.requireEntity(model.persistentBackingData.info.entityName)
         entities[key] = entity
+        lastEntity = (key, entity)
         return entity
     }
 

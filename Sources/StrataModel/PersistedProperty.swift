@@ -52,7 +52,8 @@ public enum _InverseChange {
 /// Applies the other side of a relationship change to `target`, noting it in its context first
 /// (an inverse is not the target's own change, but `rollback` must still undo it).
 func applyInverse(_ target: any PersistentModel, _ ordinal: Int, _ change: _InverseChange) {
-    target.persistentBackingData.context?.noteInverseChange(target)
+    let backing = target.persistentBackingData
+    if !backing.isNew, let context = backing.context { context.noteInverseChange(target) }
     target._$inverse(ordinal, change)
 }
 

@@ -11,6 +11,8 @@ public protocol _RelationshipCodec: _PropertyCodec {
     static func property(_ targets: [Destination]) -> Property
     /// The targets of a property value.
     static func targets(_ value: Property) -> [Destination]
+    /// The first target of a property value: a to-one's target without a one-element array.
+    static func firstTarget(_ value: Property) -> Destination?
     /// Whether `value` holds `target` (by identity).
     static func contains(_ value: Property, _ target: Destination) -> Bool
     /// Adds `target` to `value`: appended to a to-many (in place), the target of a to-one.
@@ -34,18 +36,33 @@ extension _RelationshipCodec {
     /// returned effects.
     @inlinable
     public static func set<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ newValue: Property, _ owner: M, _ ordinal: Int) -> _Effects {
-        let old = targets(get(&slot, owner, ordinal))
-        let new = targets(newValue)
+        let added: [Destination], removed: [Destination]
+        if isToMany {
+            (added, removed) = difference(targets(get(&slot, owner, ordinal)), targets(newValue))
+        } else {
+            // A to-one compares its two targets; no arrays for the old and new values.
+            let old = firstTarget(get(&slot, owner, ordinal)), new = firstTarget(newValue)
+            if old === new {
+                (added, removed) = ([], [])
+            } else {
+                (added, removed) = (new.map { [$0] } ?? [], old.map { [$0] } ?? [])
+            }
+        }
         slot.state = .value(newValue)
         let backing = owner.persistentBackingData
         backing.didChange(ordinal, owner: owner)
-        let (added, removed) = difference(old, new)
         var effects = _Effects()
         if let context = backing.context {
             effects.inserts = added.filter { $0.persistentBackingData.context == nil && !$0.isDeleted }.map { ($0, context) }
         }
-        if let inverse = backing.inverseOrdinal(ordinal) {
-            effects.inverses = removed.map { ($0, inverse, .remove(owner)) } + added.map { ($0, inverse, .add(owner)) }
+        if !(added.isEmpty && removed.isEmpty), let inverse = backing.inverseOrdinal(ordinal) {
+            // One array of the right size: concatenating two mapped arrays cost 1,000 instructions
+            // per `item.owner = owner`.
+            var inverses: [(target: any PersistentModel, ordinal: Int, change: _InverseChange)] = []
+            inverses.reserveCapacity(removed.count + added.count)
+            for target in removed { inverses.append((target, inverse, .remove(owner))) }
+            for target in added { inverses.append((target, inverse, .add(owner))) }
+            effects.inverses = inverses
         }
         return effects
     }
@@ -54,7 +71,7 @@ extension _RelationshipCodec {
     @inlinable
     public static func encode(_ slot: _PersistedProperty<Property>) -> _PropertyValue {
         guard case .value(let v) = slot.state else { return .stored }
-        return isToMany ? .toMany(targets(v)) : .toOne(targets(v).first)
+        return isToMany ? .toMany(targets(v)) : .toOne(firstTarget(v))
     }
 
     /// Relationships are not assigned from stored values.
@@ -86,7 +103,7 @@ extension _RelationshipCodec {
             if let context = owner.persistentBackingData.context, source.persistentBackingData.context == nil, !source.isDeleted {
                 effects.inserts = [(source, context)]
             }
-            if !isToMany, let previous = targets(value).first, let back = owner.persistentBackingData.inverseOrdinal(ordinal) {
+            if !isToMany, let previous = firstTarget(value), let back = owner.persistentBackingData.inverseOrdinal(ordinal) {
                 // A to-one moves: its previous target loses this object.
                 effects.inverses = [(previous, back, .remove(owner))]
             }
@@ -99,10 +116,15 @@ extension _RelationshipCodec {
         return effects
     }
 
+    /// The first target, through `targets` (the to-one codecs answer without an array).
+    @inlinable
+    public static func firstTarget(_ value: Property) -> Destination? { targets(value).first }
+
     /// Whether `value` holds `target` (by identity).
     @inlinable
     public static func contains(_ value: Property, _ target: Destination) -> Bool {
-        targets(value).contains { $0 === target }
+        if !isToMany { return firstTarget(value) === target }
+        return targets(value).contains { $0 === target }
     }
 
     /// Adds `target`: appended to a to-many, the new target of a to-one.
@@ -169,6 +191,8 @@ public enum _ToOneCodec<D: PersistentModel>: _RelationshipCodec {
     }
     /// The targets of a property value.
     @inlinable public static func targets(_ value: D) -> [D] { [value] }
+    /// The target itself.
+    @inlinable public static func firstTarget(_ value: D) -> D? { value }
 }
 
 /// An optional to-one relationship (`var trip: Trip?`).
@@ -185,6 +209,8 @@ public enum _OptionalToOneCodec<D: PersistentModel>: _RelationshipCodec {
     @inlinable public static func property(_ targets: [D]) -> D? { targets.first }
     /// The targets of a property value.
     @inlinable public static func targets(_ value: D?) -> [D] { value.map { [$0] } ?? [] }
+    /// The target itself.
+    @inlinable public static func firstTarget(_ value: D?) -> D? { value }
 }
 
 /// A to-many relationship (`var items: [Item]`).
