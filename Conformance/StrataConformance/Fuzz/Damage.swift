@@ -30,6 +30,7 @@ public struct Damage: Sendable, CustomStringConvertible {
     /// has only grown since): what a crash while appending to it can leave.
     public var leavesPrefix = false
 
+    /// The kind and its detail, as the fuzz report prints a damage.
     public var description: String { "\(kind.rawValue) \(detail)" }
 
     /// Applies a damage of `kind` to the store in `directory`, drawing every choice from `random`.
