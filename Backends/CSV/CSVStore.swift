@@ -117,6 +117,18 @@ public final class CSVStore: DataStore {
         return try engine.fetch(descriptor)
     }
 
+    /// The record `id` names: the same look for outside changes as a fetch, then one keyed read
+    /// of the committed state — no descriptor, no one-element result, no generic fetch.
+    ///
+    /// - Throws: `unknownEntity` when the schema has no entity `id.entityName`, as the fetch does.
+    public func snapshot(for id: PersistentIdentifier) throws -> CSVSnapshot? {
+        try refreshIfChanged()
+        let entity = try schema.requireEntity(id.entityName)
+        guard !id.isTemporary, id.storeIdentifier == identifier else { return nil }
+        let state = engine.state
+        return state.record(entity, id.primaryKey).map { state.snapshot(entity, id.primaryKey, $0) }
+    }
+
     /// Counts from memory.
     public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
         try refreshIfChanged()

@@ -33,6 +33,28 @@ struct CSVSharingTests {
         #expect(locked.code == .storeLocked && locked.message.contains("This process"), "\(locked)")
     }
 
+    /// The point lookup (`CSVStore.snapshot(for:)`, not the protocol's fetch) looks for another
+    /// store's commits as a fetch does: a reader that holds a record sees its update and its delete.
+    /// Without the look it would answer from the state it loaded and wait out the deadline.
+    @Test func aReaderPointLookupSeesTheWritersUpdateAndDelete() throws {
+        let dir = try T.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("store")
+        let writer = try T.open(folder, wait: nil)
+        let tag = try Self.tag("before")
+        let id = try #require(try writer.save(SaveRequest(inserted: [tag])).remappedIdentifiers[tag.persistentIdentifier])
+        let reader = try Self.reader(folder)
+        #expect(try reader.snapshot(for: id)?.value("name") == "before")
+        let stored = try #require(try writer.snapshot(for: id))
+        _ = try writer.save(SaveRequest(updated: [try stored.updating(["name": "after"])]))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try reader.snapshot(for: id)?.value("name") != "after", ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(try reader.snapshot(for: id)?.value("name") == "after")
+        _ = try writer.save(SaveRequest(deleted: [try #require(try writer.snapshot(for: id))]))
+        while try reader.snapshot(for: id) != nil, ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(try reader.snapshot(for: id) == nil)
+    }
+
     @Test func deletingFilesDoesNotLetASecondWriterIn() throws {
         let dir = try T.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

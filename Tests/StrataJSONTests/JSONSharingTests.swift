@@ -33,6 +33,27 @@ struct JSONSharingTests {
         #expect(error.code == .readOnlyStore)
     }
 
+    /// The point lookup looks for another store's commits as a fetch does: a reader that holds a
+    /// record sees its update and its delete (it would wait out the deadline otherwise).
+    @Test func aReaderPointLookupSeesTheWritersUpdateAndDelete() throws {
+        let dir = try T.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("store.json")
+        let writer = try T.open(file, wait: nil)
+        let tag = try T.tag("before")
+        let id = try #require(try writer.save(SaveRequest(inserted: [tag])).remappedIdentifiers[tag.persistentIdentifier])
+        let reader = try Self.reader(file)
+        #expect(try reader.snapshot(for: id)?["name"] == "before")
+        let stored = try #require(try writer.snapshot(for: id))
+        _ = try writer.save(SaveRequest(updated: [try stored.updating(["name": "after"])]))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try reader.snapshot(for: id)?["name"] != "after", ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(try reader.snapshot(for: id)?["name"] == "after")
+        _ = try writer.save(SaveRequest(deleted: [try #require(try writer.snapshot(for: id))]))
+        while try reader.snapshot(for: id) != nil, ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(try reader.snapshot(for: id) == nil)
+    }
+
     @Test func aReadOnlyOpenNeverWrites() throws {
         let dir = try T.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
