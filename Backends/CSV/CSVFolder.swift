@@ -68,8 +68,21 @@ struct CSVFolder {
         }
     }
 
-    /// The stamps of the manifest and every file it names, to notice changes made by someone else.
-    func stamps(_ manifest: CSVManifest) -> [FileStamp?] {
-        [FileStamp(manifestPath)] + manifest.files.values.sorted().map { FileStamp(path($0)) }
+    /// The files whose stamps tell whether someone else changed the store: the manifest, then every
+    /// file it names, in a fixed order. Worked out once per manifest, not per look: sorting and
+    /// joining the names cost more than the `stat` calls themselves.
+    func watched(_ manifest: CSVManifest) -> [String] {
+        [manifestPath] + manifest.files.values.sorted().map(path)
+    }
+
+    /// The stamps of `paths` (from `watched`), to compare with a later look.
+    static func stamps(_ paths: [String]) -> [FileStamp?] { paths.map(FileStamp.init) }
+
+    /// Whether every file of `paths` still has the stamp it had; stops at the first that differs
+    /// (the manifest, first, changes with every commit).
+    static func unchanged(_ paths: [String], _ stamps: [FileStamp?]) -> Bool {
+        guard paths.count == stamps.count else { return false }
+        for (path, stamp) in zip(paths, stamps) where FileStamp(path) != stamp { return false }
+        return true
     }
 }

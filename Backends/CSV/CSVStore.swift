@@ -26,6 +26,8 @@ public final class CSVStore: DataStore {
     private let lock: WriterLock?
     private struct Disk {
         var manifest: CSVManifest
+        /// The files a look for outside changes stats (`CSVFolder.watched`), and their stamps.
+        var watched: [String]
         var stamps: [FileStamp?]
         var outsideChanges = OutsideChangeCheck()
         var straysRemoved = false
@@ -85,7 +87,8 @@ public final class CSVStore: DataStore {
                     throw schema.mismatch(storedFingerprint: manifest.fingerprint, storedDescription: manifest.schema, file: folder.manifestPath)
                 }
                 let state = try CSVLoader(layout: layout, folder: folder).load(manifest)
-                return (state, Disk(manifest: manifest, stamps: folder.stamps(manifest)))
+                let watched = folder.watched(manifest)
+                return (state, Disk(manifest: manifest, watched: watched, stamps: CSVFolder.stamps(watched)))
             } catch let error as StrataError where error.code == .corruptStore && attempt < 20 {
                 guard FileStamp(folder.manifestPath) != before else { throw error }
             }
@@ -96,7 +99,7 @@ public final class CSVStore: DataStore {
     private func refreshIfChanged(always: Bool = false) throws {
         try disk.withLock { disk in
             guard disk.outsideChanges.isDue(always: always) else { return }
-            guard folder.stamps(disk.manifest) != disk.stamps else { return }
+            guard !CSVFolder.unchanged(disk.watched, disk.stamps) else { return }
             let (state, fresh) = try Self.load(folder, layout)
             guard state.storeIdentifier == identifier else {
                 throw StrataError(.corruptStore, "The store folder now holds another store; reopen it.", file: folder.manifestPath)
@@ -190,7 +193,8 @@ public final class CSVStore: DataStore {
                 folder.removeUnnamed(previous: disk.manifest, keeping: next, tables: Set(schema.entities.map(\.name) + layout.pairs.map(\.name)), everyStray: !disk.straysRemoved)
                 disk.straysRemoved = true
                 disk.manifest = next
-                disk.stamps = folder.stamps(next)
+                disk.watched = folder.watched(next)
+                disk.stamps = CSVFolder.stamps(disk.watched)
             }
         }
     }

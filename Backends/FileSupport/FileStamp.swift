@@ -15,9 +15,12 @@ public struct FileStamp: Equatable, Sendable {
     public let modified: Int64
 
     /// The stamp of `path`, or `nil` if it does not exist.
+    ///
+    /// `withCString` lends a native string's own bytes; passing the `String` to `stat` directly
+    /// copied it into a new array on every call (a CSV store stats every table file it names).
     public init?(_ path: String) {
         var s = stat()
-        guard stat(path, &s) == 0 else { return nil }
+        guard path.withCString({ stat($0, &s) }) == 0 else { return nil }
         self.init(s)
     }
 
