@@ -88,6 +88,17 @@ final class SQLiteConnection: @unchecked Sendable {
         return statement
     }
 
+    /// The statement of a fixed text for a caller that binds every parameter again (or has none):
+    /// reset only if a step left it running, bindings kept. `prepare(_:)` resets and clears on
+    /// every call, about 340 instructions a save over its BEGIN, COMMIT and SELECT by key.
+    func reuse(_ text: SQLText) throws -> SQLiteStatement {
+        if text.slot < slots.count, let statement = slots[text.slot] {
+            if sqlite3_stmt_busy(statement.handle) != 0 { statement.resetKeepingBindings() }
+            return statement
+        }
+        return try prepare(text)
+    }
+
     private func compile(_ sql: String) throws -> SQLiteStatement {
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)

@@ -48,10 +48,11 @@ struct SQLiteRecords {
     /// the stored values, and the targets of every relationship. One query for the row, one per
     /// to-many.
     func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value]) throws -> SQLiteStoredRow? {
-        let statement = try db.prepare(mapping.texts[entity.index].selectByKey)
+        // Its one parameter is bound below: no need to clear it first (`reuse`).
+        let statement = try db.reuse(mapping.texts[entity.index].selectByKey)
         try statement.bind(.integer(key), at: 1)
         guard try statement.step() else {
-            statement.reset()
+            statement.resetKeepingBindings()
             return nil
         }
         let table = mapping.tables[entity.index]
@@ -59,8 +60,7 @@ struct SQLiteRecords {
         var column: Int32 = 1
         for (i, bits) in table.bitsColumns.enumerated() {
             if i < attributes.count {
-                let (main, companion) = SQLiteValueCodec.encode(attributes[i])
-                if !statement.holds(main, at: column) || (bits != nil && !statement.holds(companion, at: column + 1)) { changed.append(i) }
+                if !statement.holds(attribute: attributes[i], at: column, companion: bits != nil) { changed.append(i) }
             } else {
                 changed.append(i)
             }
@@ -74,7 +74,7 @@ struct SQLiteRecords {
             targets.append(statement.isNull(column) ? [] : [statement.int64(column)])
             column += 1
         }
-        statement.reset()
+        statement.resetKeepingBindings()
         if targets.count < relationships.count {
             // The to-many lists, each by its own query, in relationship order among the to-ones.
             var all: [[Int64]] = []

@@ -19,7 +19,7 @@ public final class SQLiteStore: DataStore {
     /// The identifier in every permanent identifier, kept in the file's metadata.
     public let identifier: String
     let mapping: SQLiteMapping
-    private let writer: Mutex<SQLiteConnection>
+    private let writer: Mutex<Writer>
     private let saveStart: SQLiteSaveTransaction.Start
     private let readers = Mutex<[SQLiteConnection]>([])
 
@@ -51,7 +51,14 @@ public final class SQLiteStore: DataStore {
         }
         try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
         self.identifier = identifier!
-        self.writer = Mutex(db)
+        self.writer = Mutex(Writer(db: db))
+    }
+
+    /// The writer connection and the save transaction every save reuses
+    /// (`SQLiteSaveTransaction+Reuse`), made by the first save.
+    private struct Writer: ~Copyable {
+        let db: SQLiteConnection
+        var transaction: SQLiteSaveTransaction?
     }
 
     /// Everything the contract has, plus pushdown and indexes.
@@ -157,20 +164,30 @@ public final class SQLiteStore: DataStore {
         guard !configuration.isReadOnly else {
             throw StrataError(.readOnlyStore, "This SQLite store was opened read-only; open it without `isReadOnly` to save.", file: configuration.url.path)
         }
-        return try writer.withLock { db in
+        return try writer.withLock { writer in
+            let db = writer.db
             do {
-                try db.prepare(.beginImmediate).run()
+                try db.reuse(.beginImmediate).run()
             } catch let error as SQLiteError {
                 throw error.strataError(file: configuration.url.path)
             }
             do {
-                let records = SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier)
-                let transaction = SQLiteSaveTransaction(db: db, mapping: mapping, records: records, storeIdentifier: identifier, start: saveStart, store: self)
+                let transaction: SQLiteSaveTransaction
+                if let reused = writer.transaction {
+                    transaction = reused
+                } else {
+                    let records = SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier)
+                    transaction = SQLiteSaveTransaction(db: db, mapping: mapping, records: records, storeIdentifier: identifier, start: saveStart, store: self)
+                    writer.transaction = transaction
+                }
+                // Left clean for the next save whatever happens, holding nothing of this one.
+                defer { transaction.reset() }
+                let records = transaction.records
                 try transaction.run(request)
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
                 let deleted = Set(transaction.deleted.map { records.id(schema.entities[$0.entity].name, $0.key) })
-                try db.prepare(.commit).run()
+                try db.reuse(.commit).run()
                 return SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
             } catch {
                 try? db.prepare(.rollback).run()
