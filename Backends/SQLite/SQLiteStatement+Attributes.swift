@@ -25,9 +25,22 @@ extension SQLiteStatement {
         case .int(let i):
             return sqlite3_column_type(handle, column) == SQLITE_INTEGER && sqlite3_column_int64(handle, column) == i
                 && (!companion || sqlite3_column_type(handle, column + 1) == SQLITE_NULL)
+        case .double(let d) where Self.isPlain(d):
+            return holds(real: d, at: column, companion: companion)
+        case .date(let date) where Self.isPlain(date.timeIntervalSinceReferenceDate):
+            return holds(real: date.timeIntervalSinceReferenceDate, at: column, companion: companion)
         default:
             let (main, bits) = SQLiteValueCodec.encode(value)
             return holds(main, at: column) && (!companion || holds(bits, at: column + 1))
         }
+    }
+
+    /// Whether the codec writes `d` as a plain REAL with a NULL companion: neither NaN nor −0.
+    private static func isPlain(_ d: Double) -> Bool { !d.isNaN && !(d == 0 && d.sign == .minus) }
+
+    /// A double the codec writes as a plain REAL with a NULL companion (not NaN, not −0).
+    private func holds(real d: Double, at column: Int32, companion: Bool) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_FLOAT && sqlite3_column_double(handle, column).bitPattern == d.bitPattern
+            && (!companion || sqlite3_column_type(handle, column + 1) == SQLITE_NULL)
     }
 }
