@@ -25,25 +25,37 @@ struct SaveTransaction {
     var deleted: [Set<Int64>]
     private var written: [Written] = []
     /// Membership sets of large to-many lists that this save appends to, so appends stay O(1).
-    private var membership: [LinkSlot: Set<Int64>] = [:]
+    var membership: [LinkSlot: Set<Int64>] = [:]
     /// Whether a to-many list the request wrote names a record this save inserts. Until one does, a
     /// record inserted by this save can be in a list only if its own write put it there, once, so
     /// attaching it needs no membership check (no scan of the list per insert).
-    private var requestListsHoldInserts = false
+    var requestListsHoldInserts = false
     /// Whether some write changed a to-one link of a record this save inserts. Until one does, every
     /// insert's to-one links are as its snapshot sent them.
-    private var insertedToOneMoved = false
-    /// Per entity, by key minus `base`'s next key: whether this save's writes changed the links of
-    /// the record it inserted there after writing it (only those can differ from what was sent).
-    private var insertLinksChanged: [[Bool]] = []
+    var insertedToOneMoved = false
+    /// Per entity, by key minus `base`'s next key: whether a write of this save was about to change
+    /// the links of the record it inserted there after writing it (only those can differ from
+    /// what was sent), so `sentByChangedInserts` holds what it was written with.
+    var insertLinksChanged: [[Bool]] = []
+    /// The links those inserts were written with, kept before they first changed: what the result
+    /// compares with to report an insert whose relationships came back different.
+    var sentByChangedInserts: [(entity: Int, key: Int64, sent: [Link])] = []
+    /// A run of appends to one to-many list not yet written into its record (`attach`).
+    var pendingAppend: LinkSlot?
+    var pendingKeys: [Int64] = []
+    /// Per entity, the key after the last insert written so far (inserts are written in key order).
+    private var insertsWrittenBefore: [Int64] = []
+    /// Whether an insert's links waited for the end of the writes (a target not written yet); every
+    /// later insert's links wait too, so links are still applied in request order.
+    private var insertLinksWait = false
 
-    private struct LinkSlot: Hashable {
+    struct LinkSlot: Hashable {
         let entity: Int
         let key: Int64
         let relationship: Int
     }
 
-    private struct Written {
+    struct Written {
         let entity: EntitySchema
         let key: Int64
         let sent: [Link]
@@ -72,6 +84,7 @@ struct SaveTransaction {
         for w in written {
             for r in w.entity.relationships.indices { try applyLink(w, r) }
         }
+        flushPendingAppends()
         try applyDeletes(request.deleted)
         try validateRelationships()
         try maintainUniqueIndexes()
@@ -134,7 +147,7 @@ struct SaveTransaction {
     }
     private let lastResolved = LastResolved()
 
-    private func resolve(_ id: PersistentIdentifier, to destination: EntitySchema, from entity: EntitySchema, _ relationship: Int) throws -> Int64 {
+    private mutating func resolve(_ id: PersistentIdentifier, to destination: EntitySchema, from entity: EntitySchema, _ relationship: Int) throws -> Int64 {
         if id.isTemporary, let last = lastResolved.id, last == id, id.entityName == destination.name { return lastResolved.key }
         if id.isTemporary, let permanent = remap[id], permanent.entityName == destination.name {
             lastResolved.id = id
@@ -153,13 +166,17 @@ struct SaveTransaction {
 
     // MARK: Writing
 
-    private func convert(_ snapshot: DefaultSnapshot, _ entity: EntitySchema) throws -> (attributes: [Value], links: [Link]) {
+    private mutating func convert(_ snapshot: DefaultSnapshot, _ entity: EntitySchema) throws -> (attributes: [Value], links: [Link]) {
         (snapshot.attributes, try convert(snapshot.attributes, snapshot.relationships, entity, snapshot.persistentIdentifier))
     }
 
     /// Checks a snapshot's values and turns its relationship values into links. `id` (the
     /// snapshot's identifier) is read only for an error or a reference to check.
-    private func convert(_ attributes: [Value], _ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: @autoclosure () -> PersistentIdentifier) throws -> [Link] {
+    ///
+    /// `mutating` (as are the helpers it calls) though it changes nothing but the resolve cache:
+    /// a non-mutating call from the save's loops copied the whole transaction (336 bytes) onto
+    /// the stack per record; a mutating one borrows it in place.
+    private mutating func convert(_ attributes: [Value], _ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: @autoclosure () -> PersistentIdentifier) throws -> [Link] {
         try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: id())
         // One or two relationships (most entities) as array literals: `reserveCapacity` and
         // `Array(repeating:count:)` reached the array's storage type through a generic metadata
@@ -176,7 +193,7 @@ struct SaveTransaction {
         }
     }
 
-    private func convert(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: @autoclosure () -> PersistentIdentifier) throws -> Link {
+    private mutating func convert(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: @autoclosure () -> PersistentIdentifier) throws -> Link {
         let destination = entities[entity.destinationIndices[i]]
         // One `if case` per shape, not a switch over a (value, shape) tuple: the tuple copied the
         // whole value (its identifiers' strings) in and destroyed it again per relationship.
@@ -193,7 +210,7 @@ struct SaveTransaction {
     /// rest of the snapshot, so the fault a save reports does not depend on when links are applied.
     /// A reference the record already held is kept even if it dangles (noAction), so only new ones
     /// must exist.
-    private func existing(_ key: Int64, _ id: PersistentIdentifier, _ destination: EntitySchema, from entity: EntitySchema, _ r: Int, _ source: @autoclosure () -> PersistentIdentifier) throws -> Int64 {
+    private mutating func existing(_ key: Int64, _ id: PersistentIdentifier, _ destination: EntitySchema, from entity: EntitySchema, _ r: Int, _ source: @autoclosure () -> PersistentIdentifier) throws -> Int64 {
         guard !id.isTemporary, base.tables[destination.index].records[key] == nil else { return key }
         let source = source()
         if !source.isTemporary, base.tables[entity.index].records[source.primaryKey]?.links[r].keys.contains(key) == true { return key }
@@ -201,7 +218,8 @@ struct SaveTransaction {
     }
 
     private mutating func writeRecords(_ request: IncomingRequest) throws {
-        written.reserveCapacity(request.inserted.count + request.updated.count)
+        written.reserveCapacity(request.updated.count)
+        insertsWrittenBefore = base.tables.map(\.nextPrimaryKey)
         try request.inserted.withUnsafeBufferPointer { try writeInserts($0) }
         try writeUpdates(request)
     }
@@ -225,7 +243,24 @@ struct SaveTransaction {
             }
             work.tables[entity.index].records[key] = StoredRecord(attributes: attributes, links: links)
             changes.inserted[entity.index].append(key)
-            written.append(Written(entity: entity, key: key, sent: links, isInsert: true))
+            insertsWrittenBefore[entity.index] = key + 1
+            if !insertLinksWait, links.indices.allSatisfy({ r in Self.isWritten(links[r], before: insertsWrittenBefore[entity.destinationIndices[r]]) }) {
+                // Every target is written: apply the links now (no entry to come back to).
+                for r in links.indices { try applyInsertLink(entity, key, links[r], r) }
+            } else {
+                insertLinksWait = true
+                written.append(Written(entity: entity, key: key, sent: links, isInsert: true))
+            }
+        }
+    }
+
+    /// Whether every record `link` names is in the state already: stored before the save, or
+    /// inserted by it and written (inserts are written in request order, each entity's in key
+    /// order, so the written ones are the keys before `before`).
+    private static func isWritten(_ link: Link, before: Int64) -> Bool {
+        switch link {
+        case .one(let k): k.map { $0 < before } ?? true
+        case .many(let ks): !ks.contains { $0 >= before }
         }
     }
 
@@ -263,149 +298,6 @@ struct SaveTransaction {
             let first = base.tables[entity.destinationIndices[r]].nextPrimaryKey
             if keys.contains(where: { $0 >= first }) { requestListsHoldInserts = true }
         }
-    }
-
-    // MARK: Relationships
-
-    /// Records that a write changed the links of `key` (or, from `writeUpdates`, its attributes).
-    private mutating func markTouched(_ entity: Int, _ key: Int64) {
-        let first = base.tables[entity].nextPrimaryKey
-        if key < first {
-            changes.updated[entity].insert(key)
-        } else if key - first < Int64(insertLinksChanged[entity].count), !insertLinksChanged[entity][Int(key - first)] {
-            insertLinksChanged[entity][Int(key - first)] = true  // written once: a list's 100 appends read it
-        }
-    }
-
-    private func link(_ entity: Int, _ key: Int64, _ relationship: Int) -> Link? {
-        work.tables[entity].records[key]?.links[relationship]
-    }
-
-    private mutating func setLink(_ entity: Int, _ key: Int64, _ relationship: Int, _ link: Link) {
-        work.tables[entity].records.modify(key) { $0.links[relationship] = link }
-        if case .one = link, key >= base.tables[entity].nextPrimaryKey { insertedToOneMoved = true }
-        markTouched(entity, key)
-    }
-
-    /// Applies what a written record changed in one relationship, compared with the stored record
-    /// (an insert starts empty), as edge additions and removals that keep both sides in agreement.
-    ///
-    /// Comparing with the stored record, not with what earlier writes of this save did, means a
-    /// record that merely repeats a value does not undo a change another record of the save made;
-    /// only real changes are applied, in request order.
-    private mutating func applyLink(_ w: Written, _ r: Int) throws {
-        let sent = w.sent[r]
-        if w.isInsert {
-            // An insert was written with its own side already (it had nothing before); only the
-            // targets' sides change, taking a to-one target from its previous holder if needed.
-            let destination = w.entity.destinationIndices[r]
-            let inverse = w.entity.inverseIndices[r]
-            switch sent {
-            case .one(let target?):
-                try requireExists(destination, target, referencedBy: w.entity, w.key, r)
-                // An earlier write of the save may have moved the insert away; this later one wins.
-                if insertedToOneMoved { attach(w.entity.index, w.key, r, to: target, source: destination, sourceRelationship: inverse) }
-                attach(destination, target, inverse, to: w.key, source: w.entity.index, sourceRelationship: r)
-            case .many(let targets):
-                for target in targets {
-                    try requireExists(destination, target, referencedBy: w.entity, w.key, r)
-                    attach(destination, target, inverse, to: w.key, source: w.entity.index, sourceRelationship: r)
-                }
-            default:
-                break
-            }
-            return
-        }
-        let stored = w.isInsert ? Link.empty(w.entity.relationships[r]) : base.tables[w.entity.index].records[w.key]!.links[r]
-        guard stored != sent else { return }
-        let e = w.entity.index
-        let destination = w.entity.destinationIndices[r]
-        let inverse = w.entity.inverseIndices[r]
-        switch (stored, sent) {
-        case (.one(let old), .one(let new)):
-            if let old { unlink(e, w.key, r, destination, old, inverse) }
-            if let new {
-                try requireExists(destination, new, referencedBy: w.entity, w.key, r)
-                attach(e, w.key, r, to: new, source: destination, sourceRelationship: inverse)
-                attach(destination, new, inverse, to: w.key, source: e, sourceRelationship: r)
-            }
-        case (.many(let old), .many(let new)):
-            let oldSet = old.isEmpty ? [] : Set(old)
-            let newSet = old.isEmpty ? [] : Set(new)
-            for target in old where !newSet.contains(target) { unlink(e, w.key, r, destination, target, inverse) }
-            for target in new where !oldSet.contains(target) {
-                try requireExists(destination, target, referencedBy: w.entity, w.key, r)
-                attach(e, w.key, r, to: target, source: destination, sourceRelationship: inverse)
-                attach(destination, target, inverse, to: w.key, source: e, sourceRelationship: r)
-            }
-            if w.entity.relationships[r].isOrdered { reorder(e, w.key, r, as: new) }
-        default:
-            break
-        }
-    }
-
-    /// Removes the edge between `key` (relationship `r`) and `target` (relationship `inverse`) on both sides.
-    private mutating func unlink(_ entity: Int, _ key: Int64, _ r: Int, _ destination: Int, _ target: Int64, _ inverse: Int) {
-        detach(entity, key, r, from: target)
-        detach(destination, target, inverse, from: key)
-    }
-
-    /// Puts an ordered list in the written order; members other writes of this save added follow.
-    private mutating func reorder(_ entity: Int, _ key: Int64, _ r: Int, as written: [Int64]) {
-        guard case .many(let current)? = link(entity, key, r), current != written else { return }
-        let present = Set(current)
-        let listed = Set(written)
-        let ordered = written.filter { present.contains($0) } + current.filter { !listed.contains($0) }
-        setLink(entity, key, r, .many(ordered))
-    }
-
-    private func requireExists(_ entity: Int, _ key: Int64, referencedBy source: EntitySchema, _ sourceKey: Int64, _ r: Int) throws {
-        guard !work.tables[entity].records.contains(key) else { return }
-        throw SaveValidation.danglingReference(clientIdentifier(entity, key), from: source, relationship: r, source: clientIdentifier(source.index, sourceKey))
-    }
-
-    /// Removes `source` from relationship `r` of record `key` (one side only).
-    private mutating func detach(_ entity: Int, _ key: Int64, _ r: Int, from source: Int64) {
-        guard let current = link(entity, key, r) else { return }
-        switch current {
-        case .one(let k) where k == source: setLink(entity, key, r, .one(nil))
-        case .many(var ks):
-            guard let i = ks.firstIndex(of: source) else { return }
-            ks.remove(at: i)
-            setLink(entity, key, r, .many(ks))
-            membership[LinkSlot(entity: entity, key: key, relationship: r)]?.remove(source)
-        default: break
-        }
-    }
-
-    /// Adds `source` to relationship `r` of record `key` (one side only); if `r` is a to-one that held
-    /// another record, that record loses `key` from its side (`sourceRelationship` of `sourceEntity`).
-    private mutating func attach(_ entity: Int, _ key: Int64, _ r: Int, to source: Int64, source sourceEntity: Int, sourceRelationship: Int) {
-        guard entities[entity].relationshipIsToMany[r] else {
-            guard case .one(let k)? = link(entity, key, r), k != source else { return }
-            if let previous = k { detach(sourceEntity, previous, sourceRelationship, from: key) }
-            setLink(entity, key, r, .one(source))
-            return
-        }
-        let slot = LinkSlot(entity: entity, key: key, relationship: r)
-        var members: Set<Int64>? = membership.isEmpty ? nil : membership.removeValue(forKey: slot)
-        var added = false
-        // A record this save inserts is in no list yet unless a list the request wrote named it.
-        let unlisted = !requestListsHoldInserts && source >= base.tables[sourceEntity].nextPrimaryKey
-        work.tables[entity].records.modify(key) { record in
-            guard case .many(var ks) = record.links[r] else { return }
-            if !unlisted {
-                if members == nil && ks.count >= 256 { members = Set(ks) }
-                if let m = members { if m.contains(source) { return } } else if ks.contains(source) { return }
-            }
-            record.links[r] = .one(nil)  // drop the record's reference so the append does not copy
-            ks.append(source)
-            record.links[r] = .many(ks)
-            members?.insert(source)
-            added = true
-        }
-        if let members { membership[slot] = members }
-        if added { markTouched(entity, key) }
     }
 
     // MARK: Deletes
@@ -568,15 +460,16 @@ struct SaveTransaction {
     private func outcome() -> TransactionOutcome {
         var changed: [(EntitySchema, Int64, StoredRecord)] = []
         var writtenExisting = Set<RecordKey>()
-        for w in written {
-            if !w.isInsert {
-                writtenExisting.insert(RecordKey(entity: w.entity.index, key: w.key))
-            } else if !insertLinksChanged[w.entity.index][Int(w.key - base.tables[w.entity.index].nextPrimaryKey)] {
-                continue  // links as sent
-            }
+        for w in written where !w.isInsert {
+            writtenExisting.insert(RecordKey(entity: w.entity.index, key: w.key))
             if let record = work.tables[w.entity.index].records[w.key], differs(w.entity, record.links, w.sent) || w.refresh {
                 changed.append((w.entity, w.key, record))
             }
+        }
+        // An insert whose links a later write changed: compare with what it sent (kept when its
+        // links first changed). The others kept their links as sent.
+        for (e, key, sent) in sentByChangedInserts {
+            if let record = work.tables[e].records[key], differs(entities[e], record.links, sent) { changed.append((entities[e], key, record)) }
         }
         for entity in schema.entities {
             for key in changes.updated[entity.index] where !writtenExisting.contains(RecordKey(entity: entity.index, key: key)) {
