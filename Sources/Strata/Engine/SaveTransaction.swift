@@ -139,19 +139,22 @@ struct SaveTransaction {
         return remap.temporaryIdentifiers[n]
     }
 
-    /// The last temporary identifier resolved and its key: children inserted together usually point
-    /// at the same parent, so most lookups skip the dictionary.
-    private final class LastResolved {
-        var id: PersistentIdentifier?
-        var key: Int64 = 0
-    }
-    private let lastResolved = LastResolved()
+    /// The last temporary identifier resolved, in parts, and its key: children inserted together
+    /// usually point at the same parent, so most lookups skip the remapping. Held as parts and
+    /// compared in place: holding and comparing a whole identifier copied its two strings.
+    private var lastTemporaryKey: Int64 = 0
+    private var lastTemporaryEntity = ""
+    private var lastTemporaryStore = ""
+    private var lastResolvedKey: Int64?
 
     private mutating func resolve(_ id: PersistentIdentifier, to destination: EntitySchema, from entity: EntitySchema, _ relationship: Int) throws -> Int64 {
-        if id.isTemporary, let last = lastResolved.id, last == id, id.entityName == destination.name { return lastResolved.key }
+        if id.isTemporary, let key = lastResolvedKey, id.primaryKey == lastTemporaryKey, id.entityName == lastTemporaryEntity,
+            id.storeIdentifier == lastTemporaryStore, id.entityName == destination.name { return key }
         if id.isTemporary, let permanent = remap[id], permanent.entityName == destination.name {
-            lastResolved.id = id
-            lastResolved.key = permanent.primaryKey
+            lastTemporaryKey = id.primaryKey
+            lastTemporaryEntity = id.entityName
+            lastTemporaryStore = id.storeIdentifier
+            lastResolvedKey = permanent.primaryKey
             return permanent.primaryKey
         }
         if !id.isTemporary, id.storeIdentifier == base.storeIdentifier, id.entityName == destination.name { return id.primaryKey }
