@@ -186,7 +186,12 @@ struct SaveTransaction {
         // lookup on every record (300 and 700 instructions); a literal's type is cached at the call.
         switch relationships.count {
         case 0: return []
-        case 1: return [try convert(relationships[0], entity, 0, id())]
+        case 1:
+            let link = try convert(relationships[0], entity, 0, id())
+            guard case .one = link else { return [link] }
+            if sharedToOne.count == 1, sharedToOne[0] == link { return sharedToOne }
+            sharedToOne = [link]
+            return sharedToOne
         case 2: return [try convert(relationships[0], entity, 0, id()), try convert(relationships[1], entity, 1, id())]
         default:
             var links: [Link] = []
@@ -195,6 +200,11 @@ struct SaveTransaction {
             return links
         }
     }
+
+    /// The links of the last record with a single to-one relationship: the next such record naming
+    /// the same target (children of one parent, written together) shares the array instead of
+    /// allocating its own. A value: the first change to one record's links copies it.
+    private var sharedToOne: [Link] = []
 
     private mutating func convert(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: @autoclosure () -> PersistentIdentifier) throws -> Link {
         let destination = entities[entity.destinationIndices[i]]
