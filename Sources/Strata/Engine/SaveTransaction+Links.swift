@@ -37,7 +37,7 @@ extension SaveTransaction {
     /// only real changes are applied, in request order.
     mutating func applyLink(_ w: Written, _ r: Int) throws {
         let sent = w.sent[r]
-        if w.isInsert { return try applyInsertLink(w.entity, w.key, w.sent[r], r) }
+        if w.isInsert { return applyInsertLink(w.entity, w.key, w.sent[r], r) }
         let stored = base.tables[w.entity.index].records[w.key]!.links[r]
         guard stored != sent else { return }
         let e = w.entity.index
@@ -68,21 +68,19 @@ extension SaveTransaction {
 
     /// Applies relationship `r` of an insert: it was written with its own side already (it had
     /// nothing before), so only the targets' sides change, taking a to-one target from its previous
-    /// holder if needed.
-    mutating func applyInsertLink(_ entity: EntitySchema, _ key: Int64, _ sent: Link, _ r: Int) throws {
+    /// holder if needed. Its targets exist: a permanent one was checked against the stored records
+    /// when converted (a new record may only name stored ones), a temporary one is an insert of
+    /// this save, written by now, and deletes come later.
+    mutating func applyInsertLink(_ entity: EntitySchema, _ key: Int64, _ sent: Link, _ r: Int) {
         let destination = entity.destinationIndices[r]
         let inverse = entity.inverseIndices[r]
         switch sent {
         case .one(let target?):
-            try requireExists(destination, target, referencedBy: entity, key, r)
             // An earlier write of the save may have moved the insert away; this later one wins.
             if insertedToOneMoved { attach(entity.index, key, r, to: target, source: destination, sourceRelationship: inverse) }
             attach(destination, target, inverse, to: key, source: entity.index, sourceRelationship: r)
         case .many(let targets):
-            for target in targets {
-                try requireExists(destination, target, referencedBy: entity, key, r)
-                attach(destination, target, inverse, to: key, source: entity.index, sourceRelationship: r)
-            }
+            for target in targets { attach(destination, target, inverse, to: key, source: entity.index, sourceRelationship: r) }
         default:
             break
         }
