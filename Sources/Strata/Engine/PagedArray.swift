@@ -103,6 +103,24 @@ struct PagedArray<Element: Sendable>: Sendable {
         return pages[p].position(UInt8(truncatingIfNeeded: slot)).found
     }
 
+    /// Makes dense, ahead of the puts, the pages that keys `keys` will fill, where they lie past the
+    /// last page and fill more than `denseAbove` of its slots: a bulk insert (a save's new keys)
+    /// then writes each element into its slot, instead of growing a compact page element by
+    /// element and converting it. The caller must put every key of `keys` before anyone reads the
+    /// structure's allocation (a page stays empty until then).
+    mutating func prepareDensePages(for keys: Range<Int64>) {
+        guard !keys.isEmpty, keys.lowerBound >= 0 else { return }
+        var number = keys.lowerBound >> Self.pageShift
+        while number <= (keys.upperBound - 1) >> Self.pageShift {
+            let filled = min(keys.upperBound, (number + 1) << Self.pageShift) - max(keys.lowerBound, number << Self.pageShift)
+            if filled > Int64(Self.denseAbove), (numbers.last ?? -1) < number {
+                numbers.append(number)
+                pages.append(Page(slots: [Element?](repeating: nil, count: Self.pageSize)))
+            }
+            number += 1
+        }
+    }
+
     private mutating func put(_ value: consuming Element, _ number: Int64, _ slot: Int) {
         let p: Int
         if let existing = pageIndex(number) {

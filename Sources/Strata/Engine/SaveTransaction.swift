@@ -103,8 +103,9 @@ struct SaveTransaction {
         insertLinksChanged = entities.indices.map { e in
             [Bool](repeating: false, count: Int(work.tables[e].nextPrimaryKey - base.tables[e].nextPrimaryKey))
         }
-        for e in entities.indices {
+        for e in entities.indices where !insertLinksChanged[e].isEmpty {
             for c in attributeOnlyConstraints[e] { work.tables[e].uniqueIndexes[c].reserveCapacity(forAdding: insertLinksChanged[e].count) }
+            work.tables[e].records.prepareDensePages(for: base.tables[e].nextPrimaryKey..<work.tables[e].nextPrimaryKey)
         }
     }
 
@@ -259,7 +260,7 @@ struct SaveTransaction {
             insertsWrittenBefore[entity.index] = key + 1
             if !insertLinksWait, links.indices.allSatisfy({ r in Self.isWritten(links[r], before: insertsWrittenBefore[entity.destinationIndices[r]]) }) {
                 // Every target is written: apply the links now (no entry to come back to).
-                for r in links.indices { try applyInsertLink(entity, key, links[r], r) }
+                for r in links.indices { applyInsertLink(entity, key, links[r], r) }
             } else {
                 insertLinksWait = true
                 written.append(Written(entity: entity, key: key, sent: links, isInsert: true))
