@@ -14,6 +14,7 @@ S = "Backends/SQLite/SQLiteStore.swift"
 J = "Backends/JSON/JSONRecordCodec.swift"
 K = "Backends/CSV/CSVFieldCodec.swift"
 FA = "Sources/Strata/Engine/SaveTransaction+Faults.swift"
+L = "Sources/Strata/Engine/SaveTransaction+Links.swift"
 SF = "Backends/SQLite/SQLiteSaveTransaction+Faults.swift"
 S2 = "Backends/SQLite/SQLiteSaveTransaction.swift"
 SD = "Backends/SQLite/SQLiteSaveTransaction+Deletes.swift"
@@ -37,10 +38,11 @@ MUTANTS = [
     ("engine-deny-unordered", E, "queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }", "queue.sort { ($0.entity, $0.key) > ($1.entity, $1.key) }", "memory", "deny reported for the lowest key (§5 fault order)"),
     ("engine-unique-skipped-updates", E, "if let new { moves.append((key, new)) }", "", "memory", "an update into a collision fails (§4)"),
     ("engine-unique-old-kept", E, "if let old, work.tables[e].uniqueIndexes[c][old] == key { work.tables[e].uniqueIndexes[c][old] = nil }", "", "memory", "a value freed by an update or delete is free in the same save (§4)"),
-    ("engine-ordered-not-reordered", E, "if w.entity.relationships[r].isOrdered { reorder(e, w.key, r, as: new) }", "", "memory", "ordered to-many keep the written order (§2)"),
-    ("engine-to-one-steal-missing", E, "if let previous = k { detach(sourceEntity, previous, sourceRelationship, from: key) }", "", "memory", "setting a to-one moves the target from its previous partner (§2)"),
-    ("engine-insert-own-side-not-reasserted", E, "if insertedToOneMoved { attach(w.entity.index, w.key, r, to: target, source: destination, sourceRelationship: inverse) }", "", "memory", "the later write of a save wins, both sides agree (§2)"),
+    ("engine-ordered-not-reordered", L, "if w.entity.relationships[r].isOrdered { reorder(e, w.key, r, as: new) }", "", "memory", "ordered to-many keep the written order (§2)"),
+    ("engine-to-one-steal-missing", L, "if let previous = k { detach(sourceEntity, previous, sourceRelationship, from: key) }", "", "memory", "setting a to-one moves the target from its previous partner (§2)"),
+    ("engine-insert-own-side-not-reasserted", L, "if insertedToOneMoved { attach(entity.index, key, r, to: target, source: destination, sourceRelationship: inverse) }", "", "memory", "the later write of a save wins, both sides agree (§2)"),
     ("engine-changed-exact-lists", E, "differs(w.entity, record.links, w.sent) || w.refresh {", "record.links != w.sent || w.refresh {", "memory", "changedSnapshots compares unordered lists as sets (§2)"),
+    ("engine-changed-insert-exact-lists", E, "differs(entities[e], record.links, sent) {", "record.links != sent {", "memory", "changedSnapshots compares unordered lists as sets (§2)"),
     ("engine-changed-others-missing", E, "if let record = work.tables[entity.index].records[key] { changed.append((entity, key, record)) }", "", "memory", "changedSnapshots lists records the store changed on its own (§2)"),
     ("engine-unique-holder-lowest-key", FA, "base.tables[e].records[key].flatMap { base.uniqueKey(entity, c, $0) } == value", "false", "memory", "the error names the record that held the value before the save (§5 fault order)"),
     ("engine-unique-offender-highest", FA, "if best == nil || offender < best!.offender { best = (holder, offender) }", "if best == nil || offender > best!.offender { best = (holder, offender) }", "memory", "the collision with the lowest offender key is reported (§5)"),
