@@ -46,6 +46,23 @@ struct SparseKeyTests {
         #expect(dense.count == 0 && dense.allocatedSlots == 0)
     }
 
+    @Test func pagesPreparedForABulkInsertEndDenseOnlyWhereFilled() {
+        var records = PagedArray<StoredRecord>()
+        for key in 1...10 as ClosedRange<Int64> { records[key] = Self.record("") }
+        // 10 ..< 1,000: the first page (already there, compact) and the last (232 keys) both fill.
+        records.prepareDensePages(for: 11..<1_000)
+        for key in 11..<1_000 as Range<Int64> { records[key] = Self.record("k\(key)") }
+        #expect(records.count == 999 && records[500]?.attributes == [.string("k500")])
+        #expect(records.allocatedSlots == 4 * 256)
+        // A run of 20 keys stays compact; keys at the very end of the key space do not overflow.
+        records.prepareDensePages(for: 2_000..<2_020)
+        records.prepareDensePages(for: (Int64.max - 300)..<Int64.max)
+        for key in 2_000..<2_020 as Range<Int64> { records[key] = Self.record("") }
+        for key in (Int64.max - 300)..<Int64.max { records[key] = Self.record("") }
+        #expect(records.count == 999 + 20 + 300)
+        #expect(records.allocatedSlots == 4 * 256 + 20 + 2 * 256)
+    }
+
     @Test func behavesLikeADictionaryUnderRandomChurn() {
         var random = XorShift(state: 42)
         var array = PagedArray<Int>()

@@ -112,7 +112,9 @@ struct PagedArray<Element: Sendable>: Sendable {
         guard !keys.isEmpty, keys.lowerBound >= 0 else { return }
         var number = keys.lowerBound >> Self.pageShift
         while number <= (keys.upperBound - 1) >> Self.pageShift {
-            let filled = min(keys.upperBound, (number + 1) << Self.pageShift) - max(keys.lowerBound, number << Self.pageShift)
+            // Offsets from the page's first key: its end may lie past `Int64.max` (the last page).
+            let first = number << Self.pageShift
+            let filled = min(keys.upperBound - first, Int64(Self.pageSize)) - max(keys.lowerBound - first, 0)
             if filled > Int64(Self.denseAbove), (numbers.last ?? -1) < number {
                 numbers.append(number)
                 pages.append(Page(slots: [Element?](repeating: nil, count: Self.pageSize)))
