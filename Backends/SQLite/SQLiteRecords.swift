@@ -45,9 +45,10 @@ struct SQLiteRecords {
     /// What an update needs of a record as stored, or `nil` if it does not exist: which of
     /// `attributes` differ from the columns SQLite holds (so the UPDATE writes only those and
     /// SQLite leaves the other columns' index entries alone), compared in place without building
-    /// the stored values, and the targets of every relationship. One query for the row, one per
+    /// the stored values, returned; and the targets of every relationship, appended to `targets`
+    /// (the record's base is `targets.count` before the call). One query for the row, one per
     /// to-many.
-    func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value]) throws -> SQLiteStoredRow? {
+    func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value], targets: inout SQLiteStoredTargets) throws -> [Int]? {
         // Its one parameter is bound below: no need to clear it first (`reuse`).
         let statement = try db.reuse(mapping.texts[entity.index].selectByKey)
         try statement.bind(.integer(key), at: 1)
@@ -67,30 +68,34 @@ struct SQLiteRecords {
             column += bits == nil ? 1 : 2
         }
         let relationships = table.relationships
-        var targets: [[Int64]] = []
-        targets.reserveCapacity(relationships.count)
+        let toOnesOnly = relationships.allSatisfy { if case .column = $0 { true } else { false } }
+        if toOnesOnly {
+            // Every list is a column of the row: read in place, nothing allocated.
+            for _ in relationships {
+                targets.append(one: statement.isNull(column) ? nil : statement.int64(column))
+                column += 1
+            }
+            statement.resetKeepingBindings()
+            return changed
+        }
+        var ones: [Int64?] = []
         for storage in relationships {
             guard case .column = storage else { continue }
-            targets.append(statement.isNull(column) ? [] : [statement.int64(column)])
+            ones.append(statement.isNull(column) ? nil : statement.int64(column))
             column += 1
         }
         statement.resetKeepingBindings()
-        if targets.count < relationships.count {
-            // The to-many lists, each by its own query, in relationship order among the to-ones.
-            var all: [[Int64]] = []
-            all.reserveCapacity(relationships.count)
-            var next = 0
-            for (r, storage) in relationships.enumerated() {
-                if case .column = storage {
-                    all.append(targets[next])
-                    next += 1
-                } else {
-                    all.append(try self.targets(entity, key, r))
-                }
+        // The to-many lists, each by its own query, in relationship order among the to-ones.
+        var next = 0
+        for (r, storage) in relationships.enumerated() {
+            if case .column = storage {
+                targets.append(one: ones[next])
+                next += 1
+            } else {
+                targets.append(list: try self.targets(entity, key, r))
             }
-            targets = all
         }
-        return SQLiteStoredRow(changed: changed, targets: targets)
+        return changed
     }
 
     /// Attribute `i` of a record as its column holds it (the `__bits` companion aside), or `nil` if
@@ -125,13 +130,4 @@ struct SQLiteRecords {
             try knownTargets(r) ?? targets(entity, key, r)
         }
     }
-}
-
-/// A record as an update finds it before changing it (`SQLiteRecords.storedRow`).
-struct SQLiteStoredRow {
-    /// The attributes whose columns (or `__bits` companions) differ from the values compared, in
-    /// attribute order.
-    let changed: [Int]
-    /// Per relationship, the keys it holds.
-    let targets: [[Int64]]
 }

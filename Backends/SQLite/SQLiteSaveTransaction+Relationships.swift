@@ -156,13 +156,13 @@ extension SQLiteSaveTransaction {
     func applyLink(_ w: Write, _ r: Int) throws {
         // A to-one the INSERT wrote itself holds what was sent.
         if w.isInsert && w.directWritten.contains(r) { return }
-        let stored = w.stored[r]
+        let stored = stored(w, r)
         // Unchanged (the common case for an update) is found without building the sent list.
         if case .one(let target) = w.links[r] {
-            if let target { if stored.count == 1 && stored[0] == target { return } } else if stored.isEmpty { return }
+            if let target { if stored.count == 1 && stored.first == target { return } } else if stored.isEmpty { return }
         }
         let sent = w.links[r].keys
-        guard stored != sent else { return }
+        guard !stored.elementsEqual(sent) else { return }
         let destination = schema.entities[w.entity.destinationIndices[r]]
         let storedSet = Set(stored), sentSet = Set(sent)
         for target in stored where !sentSet.contains(target) { try unlink(w.entity, w.key, r, target) }

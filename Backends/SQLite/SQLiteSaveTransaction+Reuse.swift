@@ -24,6 +24,7 @@ extension SQLiteSaveTransaction {
         insertPositions = start.noPositions
         if writes.capacity > Self.keptWrites { writes = [] } else if !writes.isEmpty { writes.removeAll(keepingCapacity: true) }
         if !touched.isEmpty { touched = [] }
+        storedTargets.removeAll()
         if !deleted.isEmpty { deleted = [] }
         if !deletedSet.isEmpty { deletedSet = [] }
         if !pending.isEmpty { pending = [:] }

@@ -15,8 +15,6 @@ extension SQLiteSaveTransaction {
         let noIdentifiers: [[PersistentIdentifier]]
         /// No positions in `writes` per entity.
         let noPositions: [[Int]]
-        /// Per entity, "no targets" for every relationship: what an insert starts from.
-        let noTargets: [[[Int64]]]
         /// Per entity, whether a record can break a required to-one or a count bound, so the end
         /// of a save checks its relationships (`validate`).
         let needsRelationshipCheck: [Bool]
@@ -30,7 +28,6 @@ extension SQLiteSaveTransaction {
             noKeys = Array(repeating: nil, count: count)
             noIdentifiers = Array(repeating: [], count: count)
             noPositions = Array(repeating: [], count: count)
-            noTargets = schema.entities.map { $0.relationships.map { _ in [] } }
             needsRelationshipCheck = schema.entities.map { e in
                 e.relationships.contains { (!$0.isToMany && !$0.isOptional) || $0.minCount != nil || $0.maxCount != nil }
             }

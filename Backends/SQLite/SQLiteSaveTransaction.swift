@@ -24,7 +24,9 @@ final class SQLiteSaveTransaction {
         let isInsert: Bool
         let attributes: [Value]
         let links: [Link]
-        @exclusivity(unchecked) var stored: [[Int64]]
+        /// An update's lists as stored before the save: its base in the transaction's
+        /// `storedTargets`. `nil` for an insert, which had none.
+        let stored: Int?
         /// An update's attributes whose columns differ from the row as stored before the save
         /// (`SQLiteStoredRow.changed`): only those are written. Empty for an insert.
         let changed: [Int]
@@ -33,7 +35,7 @@ final class SQLiteSaveTransaction {
         /// arrays per inserted row.
         @exclusivity(unchecked) var directWritten: [Int] = []
 
-        init(entity: EntitySchema, key: Int64, isInsert: Bool, attributes: [Value], links: [Link], stored: [[Int64]], changed: [Int] = []) {
+        init(entity: EntitySchema, key: Int64, isInsert: Bool, attributes: [Value], links: [Link], stored: Int?, changed: [Int] = []) {
             self.entity = entity
             self.key = key
             self.isInsert = isInsert
@@ -85,6 +87,14 @@ final class SQLiteSaveTransaction {
         return k.key >= first && k.key - first < Int64(temporaries[k.entity].count)
     }
     @exclusivity(unchecked) var touched = Set<Key>()
+    /// Every update's relationships as stored before the save (`Write.stored` is its base).
+    @exclusivity(unchecked) var storedTargets = SQLiteStoredTargets()
+
+    /// Relationship `r` of `w` as stored before the save (empty for an insert).
+    func stored(_ w: Write, _ r: Int) -> ArraySlice<Int64> {
+        guard let base = w.stored else { return [] }
+        return storedTargets.targets(base, r)
+    }
     @exclusivity(unchecked) var deleted: [Key] = []
     @exclusivity(unchecked) var deletedSet = Set<Key>()
     /// Rows whose unique values were held back, with the properties to set again.
@@ -179,7 +189,7 @@ final class SQLiteSaveTransaction {
     /// The last reference resolved: children saved together usually point at the same parent.
     @exclusivity(unchecked) var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
 
-    func reference(_ target: PersistentIdentifier, _ destination: EntitySchema, _ entity: EntitySchema, _ r: Int, source: PersistentIdentifier, stored: [Int64]?) throws -> Int64 {
+    func reference(_ target: PersistentIdentifier, _ destination: EntitySchema, _ entity: EntitySchema, _ r: Int, source: PersistentIdentifier, stored: ArraySlice<Int64>?) throws -> Int64 {
         if let last = lastReference, last.destination == destination.index, last.id == target { return last.key }
         let key = try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: r, storeIdentifier: storeIdentifier, remapping: remap)
         // A permanent reference must name a record stored before the save, checked with the rest
@@ -194,14 +204,15 @@ final class SQLiteSaveTransaction {
         return key
     }
 
-    func links(_ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier, stored: [[Int64]]? = nil) throws -> [Link] {
+    /// `stored` is the record's base in `storedTargets`, for an update.
+    func links(_ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier, stored: Int? = nil) throws -> [Link] {
         var links: [Link] = []
         links.reserveCapacity(relationships.count)
-        for (i, value) in relationships.enumerated() { links.append(try link(value, entity, i, id, stored: stored?[i])) }
+        for (i, value) in relationships.enumerated() { links.append(try link(value, entity, i, id, stored: stored.map { storedTargets.targets($0, i) })) }
         return links
     }
 
-    func link(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier, stored: [Int64]? = nil) throws -> Link {
+    func link(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier, stored: ArraySlice<Int64>? = nil) throws -> Link {
         let destination = schema.entities[entity.destinationIndices[i]]
         switch (value, entity.relationshipIsToMany[i]) {
         case (.toOne(nil), false):
@@ -230,17 +241,18 @@ final class SQLiteSaveTransaction {
             try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: id)
             let key = remap.permanentIdentifiers[n].primaryKey
             insertPositions[entity.index].append(writes.count)
-            writes.append(Write(entity: entity, key: key, isInsert: true, attributes: attributes, links: try links(relationships, entity, id), stored: start.noTargets[entity.index]))
+            writes.append(Write(entity: entity, key: key, isInsert: true, attributes: attributes, links: try links(relationships, entity, id), stored: nil))
         }
         var seen = Set<Key>()
         let several = request.updated.count > 1
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
-            var stored: [[Int64]] = [], changed: [Int] = []
+            let stored = storedTargets.count
+            var changed: [Int] = []
             let key = try SaveValidation.existingKey(id, of: entity, verb: "update", storeIdentifier: storeIdentifier) { k in
-                guard let found = try records.storedRow(entity, k, against: snapshot.attributeValues) else { return false }
-                (stored, changed) = (found.targets, found.changed)
+                guard let found = try records.storedRow(entity, k, against: snapshot.attributeValues, targets: &storedTargets) else { return false }
+                changed = found
                 return true
             }
             if several { guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") } }
@@ -248,12 +260,17 @@ final class SQLiteSaveTransaction {
             var attributes = snapshot.attributeValues, sent = try links(snapshot.relationshipValues, entity, id, stored: stored)
             if let scope = request.updatedProperties[id], let row = try records.snapshot(entity, key) {
                 // A partial update writes the listed properties over the row as stored now.
-                let storedLinks = zip(stored, entity.relationshipIsToMany).map { $1 ? Link.many($0) : Link.one($0.first) }
-                let merged = try scope.merged(attributes: attributes, links: sent, storedAttributes: row.attributes, storedLinks: storedLinks, entity: entity, identifier: id) { value, r in try link(value, entity, r, id, stored: stored[r]) }
+                let storedLinks = entity.relationshipIsToMany.enumerated().map { r, many in
+                    let targets = storedTargets.targets(stored, r)
+                    return many ? Link.many(Array(targets)) : Link.one(targets.first)
+                }
+                let merged = try scope.merged(attributes: attributes, links: sent, storedAttributes: row.attributes, storedLinks: storedLinks, entity: entity, identifier: id) { value, r in try link(value, entity, r, id, stored: storedTargets.targets(stored, r)) }
                 if merged.attributes != attributes || merged.links != sent { refreshed.insert(Key(entity: entity.index, key: key)) }
                 (attributes, sent) = merged
                 // The columns to write are those the merged values change.
-                changed = try records.storedRow(entity, key, against: attributes)?.changed ?? Array(attributes.indices)
+                // (Their targets are not needed again: a scratch buffer takes them.)
+                var scratch = SQLiteStoredTargets()
+                changed = try records.storedRow(entity, key, against: attributes, targets: &scratch) ?? Array(attributes.indices)
             }
             writes.append(Write(entity: entity, key: key, isInsert: false, attributes: attributes, links: sent, stored: stored, changed: changed))
         }
