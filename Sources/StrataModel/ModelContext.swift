@@ -16,7 +16,8 @@ public final class ModelContext {
     public let container: ModelContainer
     let store: any ModelStore
     /// Identity map: the registered object of each saved record.
-    var registered: [PersistentIdentifier: any PersistentModel] = [:]
+    /// (Touched on the context's thread only, never overlapping: no run-time exclusivity check.)
+    @exclusivity(unchecked) var registered: [PersistentIdentifier: any PersistentModel] = [:]
     /// Objects inserted since the last save, in insert order.
     var inserted: [any PersistentModel] = []
     var insertedSet = Set<ObjectIdentifier>()
