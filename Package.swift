@@ -38,13 +38,13 @@ let package = Package(
         .systemLibrary(name: "CLMDB", path: "Backends/CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB"),
         .systemLibrary(name: "CLibXML2", path: "Backends/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        // The SAX callbacks run once per element: exclusivity checks on the reader's state cost a third of
-        // a reopen (measured with callgrind), and the reader is single-threaded by construction.
-        .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
-        .target(name: "CXMLBaseline", dependencies: ["CLibXML2"], path: "Sources/CXMLBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("xml2")]),
-        .target(name: "CLMDBBaseline", dependencies: ["CStrataBaselines"], path: "Sources/CLMDBBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("lmdb")]),
+        .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML"),
+        // The raw C baselines `strata bench --baseline` measures against: only the tools link them, no
+        // library product (unsafe flags are refused in a library product a dependent uses by version).
+        .target(name: "CXMLBaseline", dependencies: ["CLibXML2"], path: "Benchmarks/CBaselines/CXMLBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("xml2")]),
+        .target(name: "CLMDBBaseline", dependencies: ["CStrataBaselines"], path: "Benchmarks/CBaselines/CLMDBBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("lmdb")]),
         .target(
-            name: "CStrataBaselines", dependencies: ["CSQLite"], path: "Sources/CStrataBaselines",
+            name: "CStrataBaselines", dependencies: ["CSQLite"], path: "Benchmarks/CBaselines/CStrataBaselines",
             linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
         .macro(
             name: "StrataModelMacros",

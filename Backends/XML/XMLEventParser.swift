@@ -96,16 +96,17 @@ enum XMLEventParser {
         }
     }
 
-    /// One parse's state, reached from the C callbacks through the context pointer.
+    /// One parse's state, reached from the C callbacks through the context pointer. The fields
+    /// every event reads carry no run-time exclusivity check (one thread, no overlapping access).
     fileprivate final class Run {
         /// Not retained per event (`parse` keeps the handler alive for the whole parse): calls go
         /// through `handle`, which lends the reference without a retain and release.
         let handler: Unmanaged<XMLStoreReader>
-        var parser: xmlParserCtxtPtr?
-        var depth = 0
+        @exclusivity(unchecked) var parser: xmlParserCtxtPtr?
+        @exclusivity(unchecked) var depth = 0
         var failure: StrataError? { didSet { failed = failure != nil } }
         /// Whether the parse failed (a plain flag: the callbacks test it on every event).
-        var failed = false
+        @exclusivity(unchecked) var failed = false
         var libxmlMessage: String?
         var libxmlLine: Int?
         var libxmlColumn: Int?

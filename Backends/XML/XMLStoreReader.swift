@@ -9,6 +9,10 @@ import Strata
 /// `<save seq="…">` holding `<delete>`, `<put>` and `<next>` elements, applied in order. Anything
 /// else — an unknown element, an element in the wrong place, a missing or malformed field, a value
 /// of the wrong type — is `corruptStore`.
+///
+/// Its mutable state is `@exclusivity(unchecked)`: the SAX callbacks touch it once or more per
+/// element, run checks cost a third of a reopen (callgrind), and one parse runs on one thread with
+/// no overlapping access (the callbacks never re-enter). Nothing outside the parse reaches it.
 final class XMLStoreReader {
     /// What the root element said.
     struct Header {
@@ -25,34 +29,34 @@ final class XMLStoreReader {
         case record, value(Int, base64: Bool), toOne(Int), toMany(Int)
     }
 
-    private(set) var header = Header()
-    private(set) var state: StoreState
+    @exclusivity(unchecked) private(set) var header = Header()
+    @exclusivity(unchecked) private(set) var state: StoreState
     private let expectJournal: Bool
     private let codecs: [XMLRecordCodec]
-    private var stack: [Element] = []
+    @exclusivity(unchecked) private var stack: [Element] = []
     private let buffer = XMLTextBuffer()
-    private var collecting = false
-    private var schemaLines: [String] = []
-    private var sawSchema = false
-    private var entity: XMLRecordCodec?
-    private var key: Int64 = 0
-    private var attributes: [Value] = []
-    private var links: [Link] = []
-    private var filled: [Bool] = []
-    private var nextAttribute = 0
+    @exclusivity(unchecked) private var collecting = false
+    @exclusivity(unchecked) private var schemaLines: [String] = []
+    @exclusivity(unchecked) private var sawSchema = false
+    @exclusivity(unchecked) private var entity: XMLRecordCodec?
+    @exclusivity(unchecked) private var key: Int64 = 0
+    @exclusivity(unchecked) private var attributes: [Value] = []
+    @exclusivity(unchecked) private var links: [Link] = []
+    @exclusivity(unchecked) private var filled: [Bool] = []
+    @exclusivity(unchecked) private var nextAttribute = 0
     /// Per entity and attribute, the last string read: a value repeated from one record to the
     /// next (a category, a status, a shared note) shares that string's storage instead of being
     /// validated and allocated again. One comparison of bytes when it is not repeated.
-    private var recentStrings: [[String?]]
-    private var nextRelationship = 0
+    @exclusivity(unchecked) private var recentStrings: [[String?]]
+    @exclusivity(unchecked) private var nextRelationship = 0
 
     /// The journal sequence the document holds: entries at or below it are checked, not applied.
     private let folded: Int64
     /// The sequence of the last journal entry read, and of the last one applied.
-    private var lastRead: Int64?
-    private(set) var lastSequence: Int64
+    @exclusivity(unchecked) private var lastRead: Int64?
+    @exclusivity(unchecked) private(set) var lastSequence: Int64
     /// Whether the entry being read was folded into the document already.
-    private var skipping = false
+    @exclusivity(unchecked) private var skipping = false
 
     /// A reader that loads a document into a new state (`state` nil), or applies journal entries to
     /// `state` (one parse per entry) when their sequence numbers follow `folded`.

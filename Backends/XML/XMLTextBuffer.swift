@@ -4,12 +4,13 @@ import Foundation
 /// valid only during the call) into one allocation reused for every element of a parse.
 ///
 /// A plain pointer and count: emptying it is one store, where `Array.removeAll(keepingCapacity:)`
-/// cost about 110 instructions per element of a store file.
+/// cost about 110 instructions per element of a store file. No run-time exclusivity checks on its
+/// state: one parse, one thread, and no access overlaps another (see `XMLStoreReader`).
 final class XMLTextBuffer {
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
     /// How many bytes it holds.
-    private(set) var count = 0
+    @exclusivity(unchecked) private(set) var count = 0
 
     init(capacity: Int = 256) {
         self.capacity = capacity

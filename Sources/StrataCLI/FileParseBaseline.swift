@@ -47,7 +47,7 @@ enum FileParseBaseline {
         }
     }
 
-    /// XML: libxml2's SAX2 parser alone, in C (`Sources/CXMLBaseline`), counting elements, attributes
+    /// XML: libxml2's SAX2 parser alone, in C (`Benchmarks/CBaselines/CXMLBaseline`), counting elements, attributes
     /// and text. The insert is folded into the document (`journalThreshold: 0`; at 100,000 items the
     /// workload's own store folds it too, at fewer it stays in the journal, same bytes).
     static func xml(records: Int, step: String?) throws -> [String: WorkloadReport.Figure] {

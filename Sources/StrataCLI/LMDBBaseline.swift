@@ -3,7 +3,7 @@ import Foundation
 import StrataConformance
 import StrataLMDB
 
-/// The standard workload on raw liblmdb, in C (`Sources/CLMDBBaseline/lmdb_baseline.c`): the same
+/// The standard workload on raw liblmdb, in C (`Benchmarks/CBaselines/CLMDBBaseline/lmdb_baseline.c`): the same
 /// named databases as the backend, one write transaction per save, the backend's default sync flags,
 /// records decoded in place. It runs in this process on the same data, so the ratio backend / C is
 /// measured in one run; `--step` brackets one step with `strata_measure` for callgrind.

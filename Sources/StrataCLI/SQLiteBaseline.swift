@@ -2,7 +2,7 @@ import CStrataBaselines
 import Foundation
 import StrataConformance
 
-/// The standard workload on raw SQLite, in C (`Sources/CStrataBaselines/sqlite_baseline.c`): the same
+/// The standard workload on raw SQLite, in C (`Benchmarks/CBaselines/CStrataBaselines/sqlite_baseline.c`): the same
 /// tables, indexes and pragmas as the backend, every statement prepared once, `SQLITE_OPEN_NOMUTEX`,
 /// static binds. It runs in this process on the same data, so the ratio backend / C is measured in one run.
 enum SQLiteBaseline {
