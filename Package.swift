@@ -8,6 +8,9 @@ import PackageDescription
 /// (`StrataConformance`) imports only the core and is shipped so third parties can run it.
 let package = Package(
     name: "Strata",
+    // What the code needs: `Mutex` and `Atomic` (Synchronization) and Observation. Linux is what is
+    // built and tested; the Apple platforms are declared but untested (docs/public-api.md).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataMemory", targets: ["StrataMemory"]),
