@@ -62,4 +62,19 @@ public enum ModelAttributeOption: Sendable, Hashable {
     case unique
     /// Accepted for SwiftData source compatibility; every Strata backend stores large values inline.
     case externalStorage
+    /// SwiftData keeps the value in the persistent history when the record is deleted. Accepted for
+    /// source compatibility and recorded nowhere yet: Strata has no persistent history (its own
+    /// issue); the value is deleted with the record.
+    case preserveValueOnDeletion
+}
+
+extension Strata.Attribute {
+    /// SwiftData's name for an attribute option, `Schema.Attribute.Option` (Strata's `Schema.Attribute`
+    /// is the core's `Attribute`).
+    public typealias Option = ModelAttributeOption
+}
+
+extension Schema {
+    /// SwiftData's name for an attribute of a schema: the core's `Attribute`.
+    public typealias Attribute = Strata.Attribute
 }
