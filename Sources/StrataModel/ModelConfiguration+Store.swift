@@ -27,7 +27,7 @@ enum ModelConfigurationBackend: String, Sendable {
 /// configuration it was opened with.
 struct OpenedStore {
     let store: any ModelStore
-    let configuration: any DataStoreConfiguration
+    let configuration: any Strata.DataStoreConfiguration
 }
 
 /// Opens the store a `ModelConfiguration` describes, holding `schema`.
@@ -67,14 +67,14 @@ func openStore(_ configuration: ModelConfiguration, schema: Schema) throws -> Op
 }
 
 /// Opens a backend's own configuration.
-func openBackend<Configuration: DataStoreConfiguration>(_ configuration: Configuration) throws -> OpenedStore {
+func openBackend<Configuration: Strata.DataStoreConfiguration>(_ configuration: Configuration) throws -> OpenedStore {
     OpenedStore(store: ModelStoreBox(try Configuration.Store(configuration)), configuration: configuration)
 }
 
 extension ModelConfiguration {
     /// The `ModelConfiguration` that describes a store opened through a backend's own
     /// configuration (what `ModelContainer.configurations` lists for such a container).
-    init(describing configuration: any DataStoreConfiguration) {
+    init(describing configuration: any Strata.DataStoreConfiguration) {
         let location: URL
         switch configuration {
         case let c as SQLiteStoreConfiguration: location = c.url

@@ -75,6 +75,19 @@ import Testing
         #expect(first.configurations.first?.url.path == "/dev/null")
     }
 
+    @Test func previewContainerForModelTypes() throws {
+        // The preview/test setup of Apple's samples: a configuration for model types, in memory.
+        let config = ModelConfiguration(for: Recipe.self, isStoredInMemoryOnly: true)
+        #expect(config.isStoredInMemoryOnly && config.allowsSave && config.name == "default")
+        #expect(config.schema?.entities.map(\.name).sorted() == ["Recipe", "RecipeStep"])
+        let container = try ModelContainer(for: Recipe.self, configurations: config)
+        let context = ModelContext(container)
+        context.insert(Recipe(name: "Tea"))
+        try context.save()
+        #expect(try ModelContext(container).fetchCount(FetchDescriptor<Recipe>()) == 1)
+        #expect(ModelConfiguration().url.lastPathComponent == "default.store" && !ModelConfiguration().isStoredInMemoryOnly)
+    }
+
     @Test(arguments: SampleStore.files) func allowsSaveFalseOpensReadOnly(_ store: SampleStore) throws {
         let directory = try SampleDirectory()
         do {
