@@ -57,7 +57,12 @@ let package = Package(
             ],
             path: "Sources/StrataModelMacros"
         ),
-        .target(name: "StrataModel", dependencies: ["Strata", "StrataModelMacros"], path: "Sources/StrataModel"),
+        // The app-facing layer opens SwiftData's ModelConfiguration on the built-in backends
+        // (docs/architecture.md, "The model layer opens the built-in backends"); the core stays backend-free.
+        .target(
+            name: "StrataModel",
+            dependencies: ["Strata", "StrataModelMacros", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
+            path: "Sources/StrataModel"),
         // What `strata` and `strata-model-bench` share: the built-in stores' factories, the measured step.
         .target(
             name: "StrataToolSupport",

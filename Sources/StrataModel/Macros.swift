@@ -1,8 +1,10 @@
 @_exported import Observation
 @_exported import Strata
 
-/// Makes a final class a persistent model: its stored properties become the entity's attributes
-/// and relationships, and the class gets `PersistentModel` and `Observable` conformance.
+/// Makes a class a persistent model: its stored properties become the entity's attributes and
+/// relationships, and the class gets `PersistentModel` and `Observable` conformance. The class may
+/// be final or not (a non-final one gets `required` initializers); subclassing a model is not
+/// supported.
 ///
 /// ```swift
 /// @Model final class Trip {
@@ -39,7 +41,7 @@ public macro Relationship(
     originalName: String? = nil, inverse: AnyKeyPath? = nil
 ) = #externalMacro(module: "StrataModelMacros", type: "MarkerMacro")
 
-/// Keeps a property in memory only; it needs a default value.
+/// Keeps a property in memory only; it needs a default value, except an optional `var` (nil).
 @attached(peer)
 public macro Transient() = #externalMacro(module: "StrataModelMacros", type: "MarkerMacro")
 
@@ -62,4 +64,19 @@ public enum ModelAttributeOption: Sendable, Hashable {
     case unique
     /// Accepted for SwiftData source compatibility; every Strata backend stores large values inline.
     case externalStorage
+    /// SwiftData keeps the value in the persistent history when the record is deleted. Accepted for
+    /// source compatibility and recorded nowhere yet: Strata has no persistent history (its own
+    /// issue); the value is deleted with the record.
+    case preserveValueOnDeletion
+}
+
+extension Strata.Attribute {
+    /// SwiftData's name for an attribute option, `Schema.Attribute.Option` (Strata's `Schema.Attribute`
+    /// is the core's `Attribute`).
+    public typealias Option = ModelAttributeOption
+}
+
+extension Schema {
+    /// SwiftData's name for an attribute of a schema: the core's `Attribute`.
+    public typealias Attribute = Strata.Attribute
 }

@@ -16,10 +16,17 @@ public final class ModelContainer: Sendable {
     public let schema: Schema
     /// The configuration the store was opened with (its schema replaced by `schema`).
     public let configuration: any DataStoreConfiguration
+    /// SwiftData's view of the configuration: the `ModelConfiguration` given, or one describing the
+    /// backend configuration (its name, location and `allowsSave`). Always exactly one: a container
+    /// opens one store.
+    public let configurations: Set<ModelConfiguration>
     let modelSchema: ModelSchema
     let store: any ModelStore
     private let subscribers = Mutex<[Int: AsyncStream<ModelChanges>.Continuation]>([:])
     private let nextSubscriber = Atomic<Int>(0)
+    /// The main context, made on first use on the main actor and read only there
+    /// (`ModelContainer+MainContext.swift`).
+    nonisolated(unsafe) var mainContextStorage: ModelContext?
 
     /// Opens the store described by `configurations` for the given model types.
     ///
@@ -30,14 +37,20 @@ public final class ModelContainer: Sendable {
     }
 
     /// Opens the store described by `configurations` for an array of model types.
-    public init<Configuration: DataStoreConfiguration>(for types: [any PersistentModel.Type], configurations: Configuration) throws {
+    public convenience init<Configuration: DataStoreConfiguration>(for types: [any PersistentModel.Type], configurations: Configuration) throws {
         let modelSchema = try ModelSchema(types)
         var configuration = configurations
         configuration.schema = modelSchema.schema
+        try self.init(modelSchema: modelSchema, opened: openBackend(configuration), configurations: [ModelConfiguration(describing: configuration)])
+    }
+
+    /// Every initializer ends here: the models' schema and the store opened for it.
+    init(modelSchema: ModelSchema, opened: OpenedStore, configurations: Set<ModelConfiguration>) {
         self.modelSchema = modelSchema
         self.schema = modelSchema.schema
-        self.configuration = configuration
-        self.store = ModelStoreBox(try Configuration.Store(configuration))
+        self.configuration = opened.configuration
+        self.store = opened.store
+        self.configurations = configurations
     }
 
     /// The store's identifier, part of every permanent identifier.

@@ -9,6 +9,7 @@ extension ModelContext {
     /// - Throws: `unsupportedPredicate` for a `#Predicate` with no store translation, before any
     ///   store work; the store's error otherwise.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
+        autosaveBeforeReading()
         let request = try descriptor.storeDescriptor()
         try descriptor.checkPropertiesToFetch()
         let plan = try prefetchPlan(descriptor.relationshipKeyPathsForPrefetching)
@@ -32,6 +33,7 @@ extension ModelContext {
     /// How many objects match `descriptor` (window applied): counted by the store, corrected for
     /// the context's pending changes when `includePendingChanges` is set.
     public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        autosaveBeforeReading()
         let request = try descriptor.storeDescriptor()
         let pending = descriptor.includePendingChanges ? pendingSet(of: T.entityName) : PendingSet()
         return pending.isEmpty ? try store.fetchCount(request) : try pendingCount(request, pending)
@@ -40,6 +42,7 @@ extension ModelContext {
     /// The identifiers of the objects matching `descriptor`, in order, without making objects
     /// (new objects of the context, with `includePendingChanges`, by their temporary identifier).
     public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [PersistentIdentifier] {
+        autosaveBeforeReading()
         let request = try descriptor.storeDescriptor()
         let pending = descriptor.includePendingChanges ? pendingSet(of: T.entityName) : PendingSet()
         return pending.isEmpty ? try store.fetchIdentifiers(request) : try pendingRows(request, pending).map(\.identifier)
@@ -52,6 +55,7 @@ extension ModelContext {
     /// batch size, however many records match. It reads the store: unsaved objects of the context
     /// are not enumerated.
     public func enumerate<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, batchSize: Int = 5_000, block: (T) throws -> Void) throws {
+        autosaveBeforeReading()
         let ids = try store.fetchIdentifiers(descriptor.storeDescriptor())
         var start = 0
         let size = max(1, batchSize)

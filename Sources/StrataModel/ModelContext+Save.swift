@@ -1,3 +1,5 @@
+import Foundation
+
 extension ModelContext {
     /// Sends every pending insert, change and delete to the store in one atomic save.
     ///
@@ -12,6 +14,7 @@ extension ModelContext {
     ///   is still pending, to fix or `rollback()`.
     public func save() throws {
         guard hasChanges else { return }
+        NotificationCenter.default.post(name: ModelContext.willSave, object: self)
         var request = SaveRequest<DefaultSnapshot>()
         request.inserted.reserveCapacity(inserted.count)
         for model in inserted { request.inserted.append(try insertSnapshot(model)) }
@@ -26,10 +29,12 @@ extension ModelContext {
         }
         let result = try store.save(request)
         apply(result, inserted: zip(inserted, request.inserted), updated: zip(updates, request.updated))
-        container.publish(ModelChanges(
+        let changes = ModelChanges(
             inserted: result.remappedIdentifiers.permanentIdentifiers,
             updated: request.updated.map(\.persistentIdentifier) + result.changedSnapshots.keys.filter { id in !request.updated.contains { $0.persistentIdentifier == id } },
-            deleted: Array(result.deletedIdentifiers)))
+            deleted: Array(result.deletedIdentifiers))
+        container.publish(changes)
+        postDidSave(changes)
     }
 
     /// Discards every pending insert, change and delete: inserted objects leave the context,

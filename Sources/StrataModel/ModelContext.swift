@@ -43,6 +43,14 @@ public final class ModelContext {
     /// properties it did not change).
     public var checksConflicts = false
 
+    /// Whether the context saves pending changes on its own, as SwiftData's: `false` for contexts
+    /// you make, `true` for `ModelContainer.mainContext`. When and how: `ModelContext+Autosave.swift`.
+    public var autosaveEnabled = false
+    /// Whether this is its container's main context (autosaves on the main actor).
+    var isMainContext = false
+    /// Whether a main-actor autosave is already queued.
+    var autosaveQueued = false
+
     /// Makes a context on `container`.
     public init(_ container: ModelContainer) {
         self.container = container
@@ -66,6 +74,7 @@ public final class ModelContext {
         guard !backing.isDeleted || backing.isNew else { return }
         backing.context = self
         backing.isDeleted = false
+        queueAutosave()
         inserted.append(model)
         insertedSet.insert(ObjectIdentifier(model))
         for ordinal in backing.info.relationshipOrdinals {
@@ -92,6 +101,7 @@ public final class ModelContext {
         }
         backing.isDeleted = true
         if deleted.updateValue(model, forKey: key) == nil { deletedOrder.append(key) }
+        queueAutosave()
     }
 
     /// Takes an unsaved object out of the loaded relationships of the objects it points at.
@@ -118,6 +128,7 @@ public final class ModelContext {
         let key = ObjectIdentifier(model)
         guard !insertedSet.contains(key), changed.updateValue(model, forKey: key) == nil else { return }
         changedOrder.append(key)
+        queueAutosave()
     }
 
     /// Whether there are inserts, changes or deletes not yet saved.

@@ -15,8 +15,13 @@ extension PersistentModel {
 
     /// Always throws: model objects are made by a `ModelContext` (`insert`, `fetch`, `model(for:)`).
     public init(from decoder: any Decoder) throws {
-        throw DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: decoder.codingPath,
-            debugDescription: "\(Self.self) is a model: get objects from a ModelContext (decode an identifier and call model(for:))."))
+        throw _modelDecodingRefused(Self.self, decoder)
     }
+}
+
+/// The error every model's `init(from:)` throws (generated into non-final model classes).
+public func _modelDecodingRefused(_ type: Any.Type, _ decoder: any Decoder) -> DecodingError {
+    DecodingError.dataCorrupted(DecodingError.Context(
+        codingPath: decoder.codingPath,
+        debugDescription: "\(type) is a model: get objects from a ModelContext (decode an identifier and call model(for:))."))
 }

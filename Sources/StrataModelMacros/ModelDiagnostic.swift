@@ -3,7 +3,6 @@ import SwiftDiagnostics
 /// The compile-time errors of the model macros: each says what is wrong and what to write instead.
 enum ModelDiagnostic: DiagnosticMessage {
     case notAClass
-    case notFinal
     case transientNeedsDefault
     case oneBindingPerLine
     case letProperty(String)
@@ -17,7 +16,6 @@ enum ModelDiagnostic: DiagnosticMessage {
     var message: String {
         switch self {
         case .notAClass: "@Model applies to a class; a struct or enum has no identity to persist."
-        case .notFinal: "@Model classes must be final: a subclass would change the stored shape behind the store's back."
         case .transientNeedsDefault: "A @Transient property needs a default value: objects fetched from the store are made without your initializer."
         case .oneBindingPerLine: "Declare one persisted property per line (`var a: Int` and `var b: Int`), with a name."
         case .letProperty(let name): "'\(name)' is a `let`: the store must be able to set it when it loads or refreshes the object. Make it a `var` (with `private(set)` if it must not change), or mark it @Transient."

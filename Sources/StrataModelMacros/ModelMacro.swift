@@ -3,7 +3,7 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@Model`: turns a final class into a persistent model.
+/// `@Model`: turns a class into a persistent model.
 ///
 /// Member role: the property ordinals, the observation registrar, the backing data, the schema
 /// metadata, the key-path → name table, the initializer the store uses for fetched objects and
@@ -21,17 +21,23 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             context.diagnose(Diagnostic(node: Syntax(node), message: ModelDiagnostic.notAClass))
             return []
         }
-        guard type.modifiers.contains(where: { $0.name.text == "final" }) else {
-            context.diagnose(Diagnostic(node: Syntax(type.classKeyword), message: ModelDiagnostic.notFinal))
-            return []
-        }
+        // SwiftData allows non-final model classes; one that is not final gets `required`
+        // initializers (a protocol's initializers must be, in a class that may be subclassed).
+        let isFinal = type.modifiers.contains(where: { $0.name.text == "final" })
         let properties = ModelProperty.all(in: type.memberBlock.members) { context.diagnose($0) }
         for p in properties where reserved.contains(p.name) || p.name.hasPrefix("_$") {
             context.diagnose(Diagnostic(node: Syntax(type.name), message: ModelDiagnostic.reservedName(p.name)))
         }
         let name = type.name.text
         let constraints = constraintLists(in: type.memberBlock.members, context: context)
-        return ModelMembers(className: name, properties: properties, unique: constraints.unique, indexes: constraints.indexes).declarations
+        var members = ModelMembers(className: name, properties: properties, unique: constraints.unique, indexes: constraints.indexes)
+        if !isFinal {
+            members.isFinal = false
+            members.declaresDecoder = type.memberBlock.members.contains { member in
+                member.decl.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters.first?.firstName.text == "from"
+            }
+        }
+        return members.declarations
     }
 
     /// Expands the macro in this role.
@@ -50,7 +56,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        guard let type = declaration.as(ClassDeclSyntax.self), type.modifiers.contains(where: { $0.name.text == "final" }) else { return [] }
+        guard let type = declaration.as(ClassDeclSyntax.self) else { return [] }
         let decl: DeclSyntax = "extension \(type.name.trimmed): StrataModel.PersistentModel, Observation.Observable {}"
         return [decl.cast(ExtensionDeclSyntax.self)]
     }

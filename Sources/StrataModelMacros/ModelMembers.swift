@@ -11,9 +11,25 @@ struct ModelMembers {
     let properties: [ModelProperty]
     let unique: [[String]]
     let indexes: [[String]]
+    /// Whether the class is final; a non-final one gets `required` initializers.
+    var isFinal = true
+    /// Whether a non-final class declares its own `init(from:)` (then none is generated).
+    var declaresDecoder = false
 
     var declarations: [DeclSyntax] {
         [ordinals, registrar, backing, metadata, constraints, keyPathNames, keyPaths, fetchedInit, encode, assign, refault, inverse]
+            + (isFinal || declaresDecoder ? [] : [decoderInit])
+    }
+
+    /// `Decodable`'s initializer, which a non-final class must declare itself (`required`): it
+    /// refuses, like the default every final model gets from `PersistentModel`.
+    private var decoderInit: DeclSyntax {
+        """
+        /// Always throws: model objects are made by a `ModelContext` (`insert`, `fetch`, `model(for:)`).
+        public required init(from decoder: any Decoder) throws {
+            throw StrataModel._modelDecodingRefused(\(raw: className).self, decoder)
+        }
+        """
     }
 
     private func codec(_ p: ModelProperty) -> String { "StrataModel._$codec((\(p.type.trimmedDescription)).self)" }
@@ -94,7 +110,7 @@ struct ModelMembers {
         let lines = properties.map { "_\($0.name) = .fault" }
         return """
             /// Makes the object for a record the store holds; properties load on first access.
-            public init(_$fetched record: StrataModel._FetchedRecord) {
+            public \(raw: isFinal ? "" : "required ")init(_$fetched record: StrataModel._FetchedRecord) {
                 \(raw: (lines + ["persistentBackingData._$adopt(record)"]).joined(separator: "\n    "))
             }
             """

@@ -34,7 +34,8 @@ struct ModelProperty {
             }
         }
         if variable.has(attribute: "Transient") {
-            if binding.initializer == nil {
+            // An optional `var` starts as nil without an initializer, in Swift as in SwiftData.
+            if binding.initializer == nil, !(variable.bindingSpecifier.text == "var" && isOptional(binding.typeAnnotation?.type)) {
                 diagnose(Diagnostic(node: Syntax(binding), message: ModelDiagnostic.transientNeedsDefault))
             }
             return nil
@@ -68,6 +69,16 @@ struct ModelProperty {
         return ModelProperty(
             name: name, type: type, initializer: binding.initializer?.value.trimmed,
             attributeOptions: variable.arguments(of: "Attribute"), relationshipOptions: variable.arguments(of: "Relationship"))
+    }
+
+    /// Whether a declared type is optional (`T?`, `T!`, `Optional<T>`): such a `var` is nil
+    /// until set, so it needs no initializer.
+    static func isOptional(_ type: TypeSyntax?) -> Bool {
+        guard let type else { return false }
+        if type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) { return true }
+        if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text == "Optional" }
+        if let member = type.as(MemberTypeSyntax.self) { return member.name.text == "Optional" && member.baseType.trimmedDescription == "Swift" }
+        return false
     }
 
     /// The type of a literal initializer, for `var count = 0`.

@@ -1,0 +1,90 @@
+import Foundation
+import StrataCSV
+import StrataJSON
+import StrataLMDB
+import StrataMemory
+import StrataSQLite
+import StrataXML
+
+/// Which built-in backend a `ModelConfiguration` opens.
+enum ModelConfigurationBackend: String, Sendable {
+    case memory, sqlite, json, xml, lmdb, csv
+
+    /// The backend for a configuration: memory when in-memory, else by the URL's extension.
+    init(_ configuration: ModelConfiguration) {
+        if configuration.isStoredInMemoryOnly { self = .memory; return }
+        switch configuration.url.pathExtension.lowercased() {
+        case "json": self = .json
+        case "xml": self = .xml
+        case "lmdb": self = .lmdb
+        case "csv": self = .csv
+        default: self = .sqlite
+        }
+    }
+}
+
+/// A store opened for a container: the store behind the model layer's interface, and the backend
+/// configuration it was opened with.
+struct OpenedStore {
+    let store: any ModelStore
+    let configuration: any Strata.DataStoreConfiguration
+}
+
+/// Opens the store a `ModelConfiguration` describes, holding `schema`.
+///
+/// The one place where the model layer knows the built-in backends (docs/architecture.md, "The
+/// model layer opens the built-in backends"). A migration plan, when the model layer has one,
+/// belongs here too: it is applied between reading what the location holds and opening it with
+/// `schema`.
+///
+/// - Throws: `unsupported` for CloudKit sync; `invalidRequest` for an in-memory store that allows no
+///   save (it could never hold anything); whatever the backend throws on open (`schemaMismatch`,
+///   `corruptStore`, `storeLocked`, a missing store when read-only…).
+func openStore(_ configuration: ModelConfiguration, schema: Schema) throws -> OpenedStore {
+    if let database = configuration.cloudKitDatabase.privateDatabase {
+        throw StrataError(.unsupported, "ModelConfiguration '\(configuration.name)' asks to sync with the CloudKit database '\(database)'; CloudKit does not exist on Linux. Use cloudKitDatabase: .none (or .automatic, which syncs nothing here).")
+    }
+    let readOnly = !configuration.allowsSave
+    let backend = ModelConfigurationBackend(configuration)
+    if backend == .memory {
+        guard !readOnly else {
+            throw StrataError(.invalidRequest, "ModelConfiguration '\(configuration.name)' is in memory and allows no save: such a store starts empty and could never hold anything. Allow saves, or give a URL of a store to read.")
+        }
+        // A fresh store per container, as in SwiftData: memory stores of one name share their data.
+        return try openBackend(MemoryStoreConfiguration(name: "\(configuration.name)-\(UUID().uuidString)", schema: schema))
+    }
+    let url = configuration.url
+    if !readOnly {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    }
+    switch backend {
+    case .memory, .sqlite: return try openBackend(SQLiteStoreConfiguration(url: url, schema: schema, isReadOnly: readOnly))
+    case .json: return try openBackend(JSONStoreConfiguration(url: url, schema: schema, isReadOnly: readOnly))
+    case .xml: return try openBackend(XMLStoreConfiguration(url: url, schema: schema, isReadOnly: readOnly))
+    case .lmdb: return try openBackend(LMDBStoreConfiguration(folder: url, schema: schema, isReadOnly: readOnly))
+    case .csv: return try openBackend(CSVStoreConfiguration(folder: url, schema: schema, isReadOnly: readOnly))
+    }
+}
+
+/// Opens a backend's own configuration.
+func openBackend<Configuration: Strata.DataStoreConfiguration>(_ configuration: Configuration) throws -> OpenedStore {
+    OpenedStore(store: ModelStoreBox(try Configuration.Store(configuration)), configuration: configuration)
+}
+
+extension ModelConfiguration {
+    /// The `ModelConfiguration` that describes a store opened through a backend's own
+    /// configuration (what `ModelContainer.configurations` lists for such a container).
+    init(describing configuration: any Strata.DataStoreConfiguration) {
+        let location: URL
+        switch configuration {
+        case let c as SQLiteStoreConfiguration: location = c.url
+        case let c as JSONStoreConfiguration: location = c.url
+        case let c as XMLStoreConfiguration: location = c.url
+        case let c as LMDBStoreConfiguration: location = c.folder
+        case let c as CSVStoreConfiguration: location = c.folder
+        case is MemoryStoreConfiguration: location = Self.memoryURL
+        default: location = URL(fileURLWithPath: configuration.name)
+        }
+        self.init(configuration.name, schema: configuration.schema, url: location, allowsSave: !configuration.isReadOnly, cloudKitDatabase: .none)
+    }
+}

@@ -1,0 +1,79 @@
+import Synchronization
+
+extension Schema {
+    /// The schema of model types and every type their relationships reach, as SwiftData writes it:
+    /// `Schema([Trip.self, BucketListItem.self])`.
+    ///
+    /// SwiftData's initializer does not throw, so neither does this one: when the types do not form
+    /// a valid schema (two types of one name, inverses that do not pair…), the schema returned is a
+    /// placeholder that every `ModelContainer` refuses with the `invalidSchema` error describing the
+    /// problem. `Schema(models:)` throws that error at once.
+    ///
+    /// The model types are remembered with the schema (by its fingerprint, for the process), so
+    /// `ModelContainer(for: schema, configurations: …)` knows which class serves which entity.
+    public init(_ types: [any PersistentModel.Type], version: Schema.Version = Version(1, 0, 0)) {
+        self = ModelTypeRegistry.register(types, version: version)
+    }
+
+    /// The version given to `Schema(_:version:)` (`1.0.0` for schemas made otherwise).
+    public var version: Schema.Version { ModelTypeRegistry.entry(for: self)?.version ?? Version(1, 0, 0) }
+}
+
+/// The model types behind each schema made from model types, by schema fingerprint: the core's
+/// `Schema` is a value of entities with no room for Swift types, and SwiftData's
+/// `ModelContainer(for: Schema, …)` needs them back.
+///
+/// Two type sets of the same shape (same entity names and properties) share a fingerprint; the one
+/// registered last is used, which only matters for untyped lookups (`model(for:)`).
+enum ModelTypeRegistry {
+    /// What a schema was made from, or why it could not be made.
+    struct Entry: @unchecked Sendable {  // metatypes and values, never mutated
+        let types: [any PersistentModel.Type]
+        let version: Schema.Version
+        let failure: StrataError?
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var invalidCount = 0
+    }
+
+    private static let state = Mutex(State())
+
+    /// Derives the schema of `types` and remembers them; a failure gives a placeholder schema whose
+    /// entry carries the error.
+    static func register(_ types: [any PersistentModel.Type], version: Schema.Version) -> Schema {
+        do {
+            let schema = try ModelSchema(types).schema
+            state.withLock { $0.entries[schema.fingerprint] = Entry(types: types, version: version, failure: nil) }
+            return schema
+        } catch {
+            let failure = error as? StrataError ?? StrataError(.invalidSchema, "\(error)")
+            return state.withLock { state in
+                // A distinct placeholder per failure, so each container reports its own problem.
+                state.invalidCount += 1
+                let name = "_InvalidSchema\(state.invalidCount)"
+                guard let placeholder = try? Schema(entities: [Entity(name, members: [])]) else { return Schema.empty }
+                state.entries[placeholder.fingerprint] = Entry(types: [], version: version, failure: failure)
+                return placeholder
+            }
+        }
+    }
+
+    /// What `schema` was made from, if it was made from model types.
+    static func entry(for schema: Schema) -> Entry? {
+        state.withLock { $0.entries[schema.fingerprint] }
+    }
+
+    /// The model types of `schema`.
+    ///
+    /// - Throws: the error that made the schema invalid; `invalidSchema` for a schema not made from
+    ///   model types (the model layer cannot tell which class serves which entity).
+    static func types(of schema: Schema) throws -> [any PersistentModel.Type] {
+        guard let entry = entry(for: schema) else {
+            throw StrataError(.invalidSchema, "This schema was not made from model types, so the container cannot tell which class serves which entity; make it with Schema([Trip.self, …]) or pass the types: ModelContainer(for: Trip.self, configurations: …).")
+        }
+        if let failure = entry.failure { throw failure }
+        return entry.types
+    }
+}
