@@ -1,6 +1,7 @@
 # The mutation catalogue: each entry is one bug a real backend could have, written from the store
 # contract. Fields: id, file, search (must occur exactly once), replace, backend (whose conformance
-# tests run: memory for the shared engine and core, else the backend touched), rationale.
+# tests run: memory for the shared engine and core, else the backend touched; `difftest` runs the
+# differential test on memory against the independent oracle instead of the suite), rationale.
 E = "Sources/Strata/Engine/SaveTransaction.swift"
 F = "Sources/Strata/Engine/StoreState+Fetch.swift"
 O = "Sources/Strata/Values/Value+Ordering.swift"
@@ -48,6 +49,11 @@ MUTANTS = [
     ("engine-changed-others-missing", E, "if let record = work.tables[entity.index].records[key] { changed.append((entity, key, record)) }", "", "memory", "changedSnapshots lists records the store changed on its own (§2)"),
     ("engine-unique-holder-lowest-key", FA, "base.tables[e].records[key].flatMap { base.uniqueKey(entity, c, $0) } == values[g]", "false", "memory", "the error names the record that held the value before the save (§5 fault order)"),
     ("engine-unique-offender-highest", RU, "if best == nil || offender < best!.offender { best = (holder, offender) }", "if best == nil || offender > best!.offender { best = (holder, offender) }", "memory", "the collision with the lowest offender key is reported (§5)"),
+    # The rule home, against the independent oracle only (DifferentialOracle): with the rules in one
+    # place every backend shares a bug in them, so only the oracle can see it.
+    ("oracle-deny-survivors-unsorted", RU, "                    survivors.sort()\n", "", "difftest", "deny names the surviving targets in key order (§3, §5)"),
+    ("oracle-unique-holder-lowest-key", RU, "let holder = try members.first { try heldBefore($0, g) } ?? members[0]", "let holder = members[0]", "difftest", "the error names the record that held the value before the save (§5)"),
+    ("oracle-nullify-keeps-last", RU, "case .nullify, .cascade:\n                    for target in survivors {", "case .nullify, .cascade:\n                    for target in survivors.dropLast() {", "difftest", "nullify removes the deleted record from every target's inverse (§3)"),
     # Shared engine: fetch
     ("fetch-ties-descending", F, "return a.key < b.key", "return descending.first == true ? a.key > b.key : a.key < b.key", "memory", "ties by primary key ascending in both directions (§6)"),
     ("fetch-offset-before-sort", F, "let window = rows.dropFirst(offset).prefix(limit)", "let window = rows.prefix(limit)", "memory", "fetchOffset skips after sorting (§6)"),
