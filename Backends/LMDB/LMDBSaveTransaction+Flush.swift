@@ -127,25 +127,18 @@ extension LMDBSaveTransaction {
             finals.append((key, parts(refs, current).map(\.uniqueKey), cached.original.map { parts(refs, $0).map(\.uniqueKey) }))
         }
         let changedKeys = Set(finals.map(\.key))
-        var best: (holder: Int64, offender: Int64)?
+        var groups: [[Int64]] = []
         for candidate in finals {
             // Members: other changed records with the same values, and unchanged records holding them.
-            var members = Set(finals.filter { $0.parts == candidate.parts }.map(\.key))
+            var members = finals.filter { $0.parts == candidate.parts }.map(\.key)
             for holder in try holders(dbi, valueKey(refs, try load(entity.index, candidate.key))!) where !changedKeys.contains(holder) {
-                if let record = try load(entity.index, holder), parts(refs, record).map(\.uniqueKey) == candidate.parts { members.insert(holder) }
+                if let record = try load(entity.index, holder), parts(refs, record).map(\.uniqueKey) == candidate.parts { members.append(holder) }
             }
-            guard members.count > 1 else { continue }
-            let heldBefore = members.sorted().first { key in
-                !changedKeys.contains(key) || finals.first { $0.key == key }?.original == candidate.parts
-            }
-            let holder = heldBefore ?? members.min()!
-            let offender = members.filter { $0 != holder }.min()!
-            if best == nil || offender < best!.offender { best = (holder, offender) }
+            groups.append(members)
         }
-        guard let (holder, offender) = best else {
-            return StrataError(.uniqueConstraintViolation, "A record of '\(entity.name)' would share \(refs.map(entity.name(of:)).joined(separator: ", ")) with another.", entity: entity.name, properties: refs.map(entity.name(of:)))
-        }
-        return SaveValidation.uniqueViolation(entity, constraint: c, holder: client(entity.index, holder), offender: client(entity.index, offender))
+        return SaveRules.uniqueViolation(entity, constraint: c, groups: groups, heldBefore: { key, g in
+            !changedKeys.contains(key) || finals.first { $0.key == key }?.original == finals[g].parts
+        }, client: { client(entity.index, $0) })
     }
 
     /// The key of a record's values for `refs`, or `nil` (for the failure path, which may allocate).

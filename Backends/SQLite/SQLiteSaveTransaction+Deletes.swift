@@ -2,55 +2,24 @@ import CSQLite
 import Foundation
 import Strata
 
-/// Deletes with their rules (cascade, nullify, deny, noAction), computed by the save itself.
+/// Deletes: the rules (cascade, nullify, deny, noAction) are `SaveRules.applyDeleteRules`'; SQLite
+/// answers its questions (`SQLiteSaveTransaction+Rules.swift`) and removes the rows.
 extension SQLiteSaveTransaction {
-    func applyDeletes<S: DataStoreSnapshot>(_ requested: [S]) throws {
-        var queue: [Key] = []
-        for snapshot in requested {
+    func applyDeletes<S: DataStoreSnapshot>(_ snapshots: [S]) throws {
+        var requested: [SaveRuleRecord] = []
+        for snapshot in snapshots {
             let id = snapshot.persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
             let key = try SaveValidation.existingKey(id, of: entity, verb: "delete", storeIdentifier: storeIdentifier) { k in
                 try !isInserted(Key(entity: entity.index, key: k)) && records.exists(entity, k)
             }
-            if deletedSet.insert(Key(entity: entity.index, key: key)).inserted { queue.append(Key(entity: entity.index, key: key)) }
+            requested.append(SaveRuleRecord(entity: entity.index, key: key))
+            deletedSet.insert(Key(entity: entity.index, key: key))
         }
-        var next = 0
-        while next < queue.count {
-            let victim = queue[next]
-            next += 1
-            let entity = schema.entities[victim.entity]
-            for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .cascade {
-                let destination = schema.entities[entity.destinationIndices[r]]
-                for target in try currentTargets(entity, victim.key, r) where try records.exists(destination, target) {
-                    if deletedSet.insert(Key(entity: destination.index, key: target)).inserted { queue.append(Key(entity: destination.index, key: target)) }
-                }
-            }
-        }
-        // Rules apply in (entity, key) order, so a denied delete names the same record everywhere.
-        queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }
-        for victim in queue {
-            let entity = schema.entities[victim.entity]
-            for (r, relationship) in entity.relationships.enumerated() {
-                let destination = schema.entities[entity.destinationIndices[r]]
-                let inverse = entity.inverseIndices[r]
-                var survivors = try currentTargets(entity, victim.key, r).filter {
-                    try !deletedSet.contains(Key(entity: destination.index, key: $0)) && records.exists(destination, $0)
-                }
-                guard !survivors.isEmpty else { continue }
-                if relationship.deleteRule == .deny { survivors.sort() }
-                switch relationship.deleteRule {
-                case .deny:
-                    throw StrataError(.deleteDenied, "Cannot delete \(client(victim)): its '\(relationship.name)' still holds \(survivors.count) record(s) and the delete rule is deny. Delete or detach them first.", entity: entity.name, properties: [relationship.name], identifiers: [client(victim)] + survivors.map { client(Key(entity: destination.index, key: $0)) })
-                case .nullify, .cascade:
-                    for target in survivors { try detachForDelete(destination, target, inverse, victim.key) }
-                case .noAction:
-                    // To-one references dangle by request; lists never show a deleted record.
-                    for target in survivors where destination.relationshipIsToMany[inverse] {
-                        try detachForDelete(destination, target, inverse, victim.key)
-                    }
-                }
-            }
-        }
+        guard !requested.isEmpty else { return }
+        var host = self
+        let queue = try SaveRules.applyDeleteRules(requested, schema.entities, host: &host).map { Key(entity: $0.entity, key: $0.key) }
+        deletedSet.formUnion(queue)
         if queue.count > 1 { try cutCascadeColumns(queue) }
         for victim in queue {
             let entity = schema.entities[victim.entity]

@@ -15,7 +15,7 @@ extension SQLiteSaveTransaction {
         for entity in schema.entities {
             guard let rows = byEntity[entity.index]?.sorted(by: { $0.key < $1.key }) else { continue }
             let t = mapping.tables[entity.index]
-            for refs in entity.uniqueConstraints {
+            for (c, refs) in entity.uniqueConstraints.enumerated() {
                 let columns = refs.map { mapping.column(of: $0, in: t) }
                 let held = try rows.map { ($0.key, try finalValues(entity, $0.key, refs, written)) }
                 var groups: [[SQLValue]: Set<Int64>] = [:]
@@ -25,19 +25,13 @@ extension SQLiteSaveTransaction {
                     let others = try db.prepare("SELECT \(q("_pk")) FROM \(q(t.name)) WHERE \(condition)").rows(values) { $0.int64(0) }
                     groups[values, default: []].formUnion(others + [key])
                 }
-                var best: (holder: Int64, offender: Int64)?
-                for (values, members) in groups where members.count > 1 {
-                    let condition = columns.map(q).joined(separator: ", ")
-                    let holder = try members.sorted().first { key in
-                        try committed("SELECT \(condition) FROM \(q(t.name)) WHERE \(q("_pk")) = ?", [.integer(key)]) == values
-                    } ?? members.min()!
-                    let offender = members.filter { $0 != holder }.min()!
-                    if best == nil || offender < best!.offender { best = (holder, offender) }
-                }
-                guard let (holder, key) = best else { continue }
-                let names = refs.map(entity.name(of:))
-                let h = client(Key(entity: entity.index, key: holder)), me = client(Key(entity: entity.index, key: key))
-                return StrataError(.uniqueConstraintViolation, "\(me) would share \(names.joined(separator: ", ")) with \(h), which already holds those values. Change the values or update that record instead.", entity: entity.name, properties: names, identifiers: [h, me])
+                let pairs = Array(groups)
+                let members = pairs.map { Array($0.value) }, values = pairs.map(\.key)
+                let condition = columns.map(q).joined(separator: ", ")
+                guard let (holder, key) = try SaveRules.uniqueCollision(members, heldBefore: { key, g in
+                    try committed("SELECT \(condition) FROM \(q(t.name)) WHERE \(q("_pk")) = ?", [.integer(key)]) == values[g]
+                }) else { continue }
+                return SaveRules.uniqueViolation(entity, constraint: c, holder: client(Key(entity: entity.index, key: holder)), offender: client(Key(entity: entity.index, key: key)))
             }
         }
         let first = colliding.min { ($0.entity, $0.key) < ($1.entity, $1.key) }!

@@ -5,42 +5,28 @@ import Strata
 ///
 /// Why: a one-record update allocated the object, retained its six shared per-entity arrays and
 /// the connection, built a dozen empty collections, and released all of it again: about 1,500
-/// instructions of a 38,500-instruction save, before and after any work. Reset touches only what
-/// the last save changed (a collection still empty is left alone).
+/// instructions of a 38,500-instruction save, before and after any work.
 ///
-/// Safety: `reset()` (deferred by `SQLiteStore.save`) sets every piece of per-save state back to
-/// what `init` gives it, so no save sees anything of the one before — whether that one committed,
-/// failed or was rolled back — and no save's records stay in memory after it. Each
-/// `var` of the transaction is listed here; a new one must be added (the suite's repeated saves,
-/// failed saves followed by good ones, would catch a leak as a wrong result).
+/// Safety: `reset()` (deferred by `SQLiteStore.save`) assigns a fresh per-save `State`, so no save
+/// sees anything of the one before — whether that one committed, failed or was rolled back — and no
+/// save's records stay in memory after it. Nothing is reset by hand: a field added to `State` starts
+/// fresh with every save.
 extension SQLiteSaveTransaction {
-    /// Every per-save property back to its state in `init`. Large buffers are dropped, not kept,
-    /// so one big save does not pin its memory for the life of the store.
+    /// A fresh per-save state. Two buffers keep their capacity from one small save to the next
+    /// (measured to matter for update-one: `writes`, and the flat `storedTargets`, commit 3a5582f);
+    /// a big save's are dropped, so it does not pin its memory for the life of the store.
     func reset() {
-        if !remap.isEmpty { remap = IdentifierRemapping() }
-        firstInserted = start.noKeys
-        temporaries = start.noIdentifiers
-        nextKeys = start.noKeys
-        insertPositions = start.noPositions
-        if writes.capacity > Self.keptWrites { writes = [] } else if !writes.isEmpty { writes.removeAll(keepingCapacity: true) }
-        if !touched.isEmpty { touched = [] }
+        var writes: [Write] = []
+        if state.writes.capacity <= Self.keptWrites {
+            swap(&writes, &state.writes)
+            writes.removeAll(keepingCapacity: true)
+        }
+        var storedTargets = SQLiteStoredTargets()
+        swap(&storedTargets, &state.storedTargets)
         storedTargets.removeAll()
-        if !deleted.isEmpty { deleted = [] }
-        if !deletedSet.isEmpty { deletedSet = [] }
-        if !pending.isEmpty { pending = [:] }
-        if !refreshed.isEmpty { refreshed = [] }
-        lastReference = nil
-        if !positions.isEmpty { positions = [:] }
-        currentWriter = nil
-        if !touchedByOthers.isEmpty { touchedByOthers = [] }
-        lastTouched = nil
-        lastTouchedByOther = false
-        if !known.isEmpty { known = [] }
-        if !intended.isEmpty { intended = [:] }
-        columnWrites = 0
-        if !listPlaces.isEmpty { listPlaces = [:] }
-        if !insertedMembers.isEmpty { insertedMembers = [:] }
-        lastInsertedList = nil
+        state = State(start)
+        state.writes = writes
+        state.storedTargets = storedTargets
     }
 
     /// The `writes` capacity kept from one save to the next: small saves reuse the buffer.

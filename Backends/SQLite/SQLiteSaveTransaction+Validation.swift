@@ -44,46 +44,26 @@ extension SQLiteSaveTransaction {
     func uniqueViolation(_ entity: EntitySchema, _ key: Int64) throws -> StrataError {
         let t = mapping.tables[entity.index]
         let written = writesByKey()
-        for refs in entity.uniqueConstraints {
+        for (c, refs) in entity.uniqueConstraints.enumerated() {
             let columns = refs.map { mapping.column(of: $0, in: t) }
             guard let values = try finalValues(entity, key, refs, written) else { continue }
             let conditions = columns.map { "\(q($0)) = ?" }
             let holders = try db.prepare("SELECT \(q("_pk")) FROM \(q(t.name)) WHERE \(conditions.joined(separator: " AND ")) AND \(q("_pk")) != ?").rows(values + [.integer(key)]) { $0.int64(0) }
             if let holder = holders.first {
-                let names = refs.map(entity.name(of:))
-                let h = client(Key(entity: entity.index, key: holder)), me = client(Key(entity: entity.index, key: key))
-                return StrataError(.uniqueConstraintViolation, "\(me) would share \(names.joined(separator: ", ")) with \(h), which already holds those values. Change the values or update that record instead.", entity: entity.name, properties: names, identifiers: [h, me])
+                return SaveRules.uniqueViolation(entity, constraint: c, holder: client(Key(entity: entity.index, key: holder)), offender: client(Key(entity: entity.index, key: key)))
             }
         }
-        return StrataError(.uniqueConstraintViolation, "\(client(Key(entity: entity.index, key: key))) violates a unique constraint of '\(entity.name)'.", entity: entity.name, identifiers: [client(Key(entity: entity.index, key: key))])
+        return SaveRules.unnamedUniqueViolation(entity, constraint: nil)
     }
 
     func validate() throws {
         let needsCheck = start.needsRelationshipCheck
         guard needsCheck.contains(true) else { return }
-        var checked = Set<Key>()
-        let candidates = writes.lazy.map { Key(entity: $0.entity.index, key: $0.key) }.filter { needsCheck[$0.entity] }
-        // In (entity, key) order, so the fault reported is the same on every backend.
-        let ordered = (Array(candidates) + touched.filter({ needsCheck[$0.entity] })).sorted { ($0.entity, $0.key) < ($1.entity, $1.key) }
-        for key in ordered where !deletedSet.contains(key) {
-            guard checked.insert(key).inserted else { continue }
-            let entity = schema.entities[key.entity]
-            for (r, relationship) in entity.relationships.enumerated() {
-                let bounded = relationship.minCount != nil || relationship.maxCount != nil
-                guard (!relationship.isToMany && !relationship.isOptional) || bounded else { continue }
-                guard try records.exists(entity, key.key) else { continue }
-                let count = try currentTargets(entity, key.key, r).count
-                if !relationship.isToMany && count == 0 {
-                    throw StrataError(.missingRequiredRelationship, "'\(relationship.name)' is required; give \(client(key)) a target.", entity: entity.name, properties: [relationship.name], identifiers: [client(key)])
-                }
-                if let lo = relationship.minCount, count < lo {
-                    throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(client(key)) would hold \(count) record(s); at least \(lo) are required.", entity: entity.name, properties: [relationship.name], identifiers: [client(key)])
-                }
-                if let hi = relationship.maxCount, count > hi {
-                    throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(client(key)) would hold \(count) record(s); at most \(hi) are allowed.", entity: entity.name, properties: [relationship.name], identifiers: [client(key)])
-                }
-            }
-        }
+        var candidates: [SaveRuleRecord] = []
+        for w in writes where needsCheck[w.entity.index] { candidates.append(SaveRuleRecord(entity: w.entity.index, key: w.key)) }
+        for k in touched where needsCheck[k.entity] { candidates.append(SaveRuleRecord(entity: k.entity, key: k.key)) }
+        var host = self
+        try SaveRules.checkRelationships(candidates, schema.entities, host: &host)
     }
 
     /// The records the save changed beyond what the request sent, to report in the result.

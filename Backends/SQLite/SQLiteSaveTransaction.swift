@@ -64,17 +64,11 @@ final class SQLiteSaveTransaction {
 
     // The transaction's state is touched only by the save that owns it, on the writer's thread
     // (the writer lock is held), and never through overlapping accesses: `@exclusivity(unchecked)`
-    // drops the run-time exclusivity check on each access of these class properties, about 110
+    // drops the run-time exclusivity check on each access of this class property, about 110
     // instructions per access and tens of accesses per inserted record (as LMDBSaveTransaction).
-    @exclusivity(unchecked) var remap = IdentifierRemapping()
-    /// Per entity, the first key this save assigns and the temporary identifiers of the inserts, in
-    /// key order: inserted keys are one contiguous range per entity, so no set is needed.
-    @exclusivity(unchecked) var firstInserted: [Int64?]
-    @exclusivity(unchecked) var temporaries: [[PersistentIdentifier]]
-    @exclusivity(unchecked) var nextKeys: [Int64?]
-    @exclusivity(unchecked) var writes: [Write] = []
-    /// Per entity, the positions in `writes` of its inserts, in key order.
-    @exclusivity(unchecked) var insertPositions: [[Int]]
+    /// Everything one save changes, in one value (`SQLiteSaveTransaction+State.swift`): `reset()`
+    /// assigns a fresh one.
+    @exclusivity(unchecked) var state: State
 
     func insertedWrite(_ entity: Int, _ ordinal: Int) -> Write? {
         let positions = insertPositions[entity]
@@ -86,21 +80,12 @@ final class SQLiteSaveTransaction {
         guard let first = firstInserted[k.entity] else { return false }
         return k.key >= first && k.key - first < Int64(temporaries[k.entity].count)
     }
-    @exclusivity(unchecked) var touched = Set<Key>()
-    /// Every update's relationships as stored before the save (`Write.stored` is its base).
-    @exclusivity(unchecked) var storedTargets = SQLiteStoredTargets()
 
     /// Relationship `r` of `w` as stored before the save (empty for an insert).
     func stored(_ w: Write, _ r: Int) -> ArraySlice<Int64> {
         guard let base = w.stored else { return [] }
         return storedTargets.targets(base, r)
     }
-    @exclusivity(unchecked) var deleted: [Key] = []
-    @exclusivity(unchecked) var deletedSet = Set<Key>()
-    /// Rows whose unique values were held back, with the properties to set again.
-    @exclusivity(unchecked) var pending: [Key: Set<PropertyReference>] = [:]
-    /// Partial updates whose stored result differs from the client's snapshot: reported as changed.
-    @exclusivity(unchecked) var refreshed = Set<Key>()
 
     /// The per-entity starting state, shared by every save of the store.
     let start: Start
@@ -112,10 +97,7 @@ final class SQLiteSaveTransaction {
         self.records = records
         self.storeIdentifier = storeIdentifier
         self.start = start
-        self.firstInserted = start.noKeys
-        self.temporaries = start.noIdentifiers
-        self.nextKeys = start.noKeys
-        self.insertPositions = start.noPositions
+        self.state = State(start)
     }
 
     func table(_ e: EntitySchema) -> String { q(mapping.tables[e.index].name) }
@@ -186,8 +168,6 @@ final class SQLiteSaveTransaction {
         return sequence >= StoreState.keyLimit ? StoreState.keyLimit : max(sequence, 0) + 1
     }
 
-    /// The last reference resolved: children saved together usually point at the same parent.
-    @exclusivity(unchecked) var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
 
     func reference(_ target: PersistentIdentifier, _ destination: EntitySchema, _ entity: EntitySchema, _ r: Int, source: PersistentIdentifier, stored: ArraySlice<Int64>?) throws -> Int64 {
         if let last = lastReference, last.destination == destination.index, last.id == target { return last.key }
@@ -276,28 +256,4 @@ final class SQLiteSaveTransaction {
         }
     }
 
-    // MARK: State the extensions keep
-
-    /// Next position at the end of an ordered list, per (child table, parent), counted during the save.
-    @exclusivity(unchecked) var positions: [String: Int64] = [:]
-    /// The record whose relationships are being applied; changes to any other record are the
-    /// store's own and go into the save result.
-    @exclusivity(unchecked) var currentWriter: Key?
-    @exclusivity(unchecked) var touchedByOthers = Set<Key>()
-    @exclusivity(unchecked) var lastTouched: Key?
-    @exclusivity(unchecked) var lastTouchedByOther = false
-    /// Records known to exist in this save (inserted, or checked once).
-    @exclusivity(unchecked) var known = Set<Key>()
-    /// The to-one values a held-back row should get at the end of the save.
-    @exclusivity(unchecked) var intended: [Key: [Int: Int64?]] = [:]
-    /// How many times the save set a to-one column after writing rows (`setColumn`); while 0, every
-    /// inserted row's to-one columns are what its INSERT wrote.
-    @exclusivity(unchecked) var columnWrites = 0
-    /// The position in an ordered list that an INSERT gave its row for to-one `r` (request order).
-    @exclusivity(unchecked) var listPlaces: [Key: [Int: Int64]] = [:]
-    /// The lists of records inserted in this save as the INSERTs made them (`noteInsertedMember`).
-    @exclusivity(unchecked) var insertedMembers: [ListKey: [Int64]] = [:]
-    /// The list noted last and where it is in `insertedMembers`: members of one owner are
-    /// usually inserted together, and appending through the index skips hashing the key.
-    @exclusivity(unchecked) var lastInsertedList: (key: ListKey, index: Dictionary<ListKey, [Int64]>.Index)?
 }

@@ -1,6 +1,7 @@
 # The mutation catalogue: each entry is one bug a real backend could have, written from the store
 # contract. Fields: id, file, search (must occur exactly once), replace, backend (whose conformance
-# tests run: memory for the shared engine and core, else the backend touched), rationale.
+# tests run: memory for the shared engine and core, else the backend touched; `difftest` runs the
+# differential test on memory against the independent oracle instead of the suite), rationale.
 E = "Sources/Strata/Engine/SaveTransaction.swift"
 F = "Sources/Strata/Engine/StoreState+Fetch.swift"
 O = "Sources/Strata/Values/Value+Ordering.swift"
@@ -20,22 +21,25 @@ S2 = "Backends/SQLite/SQLiteSaveTransaction.swift"
 SD = "Backends/SQLite/SQLiteSaveTransaction+Deletes.swift"
 SV = "Backends/SQLite/SQLiteSaveTransaction+Validation.swift"
 SR = "Backends/SQLite/SQLiteSaveTransaction+Relationships.swift"
+SH = "Backends/SQLite/SQLiteSaveTransaction+Rules.swift"
+# The rule home every backend asks (docs/architecture.md, "One home for each save rule").
+RU = "Sources/Strata/Store/SaveRules.swift"
 
 MUTANTS = [
     # Shared engine: saves
-    ("engine-no-cascade", E, "where relationship.deleteRule == .cascade {", "where relationship.deleteRule == .deny {", "memory", "cascade deletes targets (contract §3)"),
-    ("engine-deny-ignored", E, "if relationship.deleteRule == .deny { survivors.sort() }", "if relationship.deleteRule == .deny { continue }", "memory", "deny fails the save while targets survive (§3)"),
-    ("engine-nullify-skipped", E, "case .nullify, .cascade:\n                    for target in survivors { detach(", "case .nullify, .cascade:\n                    for target in survivors.prefix(0) { detach(", "memory", "nullify removes the deleted record from inverses (§3)"),
-    ("engine-noaction-to-many-kept", E, "if entities[destination].relationshipIsToMany[inverse] {", "if false && entities[destination].relationshipIsToMany[inverse] {", "memory", "a to-many never lists a deleted record (§3 noAction)"),
+    ("engine-no-cascade", RU, "where relationship.deleteRule == .cascade {", "where relationship.deleteRule == .deny {", "memory", "cascade deletes targets (contract §3)"),
+    ("engine-deny-ignored", RU, "throw deleteDenied(entity, relationship: r", "_ = deleteDenied(entity, relationship: r", "memory", "deny fails the save while targets survive (§3)"),
+    ("engine-nullify-skipped", RU, "case .nullify, .cascade:\n                    for target in survivors {", "case .nullify, .cascade:\n                    for target in survivors.prefix(0) {", "memory", "nullify removes the deleted record from inverses (§3)"),
+    ("engine-noaction-to-many-kept", RU, "if entities[destination].relationshipIsToMany[inverse] {", "if false && entities[destination].relationshipIsToMany[inverse] {", "memory", "a to-many never lists a deleted record (§3 noAction)"),
     ("engine-key-reuse", E, "work.tables[entity.index].nextPrimaryKey = key + 1", "work.tables[entity.index].nextPrimaryKey = key + (key % 2)", "memory", "identifiers unique and never reused (§1)"),
     ("engine-permanent-insert-accepted", E, "guard inserted[n].persistentIdentifier.isTemporary else { throw SaveValidation.permanentOnInsert(inserted[n].persistentIdentifier, entity) }", "", "memory", "inserting a permanent identifier is invalidRequest (§1)"),
     ("engine-insert-twice-accepted", E, "guard remap.insert(work.identifier(entity, key), for: inserted[n].persistentIdentifier) else {\n                throw SaveValidation.twice(inserted[n].persistentIdentifier, entity, \"inserted\")\n            }", "_ = remap.insert(work.identifier(entity, key), for: inserted[n].persistentIdentifier)", "memory", "inserting one record twice is invalidRequest (§1)"),
     ("engine-dangling-accepted", E, "guard !id.isTemporary, base.tables[destination.index].records[key] == nil else { return key }", "return key", "memory", "a new reference must name a stored record (§1, fault order §5)"),
-    ("engine-no-required-check", E, "                    case .one(nil):\n", "                    case .one(nil) where false:\n", "memory", "a required to-one left empty fails (§2)"),
-    ("engine-max-count-off-by-one", E, "if let hi = relationship.maxCount, ks.count > hi {", "if let hi = relationship.maxCount, ks.count > hi + 1 {", "memory", "maxCount is enforced (§2)"),
-    ("engine-min-count-off", E, "if let lo = relationship.minCount, ks.count < lo {", "if let lo = relationship.minCount, ks.count < lo - 1 {", "memory", "minCount is enforced (§2)"),
-    ("engine-validation-unordered", E, "for key in changes.updated[entity.index].sorted() { try validate(key) }", "for key in changes.updated[entity.index].sorted().reversed() { try validate(key) }", "memory", "relationship faults reported in key order (§5 fault order)"),
-    ("engine-deny-unordered", E, "queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }", "queue.sort { ($0.entity, $0.key) > ($1.entity, $1.key) }", "memory", "deny reported for the lowest key (§5 fault order)"),
+    ("engine-no-required-check", RU, "guard count == 0, !relationship.isOptional else { return }", "guard count == 0, !relationship.isOptional, false else { return }", "memory", "a required to-one left empty fails (§2)"),
+    ("engine-max-count-off-by-one", RU, "if let hi = relationship.maxCount, count > hi {", "if let hi = relationship.maxCount, count > hi + 1 {", "memory", "maxCount is enforced (§2)"),
+    ("engine-min-count-off", RU, "if let lo = relationship.minCount, count < lo {", "if let lo = relationship.minCount, count < lo - 1 {", "memory", "minCount is enforced (§2)"),
+    ("engine-validation-unordered", RU, "for record in candidates.sorted() where", "for record in candidates.sorted().reversed() where", "memory", "relationship faults reported in key order (§5 fault order)"),
+    ("engine-deny-unordered", RU, "        queue.sort()\n", "        queue.sort(by: >)\n", "memory", "deny reported for the lowest key (§5 fault order)"),
     ("engine-unique-skipped-updates", E, "if let new { moves.append((key, new)) }", "", "memory", "an update into a collision fails (§4)"),
     ("engine-unique-old-kept", E, "if let old, work.tables[e].uniqueIndexes[c][old] == key { work.tables[e].uniqueIndexes[c][old] = nil }", "", "memory", "a value freed by an update or delete is free in the same save (§4)"),
     ("engine-ordered-not-reordered", L, "if w.entity.relationships[r].isOrdered { reorder(e, w.key, r, as: new) }", "", "memory", "ordered to-many keep the written order (§2)"),
@@ -43,8 +47,13 @@ MUTANTS = [
     ("engine-insert-own-side-not-reasserted", L, "if insertedToOneMoved { attach(entity.index, key, r, to: target, source: destination, sourceRelationship: inverse) }", "", "memory", "the later write of a save wins, both sides agree (§2)"),
     ("engine-changed-exact-lists", E, "differs(w.entity, record.links, w.sent) || w.refresh {", "record.links != w.sent || w.refresh {", "memory", "changedSnapshots compares unordered lists as sets (§2)"),
     ("engine-changed-others-missing", E, "if let record = work.tables[entity.index].records[key] { changed.append((entity, key, record)) }", "", "memory", "changedSnapshots lists records the store changed on its own (§2)"),
-    ("engine-unique-holder-lowest-key", FA, "base.tables[e].records[key].flatMap { base.uniqueKey(entity, c, $0) } == value", "false", "memory", "the error names the record that held the value before the save (§5 fault order)"),
-    ("engine-unique-offender-highest", FA, "if best == nil || offender < best!.offender { best = (holder, offender) }", "if best == nil || offender > best!.offender { best = (holder, offender) }", "memory", "the collision with the lowest offender key is reported (§5)"),
+    ("engine-unique-holder-lowest-key", FA, "base.tables[e].records[key].flatMap { base.uniqueKey(entity, c, $0) } == values[g]", "false", "memory", "the error names the record that held the value before the save (§5 fault order)"),
+    ("engine-unique-offender-highest", RU, "if best == nil || offender < best!.offender { best = (holder, offender) }", "if best == nil || offender > best!.offender { best = (holder, offender) }", "memory", "the collision with the lowest offender key is reported (§5)"),
+    # The rule home, against the independent oracle only (DifferentialOracle): with the rules in one
+    # place every backend shares a bug in them, so only the oracle can see it.
+    ("oracle-deny-survivors-unsorted", RU, "                    survivors.sort()\n", "", "difftest", "deny names the surviving targets in key order (§3, §5)"),
+    ("oracle-unique-holder-lowest-key", RU, "let holder = try members.first { try heldBefore($0, g) } ?? members[0]", "let holder = members[0]", "difftest", "the error names the record that held the value before the save (§5)"),
+    ("oracle-nullify-keeps-last", RU, "case .nullify, .cascade:\n                    for target in survivors {", "case .nullify, .cascade:\n                    for target in survivors.dropLast() {", "difftest", "nullify removes the deleted record from every target's inverse (§3)"),
     # Shared engine: fetch
     ("fetch-ties-descending", F, "return a.key < b.key", "return descending.first == true ? a.key > b.key : a.key < b.key", "memory", "ties by primary key ascending in both directions (§6)"),
     ("fetch-offset-before-sort", F, "let window = rows.dropFirst(offset).prefix(limit)", "let window = rows.prefix(limit)", "memory", "fetchOffset skips after sorting (§6)"),
@@ -89,12 +98,12 @@ MUTANTS = [
     ("sqlite-prefix-length-chars", Q, "case .hasPrefix: return \"(substr(\\(subject), 1, \\(bytes.count)) = \\(p))\"", "case .hasPrefix: return \"(substr(\\(subject), 1, \\(pattern.count)) = \\(p))\"", "sqlite", "hasPrefix compares bytes of non-ASCII text (§6)"),
     # SQLite: save mapping
     ("sqlite-held-value-stale", SR, "            if intended[k]?[r] != nil {\n                intended[k]?[r] = nil\n                pending[k]?.remove(.relationship(r))\n            }", "", "sqlite", "a later write of a held-back column wins (bug 1, §2)"),
-    ("sqlite-cascade-ignores-held", SD, "for target in try currentTargets(entity, victim.key, r) where try records.exists(destination, target) {", "for target in try records.targets(entity, victim.key, r) where try records.exists(destination, target) {", "sqlite", "a cascade reaches a record moved in by the same save (bug 2, §3)"),
+    ("sqlite-cascade-ignores-held", SH, "try currentTargets(schema.entities[entity], key, r)", "try records.targets(schema.entities[entity], key, r)", "sqlite", "a cascade reaches a record moved in by the same save (bug 2, §3)"),
     ("sqlite-own-changes-missing", SV, "                if same(entity, w.links, snapshot.relationships.map { $0.targets.map(\\.primaryKey) }) { continue }", "                continue", "sqlite", "changedSnapshots lists a record changed by its own write (bug 4, §2)"),
-    ("sqlite-deny-unordered", SD, "        queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }\n        for victim in queue {\n            let entity = schema.entities[victim.entity]\n            for (r, relationship) in entity.relationships.enumerated() {", "        queue.sort { ($0.entity, $0.key) > ($1.entity, $1.key) }\n        for victim in queue {\n            let entity = schema.entities[victim.entity]\n            for (r, relationship) in entity.relationships.enumerated() {", "sqlite", "deny names the lowest key (§5 fault order)"),
+    ("sqlite-deny-unordered", RU, "        queue.sort()\n", "        queue.sort(by: >)\n", "sqlite", "deny names the lowest key (§5 fault order)"),
     ("sqlite-dangling-late", T, "            guard try records.exists(destination, key) else { throw SaveValidation.danglingReference(target, from: entity, relationship: r, source: source) }", "", "sqlite", "references checked with the request (§5 fault order)"),
     ("sqlite-insert-own-side", T, "                    guard case .one(let target?) = writes[n].links[r], try column(writes[n].entity, writes[n].key, r) != target else { continue }", "                    guard case .one(let target?) = writes[n].links[r], false else { continue }", "sqlite", "an insert's own to-one wins over an earlier list (§2)"),
-    ("sqlite-unique-holder", SF, "try committed(\"SELECT \\(condition) FROM \\(q(t.name)) WHERE \\(q(\"_pk\")) = ?\", [.integer(key)]) == values", "false", "sqlite", "the error names the record that held the value (§5 fault order)"),
+    ("sqlite-unique-holder", SF, "try committed(\"SELECT \\(condition) FROM \\(q(t.name)) WHERE \\(q(\"_pk\")) = ?\", [.integer(key)]) == values[g]", "false", "sqlite", "the error names the record that held the value (§5 fault order)"),
     ("sqlite-text-canonical-equal", "Backends/SQLite/SQLiteStatement.swift", "case let (.text(a), .text(b)): a.utf8.elementsEqual(b.utf8)", "case let (.text(a), .text(b)): a == b", "sqlite", "unique text collides by bytes, also in the records an error names (§4, §5; found by the difftest)"),
     ("sqlite-reasserted-to-one-appended", S2, "try attach(writes[n].entity, writes[n].key, r, target, at: listPlaces[currentWriter!]?[r])", "try attach(writes[n].entity, writes[n].key, r, target, at: nil)", "sqlite", "an insert's own to-one joins an ordered list in request order (§2; found by the difftest)"),
     ("sqlite-negative-zero-bits", C, "if d == 0 && d.sign == .minus { return (.real(0), .integer(Int64(bitPattern: d.bitPattern))) }", "", "sqlite", "-0 round-trips bit for bit (§8)"),

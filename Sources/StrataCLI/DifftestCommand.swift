@@ -26,6 +26,6 @@ struct DifftestCommand: ParsableCommand {
             }
         }
         let elapsed = ContinuousClock.now - start
-        print("difftest: \(seeds) seeds × \(operations) operations on \(chosen.map(\.name).joined(separator: ", ")): no divergence; \(stats.summary) (\(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))))")
+        print("difftest: \(seeds) seeds × \(operations) operations on \(chosen.map(\.name).joined(separator: ", ")) and the oracle: no divergence; \(stats.summary) (\(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))))")
     }
 }

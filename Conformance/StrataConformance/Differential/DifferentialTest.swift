@@ -65,7 +65,9 @@ public struct DifferentialStats: Sendable {
 /// Differential testing: one seeded sequence of random operations run in lockstep on several
 /// backends over `DifferentialSchema`, comparing every outcome — error codes and the records they
 /// name, identifiers by position, results in order, result snapshots, everything after reopen.
-/// Any difference is a bug in a backend or an ambiguity in the contract.
+/// Any difference is a bug in a backend or an ambiguity in the contract. Every run includes
+/// `DifferentialOracle`, a plain implementation of the save contract sharing no code with the
+/// engine or the rule home, so a bug in the code every backend shares is a divergence too.
 ///
 /// It needs only the core, so a third party runs its backend against the built-in ones:
 /// `try DifferentialTest.run(seed: 1, operations: 200, backends: [mine, memory])`.
@@ -77,28 +79,36 @@ public enum DifferentialTest {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("strata-difftest-\(UUID().uuidString)")
         let dirs = backends.indices.map { root.appendingPathComponent("b\($0)") }
         for dir in dirs { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
-        var stores: [(any SuiteStore)?] = try backends.indices.map { try backends[$0].open(dirs[$0], DifferentialSchema.schema) }
+        // The oracle takes part in every run, after the backends: an in-memory store it keeps across reopens.
+        let oracle = DifferentialOracle(schema: DifferentialSchema.schema)
+        let names = backends.map(\.name) + ["oracle"]
+        var stores: [any SuiteStore] = try backends.indices.map { try backends[$0].open(dirs[$0], DifferentialSchema.schema) } + [oracle]
         defer {
             stores = []
             for (b, dir) in zip(backends, dirs) { b.destroy(dir) }
             try? FileManager.default.removeItem(at: root)
         }
         var generator = DifferentialGenerator(rng: SeededGenerator(state: seed))
-        var handles: [[PersistentIdentifier]] = []  // per record position, per backend
+        var handles: [[PersistentIdentifier]] = []  // per record position, per participant
         for step in 0..<operations {
             let operation = generator.next()
-            var outcomes: [String] = []
+            var outcomes: [(backend: String, outcome: String)] = []
             var described = ""
             switch operation {
             case .reopen:
                 described = "reopen"
                 stores = []
-                stores = try backends.indices.map { try backends[$0].open(dirs[$0], DifferentialSchema.schema) }
-                outcomes = try stores.map { try dump($0!) }
+                stores = try backends.indices.map { try backends[$0].open(dirs[$0], DifferentialSchema.schema) } + [oracle]
+                outcomes = try stores.indices.map { (names[$0], try dump(stores[$0])) }
                 stats.reopens += 1
             case .fetch(let plan):
                 described = "fetch \(plan.entity) where \(plan.predicate.map { describe($0) } ?? "-") sort \(plan.sortBy.map { "\($0.path)\($0.order == .descending ? "↓" : "↑")" }) limit \(plan.limit.map(String.init) ?? "nil") offset \(plan.offset)"
-                outcomes = stores.indices.map { b in fetch(plan, on: stores[b]!, ids: handles.map { $0[b] }) }
+                for b in stores.indices {
+                    let d = descriptor(plan, handles.map { $0[b] })
+                    // The oracle answers only whole-entity fetches (no predicate but identifierIn, no sort, no window).
+                    if stores[b] === oracle && !DifferentialOracle.models(d) { continue }
+                    outcomes.append((names[b], fetch(d, on: stores[b])))
+                }
                 stats.fetches += 1
             case .save(let inserted, let updated, let deleted):
                 described = "save inserted \(inserted.map(describe)) updated \(updated.map(describe)) deleted \(deleted)"
@@ -106,12 +116,12 @@ public enum DifferentialTest {
                 // Temporary identifiers are made once, so every backend gets the same ones.
                 let temporaries = inserted.map { PersistentIdentifier.temporary(entity: $0.entity) }
                 for b in stores.indices {
-                    let (outcome, result) = save(inserted, updated, deleted, temporaries, on: stores[b]!, ids: handles.map { $0[b] })
-                    outcomes.append(outcome)
+                    let (outcome, result) = save(inserted, updated, deleted, temporaries, on: stores[b], ids: handles.map { $0[b] })
+                    outcomes.append((names[b], outcome))
                     results.append(result)
                 }
                 if results.allSatisfy({ $0 == nil }) { stats.savesRejected += 1 }
-                if Set(outcomes).count == 1, results.allSatisfy({ $0 != nil }) {
+                if Set(outcomes.map(\.outcome)).count == 1, results.allSatisfy({ $0 != nil }) {
                     stats.savesAccepted += 1
                     for record in inserted.indices {
                         let ids = results.map { $0!.remapped.permanentIdentifiers[record] }
@@ -120,8 +130,8 @@ public enum DifferentialTest {
                     }
                 }
             }
-            if Set(outcomes).count > 1 {
-                throw Divergence(seed: seed, step: step, operation: described, outcomes: zip(backends.map(\.name), outcomes).map { ($0, $1) })
+            if Set(outcomes.map(\.outcome)).count > 1 {
+                throw Divergence(seed: seed, step: step, operation: described, outcomes: outcomes)
             }
         }
         return stats
@@ -178,8 +188,11 @@ public enum DifferentialTest {
         }
     }
 
-    private static func fetch(_ plan: FetchPlan, on store: any SuiteStore, ids: [PersistentIdentifier]) -> String {
-        let descriptor = FetchDescriptor(entity: plan.entity, predicate: plan.predicate.map { predicate($0, ids) }, sortBy: plan.sortBy, fetchLimit: plan.limit, fetchOffset: plan.offset)
+    private static func descriptor(_ plan: FetchPlan, _ ids: [PersistentIdentifier]) -> FetchDescriptor {
+        FetchDescriptor(entity: plan.entity, predicate: plan.predicate.map { predicate($0, ids) }, sortBy: plan.sortBy, fetchLimit: plan.limit, fetchOffset: plan.offset)
+    }
+
+    private static func fetch(_ descriptor: FetchDescriptor, on store: any SuiteStore) -> String {
         do {
             let records = try store.fetch(descriptor).map(canonical)
             let keys = try store.fetchIdentifiers(descriptor).map(key)

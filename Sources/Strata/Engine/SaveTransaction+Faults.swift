@@ -13,30 +13,26 @@ extension SaveTransaction {
     /// those holders: a failed save costs O(change), not a scan of the table.
     func uniqueViolation(_ entity: EntitySchema, _ c: Int, moved: [(key: Int64, new: UniqueKey)]) -> StrataError {
         let e = entity.index
-        var groups: [UniqueKey: [Int64]] = [:]
+        var groupOf: [UniqueKey: Int] = [:]
+        var values: [UniqueKey] = []
+        var groups: [[Int64]] = []
         for (key, value) in moved where work.tables[e].records[key] != nil {
-            groups[value, default: []].append(key)
+            if let g = groupOf[value] { groups[g].append(key) } else {
+                groupOf[value] = groups.count
+                values.append(value)
+                groups.append([key])
+            }
         }
-        for (value, members) in groups {
+        for (g, value) in values.enumerated() {
             // The record holding the value in `base`, if it still holds it and did not move.
-            guard let holder = base.tables[e].uniqueIndexes[c][value], !members.contains(holder),
+            guard let holder = base.tables[e].uniqueIndexes[c][value], !groups[g].contains(holder),
                 let record = work.tables[e].records[holder], work.uniqueKey(entity, c, record) == value
             else { continue }
-            groups[value]!.append(holder)
+            groups[g].append(holder)
         }
-        var best: (holder: Int64, offender: Int64)?
-        for (value, members) in groups where members.count > 1 {
-            let holder = members.first { key in
-                base.tables[e].records[key].flatMap { base.uniqueKey(entity, c, $0) } == value
-            } ?? members.min()!
-            let offender = members.filter { $0 != holder }.min()!
-            if best == nil || offender < best!.offender { best = (holder, offender) }
-        }
-        let names = entity.uniqueConstraints[c].map(entity.name(of:))
-        guard let (holder, key) = best else {
-            return StrataError(.uniqueConstraintViolation, "A record of '\(entity.name)' would share \(names.joined(separator: ", ")) with another.", entity: entity.name, properties: names)
-        }
-        return StrataError(.uniqueConstraintViolation, "\(clientIdentifier(e, key)) would share \(names.joined(separator: ", ")) with \(clientIdentifier(e, holder)), which already holds those values. Change the values or update that record instead.", entity: entity.name, properties: names, identifiers: [clientIdentifier(e, holder), clientIdentifier(e, key)])
+        return SaveRules.uniqueViolation(entity, constraint: c, groups: groups, heldBefore: { key, g in
+            base.tables[e].records[key].flatMap { base.uniqueKey(entity, c, $0) } == values[g]
+        }, client: { clientIdentifier(e, $0) })
     }
 
     /// Whether a written record's relationships after the save differ from what the request sent;

@@ -317,53 +317,15 @@ struct SaveTransaction {
     // MARK: Deletes
 
     private mutating func applyDeletes(_ requested: [DefaultSnapshot]) throws {
-        var queue: [RecordKey] = []
+        guard !requested.isEmpty else { return }
+        var victims: [SaveRuleRecord] = []
+        victims.reserveCapacity(requested.count)
         for snapshot in requested {
             let entity = try entity(of: snapshot)
-            let key = try existingKey(snapshot.persistentIdentifier, entity, verb: "delete")
-            if deleted[entity.index].insert(key).inserted { queue.append(RecordKey(entity: entity.index, key: key)) }
+            victims.append(SaveRuleRecord(entity: entity.index, key: try existingKey(snapshot.persistentIdentifier, entity, verb: "delete")))
         }
-        var next = 0
-        while next < queue.count {
-            let victim = queue[next]
-            next += 1
-            let entity = entities[victim.entity]
-            guard let record = work.tables[victim.entity].records[victim.key] else { continue }
-            for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .cascade {
-                let destination = entity.destinationIndices[r]
-                for target in record.links[r].keys
-                where work.tables[destination].records[target] != nil && deleted[destination].insert(target).inserted {
-                    queue.append(RecordKey(entity: destination, key: target))
-                }
-            }
-        }
-        // Rules apply in (entity, key) order, so a denied delete names the same record everywhere.
-        queue.sort { ($0.entity, $0.key) < ($1.entity, $1.key) }
-        for victim in queue {
-            let entity = entities[victim.entity]
-            guard let record = work.tables[victim.entity].records[victim.key] else { continue }
-            for (r, relationship) in entity.relationships.enumerated() {
-                let destination = entity.destinationIndices[r]
-                var survivors = record.links[r].keys.filter {
-                    work.tables[destination].records[$0] != nil && !deleted[destination].contains($0)
-                }
-                guard !survivors.isEmpty else { continue }
-                if relationship.deleteRule == .deny { survivors.sort() }
-                switch relationship.deleteRule {
-                case .deny:
-                    throw StrataError(.deleteDenied, "Cannot delete \(clientIdentifier(victim.entity, victim.key)): its '\(relationship.name)' still holds \(survivors.count) record(s) and the delete rule is deny. Delete or detach them first.", entity: entity.name, properties: [relationship.name], identifiers: [clientIdentifier(victim.entity, victim.key)] + survivors.map { clientIdentifier(destination, $0) })
-                case .nullify, .cascade:
-                    for target in survivors { detach(destination, target, entity.inverseIndices[r], from: victim.key) }
-                case .noAction:
-                    // A to-one that pointed at the deleted record keeps pointing at it (dangling, by
-                    // request); a to-many never lists a deleted record, so it loses it as with nullify.
-                    let inverse = entity.inverseIndices[r]
-                    if entities[destination].relationshipIsToMany[inverse] {
-                        for target in survivors { detach(destination, target, inverse, from: victim.key) }
-                    }
-                }
-            }
-        }
+        let queue = try SaveRules.applyDeleteRules(victims, entities, host: &self)
+        for victim in queue { deleted[victim.entity].insert(victim.key) }
         for victim in queue {
             if victim.key >= base.tables[victim.entity].nextPrimaryKey { unindexInsert(victim) }
             work.tables[victim.entity].records[victim.key] = nil
@@ -371,7 +333,7 @@ struct SaveTransaction {
     }
 
     /// Takes a record this save inserted (and now deletes) out of the unique indexes it entered when written.
-    private mutating func unindexInsert(_ victim: RecordKey) {
+    private mutating func unindexInsert(_ victim: SaveRuleRecord) {
         let entity = entities[victim.entity]
         guard !attributeOnlyConstraints[victim.entity].isEmpty, let record = work.tables[victim.entity].records[victim.key] else { return }
         for c in attributeOnlyConstraints[victim.entity] {
@@ -383,33 +345,13 @@ struct SaveTransaction {
 
     // MARK: Validation
 
-    private func validateRelationships() throws {
-        for entity in schema.entities {
-            let checked = entity.relationships.enumerated().filter { _, r in
-                (!r.isToMany && !r.isOptional) || r.minCount != nil || r.maxCount != nil
-            }
-            guard !checked.isEmpty else { continue }
-            func validate(_ key: Int64) throws {
-                guard let record = work.tables[entity.index].records[key] else { return }
-                for (r, relationship) in checked {
-                    switch record.links[r] {
-                    case .one(nil):
-                        throw StrataError(.missingRequiredRelationship, "'\(relationship.name)' is required; give \(clientIdentifier(entity.index, key)) a target.", entity: entity.name, properties: [relationship.name], identifiers: [clientIdentifier(entity.index, key)])
-                    case .many(let ks):
-                        if let lo = relationship.minCount, ks.count < lo {
-                            throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(clientIdentifier(entity.index, key)) would hold \(ks.count) record(s); at least \(lo) are required.", entity: entity.name, properties: [relationship.name], identifiers: [clientIdentifier(entity.index, key)])
-                        }
-                        if let hi = relationship.maxCount, ks.count > hi {
-                            throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(clientIdentifier(entity.index, key)) would hold \(ks.count) record(s); at most \(hi) are allowed.", entity: entity.name, properties: [relationship.name], identifiers: [clientIdentifier(entity.index, key)])
-                        }
-                    default: break
-                    }
-                }
-            }
-            // In key order (stored records, then inserts), so the fault reported is the same everywhere.
-            for key in changes.updated[entity.index].sorted() { try validate(key) }
-            for key in changes.inserted[entity.index] { try validate(key) }
+    private mutating func validateRelationships() throws {
+        var candidates: [SaveRuleRecord] = []
+        for entity in entities where entity.relationships.indices.contains(where: { SaveRules.needsCountCheck(entity, $0) }) {
+            for key in changes.updated[entity.index] { candidates.append(SaveRuleRecord(entity: entity.index, key: key)) }
+            for key in changes.inserted[entity.index] { candidates.append(SaveRuleRecord(entity: entity.index, key: key)) }
         }
+        try SaveRules.checkRelationships(candidates, entities, host: &self)
     }
 
     private mutating func maintainUniqueIndexes() throws {
