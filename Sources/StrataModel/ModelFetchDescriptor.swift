@@ -113,13 +113,26 @@ extension SortKey {
     /// A `String` key compares by UTF-8 bytes, the core's default order: the `.lexical` comparator
     /// (the only one Foundation offers on Linux) and a plain `Comparable` key both map to it.
     ///
-    /// - Throws: `unknownProperty` when the key path names no persisted property.
+    /// - Throws: `unknownProperty` when the key path names no persisted property;
+    ///   `unsupportedPredicate` when the property's stored form orders differently from its Swift
+    ///   type (a `Comparable` enum whose raw values sort otherwise, a `Codable` document).
     public init<T: PersistentModel>(_ descriptor: SortDescriptor<T>) throws {
         guard let keyPath = descriptor.keyPath, let names = ModelKeyPaths.propertyPath(keyPath, of: T.self) else {
             throw StrataError(
                 .unknownProperty, "A SortDescriptor on \(T.self) uses a key path that names no persisted property (nor a chain of to-one relationships ending on one).",
                 entity: T.entityName)
         }
-        self.init(PropertyPath(names), order: descriptor.order == .forward ? .ascending : .descending)
+        let path = PropertyPath(names)
+        switch SwiftOrder.plan(for: Swift.type(of: keyPath).valueType) {
+        case .stored: break
+        case .cases(let all):
+            throw StrataError(
+                .unsupportedPredicate,
+                "A SortDescriptor on \(T.self) sorts by '\(path)', whose stored raw values do not order as \(Swift.type(of: all[0])) does; Strata refuses it rather than sort in the wrong order. Sort the fetched objects in Swift, or by a stored attribute that orders the same way.",
+                entity: T.entityName)
+        case .refused(let why):
+            throw StrataError(.unsupportedPredicate, "A SortDescriptor on \(T.self) sorts by '\(path)', which the store cannot order as Swift does: \(why).", entity: T.entityName)
+        }
+        self.init(path, order: descriptor.order == .forward ? .ascending : .descending)
     }
 }

@@ -6,7 +6,13 @@ import Synchronization
 enum ModelKeyPaths {
     /// Whether `keyPath` is `\M.persistentModelID` or `\M.id` of the model type `type`.
     static func isIdentifier(_ keyPath: AnyKeyPath, of type: any PersistentModel.Type) -> Bool {
-        func paths<M: PersistentModel>(_: M.Type) -> [AnyKeyPath] { [\M.persistentModelID, \M.id] }
+        // `\M.id` alone names `Identifiable.id` (of type `M.ID`), never equal to a model's
+        // `\Note.id`; typed as `PersistentIdentifier` it names `PersistentModel.id`, as the
+        // model's own key path does.
+        func paths<M: PersistentModel>(_: M.Type) -> [AnyKeyPath] {
+            let id: KeyPath<M, PersistentIdentifier> = \M.id
+            return [\M.persistentModelID, id]
+        }
         return paths(type).contains(keyPath)
     }
 

@@ -54,10 +54,13 @@ enum PredicateConstants {
 protocol OptionalProtocol {
     /// Whether it is `.none`.
     var isNone: Bool { get }
+    /// The type it wraps.
+    static var wrappedType: Any.Type { get }
 }
 
 extension Optional: OptionalProtocol {
     var isNone: Bool { self == nil }
+    static var wrappedType: Any.Type { Wrapped.self }
 }
 
 /// Lets a translator read the bounds of a captured range.

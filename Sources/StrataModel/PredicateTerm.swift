@@ -56,13 +56,15 @@ struct PropertyReference {
     var components: [String]
     /// What the path ends on.
     var end: End
+    /// The Swift type of the value at the path, when known (for ordering comparisons).
+    var valueType: Any.Type? = nil
 
     /// The core's path.
     var path: PropertyPath { PropertyPath(components) }
 
     /// The path extended by one property.
-    func appending(_ name: String, _ end: End) -> PropertyReference {
-        PropertyReference(scope: scope, components: components + [name], end: end)
+    func appending(_ name: String, _ end: End, valueType: Any.Type? = nil) -> PropertyReference {
+        PropertyReference(scope: scope, components: components + [name], end: end, valueType: valueType)
     }
 
     var summary: String { components.isEmpty ? "the object itself" : "'\(path)'" }

@@ -11,6 +11,8 @@ extension PredicateTranslator {
             return .or([.and([test, try compare(lhs, op, a)]), .and([.not(test), try compare(lhs, op, b)])])
         case (.constant(let a), .constant(let b)):
             // Both known (a branch of a conditional or of ??): decided now, with the store's semantics.
+            // An order is Swift's own (a Comparable enum's `<`), not its stored form's.
+            if op.isOrdering, let answer = SwiftOrder.holds(a, op, b) { return .constant(answer) }
             if let x = PredicateConstants.storedValue(a), let y = PredicateConstants.storedValue(b) { return .constant(Value.satisfies(x, op, y)) }
             if let x = PredicateConstants.identifier(a), let y = PredicateConstants.identifier(b) { return try equality(op) { .constant(x == y) } }
             throw unsupported("a comparison between \(lhs.summary) and \(rhs.summary)")
@@ -21,6 +23,16 @@ extension PredicateTranslator {
         case (.property(let a), .property(let b)):
             guard case .attribute = a.end, case .attribute = b.end else {
                 throw unsupported("a comparison between \(a.summary) and \(b.summary) (compare a relationship with a model value instead)")
+            }
+            if op.isOrdering {
+                for reference in [a, b] {
+                    guard let type = reference.valueType else { continue }
+                    switch SwiftOrder.plan(for: type) {
+                    case .stored: continue
+                    case .cases: throw unsupported("an ordering comparison (\(op.rawValue)) of \(reference.summary) with another property: the stored raw values of \(type) do not order as \(type) does, and Strata follows Swift's order only against a value")
+                    case .refused(let why): throw unsupported("an ordering comparison (\(op.rawValue)) of \(reference.summary): \(why)")
+                    }
+                }
             }
             return .compareProperties(try path(a), op, try path(b))
         case (.count(let reference), .constant(let value)):
@@ -67,10 +79,23 @@ extension PredicateTranslator {
                 default: return .constant(false)
                 }
             }
+            if op.isOrdering {
+                switch SwiftOrder.plan(for: type(of: value)) {
+                case .stored: break
+                case .cases(let all):
+                    // Swift's order, not the raw values': `priority < high` is `priority in [low, medium]`.
+                    return .isIn(try path(reference), all.filter { SwiftOrder.holds($0, op, value) == true }.compactMap(PredicateConstants.storedValue))
+                case .refused(let why):
+                    throw unsupported("an ordering comparison (\(op.rawValue)) of \(reference.summary): \(why)")
+                }
+            }
             return .compare(try path(reference), op, stored)
         case .model, .identifier:
             guard let id = PredicateConstants.identifier(value) else {
                 throw unsupported("a comparison of \(reference.summary) with a value of type \(type(of: value))")
+            }
+            if op.isOrdering {
+                throw unsupported("an ordering comparison (\(op.rawValue)) of identifiers (\(reference.components.isEmpty ? "persistentModelID" : reference.summary)): stores keep no queryable order of identifiers; compare a stored attribute, or the identifiers after the fetch")
             }
             return try equality(op) { try identifies(reference, id) }
         case .toMany:

@@ -122,7 +122,7 @@ final class PredicateTranslator {
             }
             switch property.kind {
             case .attribute:
-                return .property(reference.appending(name, .attribute))
+                return .property(reference.appending(name, .attribute, valueType: Swift.type(of: keyPath).valueType))
             case .relationship(let r):
                 return .property(reference.appending(name, r.isToMany ? .toMany(r.destination) : .model(r.destination)))
             }
@@ -133,7 +133,11 @@ final class PredicateTranslator {
             default: throw unsupported("a key path into the to-many relationship \(reference.summary) other than count and isEmpty")
             }
         case .attribute:
-            if ModelKeyPaths.isRawValue(keyPath, of: rootType) { return root }  // enums are stored by raw value
+            if ModelKeyPaths.isRawValue(keyPath, of: rootType) {  // enums are stored by raw value
+                var raw = reference
+                raw.valueType = Swift.type(of: keyPath).valueType
+                return .property(raw)
+            }
             if kind == .isEmpty, rootType == String.self {
                 return .condition(.compare(try path(reference), .equal, .string("")))
             }
