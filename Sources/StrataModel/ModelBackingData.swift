@@ -70,11 +70,25 @@ public final class ModelBackingData {
     @usableFromInline
     func inverseOrdinal(_ ordinal: Int) -> Int? { info.inverseOrdinal(ordinal) }
 
+    /// The container of the context this object was registered in, handed over when that context
+    /// was released (`ModelContext.deinit`) so the object can still load its relationships.
+    var containerAfterRelease: ModelContainer?
+    /// The context that loads this object's relationships after its own was released: the targets
+    /// are registered there, and it lives as long as this object does.
+    private var readerAfterRelease: ModelContext?
+
     /// The objects relationship `ordinal` holds in the store, from the identity map or in one fetch.
+    ///
+    /// An object whose context was released loads them through a context of its own on the same
+    /// container, never answering with a silent empty value; its targets are other objects than
+    /// the released context's, equal to them (`==` compares identifiers).
     @usableFromInline
     func loadTargets<D: PersistentModel>(_ ordinal: Int, as type: D.Type) -> [D] {
         let ids = storedTargets(ordinal)
-        return ids.isEmpty ? [] : (context?.resolve(ids, as: D.self) ?? [])
+        if ids.isEmpty { return [] }
+        if let context { return context.resolve(ids, as: D.self) }
+        if readerAfterRelease == nil, let container = containerAfterRelease { readerAfterRelease = ModelContext(container) }
+        return readerAfterRelease?.resolve(ids, as: D.self) ?? []
     }
 
     /// Stops on a stored value a getter cannot represent (unreachable: fetches check records first).

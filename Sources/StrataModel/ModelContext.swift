@@ -57,6 +57,12 @@ public final class ModelContext {
         self.store = container.store
     }
 
+    /// Hands the container to the saved objects that outlive this context, so their relationships
+    /// still load (through a context of their own) instead of reading as empty.
+    deinit {
+        for model in registered.values { model.persistentBackingData.containerAfterRelease = container }
+    }
+
     // MARK: Registration
 
     /// Registers `model` for insertion at the next save, with every new object reachable through

@@ -40,8 +40,14 @@ extension PersistentModel {
     /// The entity name: the class name.
     public static var entityName: String { String(describing: Self.self) }
 
-    /// Objects are equal when they are the same object (one object per record per context).
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
-    /// Hashes the object's identity.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// Objects are equal when they stand for the same record: the same `persistentModelID`, as in
+    /// SwiftData. The same record fetched in two contexts gives two objects that are equal; two new
+    /// objects are never equal (each has its own temporary identifier).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs === rhs || lhs.persistentModelID == rhs.persistentModelID
+    }
+    /// Hashes the `persistentModelID`. A new object's hash changes at its first save, when its
+    /// temporary identifier becomes permanent (as in SwiftData): don't keep unsaved objects in a
+    /// `Set` or as dictionary keys across a save.
+    public func hash(into hasher: inout Hasher) { hasher.combine(persistentModelID) }
 }
