@@ -59,6 +59,9 @@ final class SQLiteMapping: Sendable {
         let rightOrder: String?
         let leftTable: String
         let rightTable: String
+        /// A relationship that is its own inverse (`Person.friends`): each edge is two rows, one per
+        /// direction, so `left` lists a record's targets like any join and `right` is the mirror.
+        let isSymmetric: Bool
     }
 
     init(schema: Schema) throws {
@@ -91,8 +94,9 @@ final class SQLiteMapping: Sendable {
                 case (true, false):
                     storage.append(.inverseColumn(table: destination.index, column: inverse.name, order: r.isOrdered ? inverse.name + "__order" : nil))
                 case (true, true):
+                    let symmetric = destination.index == entity.index && entity.inverseIndices[i] == i
                     let mine = "\(entity.name)_\(r.name)"
-                    let other = "\(destination.name)_\(inverse.name)"
+                    let other = symmetric ? mine + "_mirror" : "\(destination.name)_\(inverse.name)"
                     let (left, right) = mine <= other ? (mine, other) : (other, mine)
                     let name = "\(left)__\(right)"
                     let index: Int
@@ -101,11 +105,12 @@ final class SQLiteMapping: Sendable {
                     } else {
                         let leftIsMine = left == mine
                         let leftOrdered = leftIsMine ? r.isOrdered : inverse.isOrdered
-                        let rightOrdered = leftIsMine ? inverse.isOrdered : r.isOrdered
+                        let rightOrdered = !symmetric && (leftIsMine ? inverse.isOrdered : r.isOrdered)
                         joins.append(JoinTable(
                             name: name, left: left, right: right,
                             leftOrder: leftOrdered ? left + "__order" : nil, rightOrder: rightOrdered ? right + "__order" : nil,
-                            leftTable: leftIsMine ? entity.name : destination.name, rightTable: leftIsMine ? destination.name : entity.name))
+                            leftTable: leftIsMine ? entity.name : destination.name, rightTable: leftIsMine ? destination.name : entity.name,
+                            isSymmetric: symmetric))
                         index = joins.count - 1
                         joinIndex[name] = index
                     }

@@ -123,6 +123,12 @@ extension SQLiteSaveTransaction {
             if let order { columns.append(order); values.append(.integer(try nextPosition(join.name, mine, order, key))) }
             if let otherOrder { columns.append(otherOrder); values.append(.integer(try nextPosition(join.name, other, otherOrder, target))) }
             try db.prepare("INSERT OR IGNORE INTO \(q(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))").run(values)
+            if join.isSymmetric, target != key {
+                // The mirror row: the target lists this record, at the end of its own list.
+                var mirror: [SQLValue] = [.integer(target), .integer(key)]
+                if let order { mirror.append(.integer(try nextPosition(join.name, mine, order, target))) }
+                try db.prepare("INSERT OR IGNORE INTO \(q(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))").run(mirror)
+            }
             touch(entity.index, key)
             touch(destination.index, target)
         }
@@ -148,6 +154,9 @@ extension SQLiteSaveTransaction {
             try unlink(destination, target, inverse, key)
         case .join(let index, let mine, let other, _):
             try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = ? AND \(q(other)) = ?").run([.integer(key), .integer(target)])
+            if mapping.joins[index].isSymmetric {
+                try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = ? AND \(q(other)) = ?").run([.integer(target), .integer(key)])
+            }
             touch(entity.index, key)
             touch(destination.index, target)
         }

@@ -30,7 +30,7 @@ public enum ConformanceSuite {
         let all = identifierCases + roundTripCases + persistenceCases + relationshipCases + deleteRuleCases
             + uniqueCases + atomicityCases + fetchCases + badInputCases + concurrencyCases + partialUpdateCases
             + saveInteractionCases + faultOrderCases + textCases + orderingCases
-            + toManyCases + comparatorCases + requestShapeCases + predicateSemanticsCases + pointLookupCases
+            + toManyCases + comparatorCases + requestShapeCases + predicateSemanticsCases + pointLookupCases + selfInverseCases
         // Grouped by category in report order; within a category, in registration order.
         return ConformanceCategory.allCases.flatMap { category in all.filter { $0.category == category } }
     }()

@@ -15,6 +15,8 @@ import Strata
 /// - `Tag.notes` ↔ `Note.tag`: **noAction** both ways (a deleted tag leaves its notes' references
 ///   dangling; a deleted note disappears from its tag's list, since a to-many never lists a deleted record).
 /// - `Team.members` → `Player.team`: `minCount` 1, `maxCount` 3.
+/// - `Member.friends` and `Member.partner`: relationships that are **their own inverse** (a
+///   symmetric many-to-many and a symmetric one-to-one), nullify.
 /// - Unique: `Library.name` and `Book.isbn` (single; isbn optional), `Book(library, title)`
 ///   (composite with a to-one), `Author(name, country)` (composite, country optional).
 /// - `Reading.value`: a unique Double (−0 and +0 collide, NaN never does).
@@ -79,6 +81,11 @@ public enum FixtureDomain {
         Entity("Player") {
             Attribute("name", .string)
             Relationship.toOne("team", "Team", inverse: "members")
+        },
+        Entity("Member") {
+            Attribute("name", .string)
+            Relationship.toMany("friends", "Member", inverse: "friends")
+            Relationship.toOne("partner", "Member", inverse: "partner")
         },
         Entity("Reading") {
             Attribute("value", .double, optional: true, unique: true)
