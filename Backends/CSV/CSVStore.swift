@@ -31,6 +31,9 @@ public final class CSVStore: DataStore {
         var stamps: [FileStamp?]
         var outsideChanges = OutsideChangeCheck()
         var straysRemoved = false
+        /// `WriterLock.savesHere` when this store last looked (another store object of this
+        /// process sharing the lock saved if it moved).
+        var savesSeen = 0
     }
     private let disk: Mutex<Disk>
 
@@ -98,7 +101,9 @@ public final class CSVStore: DataStore {
     /// Reloads the files if someone else changed them since this store last wrote or read them.
     private func refreshIfChanged(always: Bool = false) throws {
         try disk.withLock { disk in
-            guard disk.outsideChanges.isDue(always: always) else { return }
+            let saves = lock?.savesHere ?? 0
+            guard disk.outsideChanges.isDue(always: always || saves != disk.savesSeen) else { return }
+            disk.savesSeen = saves
             guard !CSVFolder.unchanged(disk.watched, disk.stamps) else { return }
             let (state, fresh) = try Self.load(folder, layout)
             guard state.storeIdentifier == identifier else {
@@ -106,6 +111,7 @@ public final class CSVStore: DataStore {
             }
             engine.replaceState(state)
             disk = fresh
+            disk.savesSeen = saves
         }
     }
 
@@ -154,6 +160,11 @@ public final class CSVStore: DataStore {
         guard let lock else {
             throw StrataError(.readOnlyStore, "This CSV store was opened read-only; open it without `isReadOnly` to save.", file: folder.url.path)
         }
+        return try lock.exclusively { try save(request, lock) }
+    }
+
+    /// The save, while no other store object of this process sharing the lock saves.
+    private func save(_ request: SaveRequest<CSVSnapshot>, _ lock: WriterLock) throws -> SaveResult<CSVSnapshot> {
         try lock.check(store: folder.url.path)
         try refreshIfChanged(always: true)
         return try engine.save(request) { commit in
@@ -195,6 +206,7 @@ public final class CSVStore: DataStore {
                 disk.manifest = next
                 disk.watched = folder.watched(next)
                 disk.stamps = CSVFolder.stamps(disk.watched)
+                disk.savesSeen = lock.savesHere
             }
         }
     }

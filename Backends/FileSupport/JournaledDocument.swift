@@ -35,6 +35,9 @@ public final class JournaledDocument<Format: DocumentFormat>: Sendable {
         var documentBytes: Int
         var outsideChanges = OutsideChangeCheck()
         var temporariesRemoved = false
+        /// `WriterLock.savesHere` when this store last looked: another store object of this
+        /// process sharing the lock saved if it moved.
+        var savesSeen = 0
 
         init(_ loaded: JournaledDocumentFiles<Format>.Loaded) {
             version = loaded.header.version
@@ -84,7 +87,9 @@ public final class JournaledDocument<Format: DocumentFormat>: Sendable {
     /// Reloads the files if someone else changed them since this store last wrote or read them.
     private func refreshIfChanged(always: Bool = false) throws {
         try disk.withLock { disk in
-            guard disk.outsideChanges.isDue(always: always) else { return }
+            let saves = lock?.savesHere ?? 0
+            guard disk.outsideChanges.isDue(always: always || saves != disk.savesSeen) else { return }
+            disk.savesSeen = saves
             guard FileStamp(files.document) != disk.documentStamp || FileStamp(files.journal) != disk.journalStamp else { return }
             let loaded = try files.load(schema)
             guard loaded.state.storeIdentifier == identifier else {
@@ -92,6 +97,7 @@ public final class JournaledDocument<Format: DocumentFormat>: Sendable {
             }
             engine.replaceState(loaded.state)
             disk = Disk(loaded)
+            disk.savesSeen = saves
         }
     }
 
@@ -129,6 +135,11 @@ public final class JournaledDocument<Format: DocumentFormat>: Sendable {
         guard let lock else {
             throw StrataError(.readOnlyStore, "This \(files.format.name) store was opened read-only; open it without `isReadOnly` to save.", file: files.document)
         }
+        return try lock.exclusively { try save(request, lock) }
+    }
+
+    /// The save, while no other store object of this process sharing the lock saves.
+    private func save(_ request: SaveRequest<DefaultSnapshot>, _ lock: WriterLock) throws -> SaveResult<DefaultSnapshot> {
         try lock.check(store: files.document)
         try refreshIfChanged(always: true)
         return try engine.save(request) { commit in
@@ -158,6 +169,7 @@ public final class JournaledDocument<Format: DocumentFormat>: Sendable {
                 }
                 disk.documentStamp = FileStamp(files.document)
                 disk.journalStamp = FileStamp(files.journal)
+                disk.savesSeen = lock.savesHere
             }
         }
     }

@@ -13,22 +13,35 @@ import Glibc
 /// between open and lock); `isStillHeld` lets a store check again before each save. Readers take no
 /// lock: the formats let them read a consistent state beside a writer.
 ///
-/// Locks held in this process are also kept in a process-wide table, so a second writer in the same
-/// process is refused with a message that says so (`flock` alone cannot tell the two apart).
+/// Writers in this process share the lock: a second store object on the same file (a second
+/// container on one store, a test that opens v1 and then v2 of an app) takes a share of the
+/// process's `flock` instead of being refused, since `flock` cannot tell two store objects of one
+/// process apart anyway. The shares take turns through `exclusively`, and `savesHere` counts their
+/// saves so each store object reloads what another one saved before it reads (see
+/// docs/reliability.md, "One store, several store objects in one process"). The `flock` is released
+/// with the last share; another process is still refused while any share is held.
 public final class WriterLock: @unchecked Sendable {
     private struct Identity: Hashable { let device: UInt64, inode: UInt64 }
-    private static let heldHere = Mutex<Set<Identity>>([])
+    /// The `flock` of one file held by this process, shared by every `WriterLock` on it.
+    private final class Held: @unchecked Sendable {
+        let descriptor: Int32
+        var shares = 1
+        let turn = NSLock()
+        let saves = Atomic<Int>(0)
+        init(descriptor: Int32) { self.descriptor = descriptor }
+    }
+    private static let heldHere = Mutex<[Identity: Held]>([:])
 
     /// The locked path.
     public let path: String
-    private let descriptor: Int32
     private let identity: Identity
+    private let held: Held
 
-    /// Takes the lock on `path` (a file opened read-write, or a folder), waiting up to `wait`.
+    /// Takes the lock on `path` (a file opened read-write, or a folder), waiting up to `wait` for
+    /// another process to release it; shares it if this process holds it already.
     ///
     /// - Parameter store: the store's path for messages.
-    /// - Throws: `storeLocked` saying whether the holder is this process or another one, `ioFailure`
-    ///   if `path` cannot be opened.
+    /// - Throws: `storeLocked` when another process holds it, `ioFailure` if `path` cannot be opened.
     public init(path: String, store: String, wait: Duration?) throws {
         self.path = path
         let deadline = ContinuousClock.now + (wait ?? .zero)
@@ -40,38 +53,71 @@ public final class WriterLock: @unchecked Sendable {
                 throw DurableFile.failure("inspect the store to lock it", path)
             }
             let identity = Identity(device: stamp.device, inode: stamp.inode)
-            var holder: String?
-            if !Self.heldHere.withLock({ $0.insert(identity).inserted }) {
-                holder = "This process already has the store open for writing (another store object); use that object, close it first, or open this one read-only."
-            } else if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-                _ = Self.heldHere.withLock { $0.remove(identity) }
-                guard errno == EWOULDBLOCK || errno == EINTR else {
-                    close(fd)
+            // Shared or newly taken under the table's lock, so two threads of this process never
+            // race for the `flock` and take each other for another process.
+            let outcome: (held: Held?, error: Int32) = Self.heldHere.withLock { table in
+                if let held = table[identity] {
+                    held.shares += 1
+                    return (held, 0)
+                }
+                guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return (nil, errno) }
+                let held = Held(descriptor: fd)
+                table[identity] = held
+                return (held, 0)
+            }
+            if let held = outcome.held {
+                if held.descriptor != fd { close(fd) }
+                if let now = FileStamp(path), now.isSameFile(as: stamp) {
+                    self.identity = identity
+                    self.held = held
+                    return
+                }
+                // Replaced or removed between open and lock: the lock is on a file that is no longer the store.
+                Self.release(identity)
+            } else {
+                close(fd)
+                guard outcome.error == EWOULDBLOCK || outcome.error == EINTR else {
+                    errno = outcome.error
                     throw DurableFile.failure("lock the store", path)
                 }
-                holder = "Another process has the store open for writing; close it there, open with a lock wait, or open read-only."
-            } else if let now = FileStamp(path), now.isSameFile(as: stamp) {
-                self.descriptor = fd
-                self.identity = identity
-                return
-            } else {
-                // Replaced or removed between open and lock: the lock is on a file that is no longer the store.
-                flock(fd, LOCK_UN)
-                _ = Self.heldHere.withLock { $0.remove(identity) }
-            }
-            close(fd)
-            if let holder, ContinuousClock.now >= deadline {
-                throw StrataError(.storeLocked, holder, file: store)
+                if ContinuousClock.now >= deadline {
+                    throw StrataError(.storeLocked, "Another process has the store open for writing; close it there, open with a lock wait, or open read-only.", file: store)
+                }
             }
             usleep(2_000)
         }
     }
 
-    private init(path: String, descriptor: Int32, identity: Identity) {
+    private init(path: String, identity: Identity, held: Held) {
         self.path = path
-        self.descriptor = descriptor
         self.identity = identity
+        self.held = held
     }
+
+    /// Gives up one share of the lock; the last one unlocks the file.
+    private static func release(_ identity: Identity) {
+        heldHere.withLock { table in
+            guard let held = table[identity] else { return }
+            held.shares -= 1
+            guard held.shares == 0 else { return }
+            table[identity] = nil
+            flock(held.descriptor, LOCK_UN)
+            close(held.descriptor)
+        }
+    }
+
+    /// Runs a save's `body` while no other store object of this process that shares the lock runs
+    /// one, and counts it in `savesHere` (first, so the others reload even if it fails halfway).
+    public func exclusively<R>(_ body: () throws -> R) rethrows -> R {
+        held.turn.lock()
+        defer { held.turn.unlock() }
+        held.saves.add(1, ordering: .sequentiallyConsistent)
+        return try body()
+    }
+
+    /// How many saves the store objects of this process sharing the lock have begun: a store that
+    /// sees it move since its own last look reloads its files before it reads.
+    public var savesHere: Int { held.saves.load(ordering: .sequentiallyConsistent) }
 
     /// Creates `path` as a new empty file that is locked from the moment it appears, or returns `nil`
     /// if `path` exists already (then take the lock with `init(path:store:wait:)`).
@@ -89,19 +135,19 @@ public final class WriterLock: @unchecked Sendable {
             throw DurableFile.failure("lock a new file", temporary)
         }
         let identity = Identity(device: stamp.device, inode: stamp.inode)
-        _ = heldHere.withLock { $0.insert(identity) }
+        let held = Held(descriptor: fd)
+        heldHere.withLock { $0[identity] = held }
         let linked = link(temporary, path) == 0
         let linkError = errno
         unlink(temporary)
         guard linked else {
-            _ = heldHere.withLock { $0.remove(identity) }
-            close(fd)
+            release(identity)
             errno = linkError
             if linkError == EEXIST { return nil }
             throw DurableFile.failure("create the store's lock target", path)
         }
         DurableFile.syncFolder(of: path)
-        return WriterLock(path: path, descriptor: fd, identity: identity)
+        return WriterLock(path: path, identity: identity, held: held)
     }
 
     /// Whether `path` still names the locked file (someone may have deleted or replaced it).
@@ -119,8 +165,6 @@ public final class WriterLock: @unchecked Sendable {
     }
 
     deinit {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
-        _ = Self.heldHere.withLock { $0.remove(identity) }
+        Self.release(identity)
     }
 }

@@ -37,7 +37,7 @@ public final class LMDBStore: DataStore {
         do {
             let existed = try LMDBFormat.preflight(configuration.folder, readOnly: configuration.isReadOnly)
             let flags = LMDBStoreConfiguration.environmentFlags(configuration.durability) | (configuration.isReadOnly ? MDB_RDONLY : 0)
-            let environment = try LMDBEnvironment(
+            let environment = try LMDBEnvironment.shared(
                 path: path, mapSize: configuration.initialMapSize, maximumMapSize: configuration.maximumMapSize,
                 maxDatabases: LMDBLayout.databaseCount(configuration.schema) + 2, flags: flags)
             var opened = try existed ? LMDBFormat.inspect(environment, schema: configuration.schema) : nil

@@ -111,17 +111,21 @@ struct CSVFileTests {
         #expect(try rows[1].value("string") == .null)
     }
 
-    @Test func aSecondWriterIsLockedOut() throws {
+    /// Issue 25: a second writer in this process shares the store; each sees the other's saves at
+    /// once and none is lost.
+    @Test func aSecondWriterInThisProcessSharesTheStore() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let folder = dir.appendingPathComponent("store")
         do {
-            let first = try Self.open(folder)
-            let error = try #require(throws: StrataError.self) { try Self.open(folder, wait: nil) }
-            #expect(error.code == .storeLocked)
-            _ = first
+            let first = try Self.open(folder, wait: nil), second = try Self.open(folder, wait: nil)
+            for n in 0..<6 {
+                _ = try (n % 2 == 0 ? first : second).save(SaveRequest(inserted: [try CSVSharingTests.tag("tag \(n)")]))
+                #expect(try first.fetchCount(FetchDescriptor(entity: "Tag")) == n + 1)
+                #expect(try second.fetchCount(FetchDescriptor(entity: "Tag")) == n + 1)
+            }
         }
-        #expect(try Self.open(folder).fetchCount(FetchDescriptor(entity: "Tag")) == 0)  // released with the first store
+        #expect(try Self.open(folder).fetchCount(FetchDescriptor(entity: "Tag")) == 6)
     }
 
     @Test func aKilledWriterAlwaysLeavesTheOldOrTheNewState() throws {

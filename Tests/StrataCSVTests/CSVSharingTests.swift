@@ -29,8 +29,7 @@ struct CSVSharingTests {
         #expect(try first.fetchCount(FetchDescriptor(entity: "Tag")) == 1)
         let error = try #require(throws: StrataError.self) { try second.save(SaveRequest(inserted: [try Self.tag("no")])) }
         #expect(error.code == .readOnlyStore)
-        let locked = try #require(throws: StrataError.self) { try T.open(folder, wait: nil) }
-        #expect(locked.code == .storeLocked && locked.message.contains("This process"), "\(locked)")
+        _ = try T.open(folder, wait: nil)  // a second writer in this process shares the store (issue 25)
     }
 
     /// The point lookup (`CSVStore.snapshot(for:)`, not the protocol's fetch) looks for another

@@ -13,17 +13,33 @@ struct WriterLockTests {
         return (dir, path)
     }
 
-    @Test func aSecondWriterInThisProcessIsToldSo() throws {
+    /// Whether another process can take the lock on `path` right now (`flock -n`).
+    static func anotherProcessCanLock(_ path: String) throws -> Bool {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        probe.arguments = ["-n", "-x", path, "true"]
+        try probe.run()
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }
+
+    /// Issue 25: a second writer in this process (a second container on one store) shares the
+    /// lock; other processes stay out until the last share goes.
+    @Test func writersInThisProcessShareTheLock() throws {
         let (dir, path) = try Self.file()
         defer { try? FileManager.default.removeItem(at: dir) }
-        do {
-            let first = try WriterLock(path: path, store: path, wait: nil)
-            let error = try #require(throws: StrataError.self) { try WriterLock(path: path, store: path, wait: nil) }
-            #expect(error.code == .storeLocked)
-            #expect(error.message.contains("This process"), "\(error)")
-            _ = first
-        }
-        _ = try WriterLock(path: path, store: path, wait: nil)  // released with the first
+        var first: WriterLock? = try WriterLock(path: path, store: path, wait: nil)
+        var second: WriterLock? = try WriterLock(path: path, store: path, wait: nil)
+        #expect(first?.isStillHeld == true && second?.isStillHeld == true)
+        #expect(try !Self.anotherProcessCanLock(path))
+        let before = try #require(second?.savesHere)
+        first?.exclusively {}
+        #expect(second?.savesHere == before + 1, "a save through one share is seen by the other")
+        first = nil
+        #expect(try !Self.anotherProcessCanLock(path), "still held by the second share")
+        second = nil
+        #expect(try Self.anotherProcessCanLock(path), "released with the last share")
+        _ = (first, second)
     }
 
     @Test func aWriterInAnotherProcessIsNamedAsSuch() throws {
@@ -66,8 +82,7 @@ struct WriterLockTests {
         let path = dir.appendingPathComponent("new").path
         let created = try #require(try WriterLock.create(path, temporary: path + ".tmp"))
         #expect(FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: path + ".tmp"))
-        let error = try #require(throws: StrataError.self) { try WriterLock(path: path, store: path, wait: nil) }
-        #expect(error.code == .storeLocked)
+        #expect(try !Self.anotherProcessCanLock(path))
         try created.check(store: path)
     }
 }
