@@ -18,8 +18,8 @@ import Glibc
 /// process's `flock` instead of being refused, since `flock` cannot tell two store objects of one
 /// process apart anyway. The shares take turns through `exclusively`, and `savesHere` counts their
 /// saves so each store object reloads what another one saved before it reads (see
-/// docs/reliability.md, "One store, several store objects in one process"). The `flock` is released
-/// with the last share; another process is still refused while any share is held.
+/// docs/formats/json.md, "Locking"). The `flock` is released with the last share; another process
+/// is still refused while any share is held.
 public final class WriterLock: @unchecked Sendable {
     private struct Identity: Hashable { let device: UInt64, inode: UInt64 }
     /// The `flock` of one file held by this process, shared by every `WriterLock` on it.
