@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Strata
 import StrataConformance
 import StrataToolSupport
 

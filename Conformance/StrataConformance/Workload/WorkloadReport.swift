@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 
 /// The figures of one workload run, in the order of `shared/WORKLOAD.md`.
 public struct WorkloadReport: Sendable, Codable {
@@ -115,10 +116,4 @@ public struct WorkloadReport: Sendable, Codable {
 
 extension String {
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
-}
-
-/// The version the tools report.
-public enum StrataVersion {
-    /// Semantic version of this package.
-    public static let current = "0.1.0"
 }
