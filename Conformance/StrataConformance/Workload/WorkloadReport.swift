@@ -1,7 +1,7 @@
 import Foundation
 import Strata
 
-/// The figures of one workload run, in the order of `shared/WORKLOAD.md`.
+/// The figures of one workload run, in the order of `docs/workload.md`.
 public struct WorkloadReport: Sendable, Codable {
     /// One measured figure.
     public struct Figure: Sendable, Codable {
