@@ -11,7 +11,7 @@ TRIALS ?= 1000
 SEED ?= 1
 RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
-.PHONY: deps build release model-bench test examples report report-screenshot instructions difftest mutants torture fuzz clean
+.PHONY: deps build release model-bench test consumer examples report report-screenshot instructions difftest mutants torture fuzz clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -33,9 +33,17 @@ release: deps
 	$(SWIFT) build -c release --product strata
 
 ## test: build and run every test (core, the suite on every built-in backend, model layer, short torture and fuzz runs).
+## First the consumer check up to where SwiftPM refuses unsafe flags (the package graph, no compiling).
 test: deps
+	SWIFT=$(SWIFT) bash Tests/Consumer/run.sh plan
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## consumer: build and run Tests/Consumer, a package that depends on Strata by version (from:) through the
+## file:// URL of a tagged temporary copy of this working tree, uses every library product and saves and
+## fetches a record on every built-in backend (compiles everything again, swift-syntax included).
+consumer: deps
+	SWIFT=$(SWIFT) bash Tests/Consumer/run.sh run
 
 ## model-bench: optimized build of strata-model-bench (the workload through the model layer, docs/benchmarks.md);
 ## kept apart from `release` because the model layer's macros compile swift-syntax in release.

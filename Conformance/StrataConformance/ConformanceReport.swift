@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 
 /// The results of one suite run on one backend, formatted for people (text, Markdown) or tools (JSON).
 public struct ConformanceReport: Sendable {

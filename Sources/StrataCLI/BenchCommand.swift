@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import Strata
 import StrataConformance
 import StrataToolSupport
 
-/// `strata bench --backend <name>`: the standard workload of `shared/WORKLOAD.md`. Build with `-c release`.
+/// `strata bench --backend <name>`: the standard workload of `docs/workload.md`. Build with `-c release`.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Run the standard benchmark workload on a built-in backend (build with -c release).",
+        commandName: "bench", abstract: "Run the standard benchmark workload (docs/workload.md) on a built-in backend (build with -c release).",
         discussion: """
             With --runs N every figure is the median of N runs, the backend and its baseline taking turns, so
             the ratios come from one session on one machine. With --step S only that step runs inside the C

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Strata
 
 /// `strata`: run the conformance suite, benchmarks, samples and dumps on the built-in backends.
 @main
@@ -6,6 +7,7 @@ struct StrataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract: "Strata: pluggable persistence for Swift. Validate, compare and inspect storage backends.",
+        version: StrataVersion.current,
         subcommands: [BackendsCommand.self, ConformanceCommand.self, BenchCommand.self, ModelBenchForwarder.self, ReportCommand.self, SampleCommand.self, DumpCommand.self, TortureCommand.self, FuzzCommand.self, CrashWriterCommand.self, FuzzOpenCommand.self, DifftestCommand.self]
     )
 }

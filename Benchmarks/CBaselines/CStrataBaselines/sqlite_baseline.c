@@ -1,4 +1,4 @@
-// The standard workload (shared/WORKLOAD.md) on the SQLite C API, as a careful C programmer writes it:
+// The standard workload (docs/workload.md) on the SQLite C API, as a careful C programmer writes it:
 // SQLITE_OPEN_NOMUTEX, every statement prepared once (transaction control included), static binds,
 // the same tables, columns, indexes and pragmas as the StrataSQLite backend (docs/formats/sqlite.md),
 // so the backend's cost over this is the cost of Strata itself.

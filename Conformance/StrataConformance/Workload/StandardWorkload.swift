@@ -1,7 +1,7 @@
 import Foundation
 import Strata
 
-/// Runs the standard workload of `shared/WORKLOAD.md` on any backend, so every backend is measured
+/// Runs the standard workload of `docs/workload.md` on any backend, so every backend is measured
 /// on the same work and figures compare. Each step is timed on its own; correctness is checked along
 /// the way (the unique violation must fail and change nothing, the cascade must delete 1,000 items),
 /// so a fast wrong backend cannot post a figure.

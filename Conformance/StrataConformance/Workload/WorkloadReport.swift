@@ -1,6 +1,7 @@
 import Foundation
+import Strata
 
-/// The figures of one workload run, in the order of `shared/WORKLOAD.md`.
+/// The figures of one workload run, in the order of `docs/workload.md`.
 public struct WorkloadReport: Sendable, Codable {
     /// One measured figure.
     public struct Figure: Sendable, Codable {
@@ -115,10 +116,4 @@ public struct WorkloadReport: Sendable, Codable {
 
 extension String {
     func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
-}
-
-/// The version the tools report.
-public enum StrataVersion {
-    /// Semantic version of this package.
-    public static let current = "0.1.0"
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Strata
 
-/// The data of the standard benchmark workload (`shared/WORKLOAD.md`): owners with 100 items each.
+/// The data of the standard benchmark workload (`docs/workload.md`): owners with 100 items each.
 public enum WorkloadSchema {
     /// `Owner { name; items → Item.owner (cascade) }`, `Item { name (unique); category (indexed);
     /// price; createdAt; note?; owner }`.

@@ -2,7 +2,7 @@ import Foundation
 import StrataConformance
 import StrataModel
 
-/// The standard workload (`shared/WORKLOAD.md`) written as an application writes it: `@Model`
+/// The standard workload (`docs/workload.md`) written as an application writes it: `@Model`
 /// objects, a `ModelContainer` on the backend's own configuration, `ModelContext` inserts, fetches
 /// and saves. `strata model-bench` runs it beside `StandardWorkload` (the same steps on the store
 /// directly) in one process, so the ratio model/store is the model layer's cost.

@@ -2,7 +2,7 @@ import Foundation
 import StrataConformance
 import StrataModel
 
-/// The standard workload's `Owner` as a model (`shared/WORKLOAD.md`): the same schema as
+/// The standard workload's `Owner` as a model (`docs/workload.md`): the same schema as
 /// `WorkloadSchema.schema`, so both levels of `strata model-bench` write the same tables.
 @Model final class Owner {
     var name: String

@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 import StrataConformance
 
 /// `report.json`: everything `strata report` measured, in the versioned layout docs/report.md

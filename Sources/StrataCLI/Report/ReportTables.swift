@@ -26,7 +26,7 @@ struct ReportTables {
     /// The lines under the page title: version, date, machine, sizes.
     var preamble: [String] {
         ["Strata \(document.strataVersion), generated \(document.generated). Machine: \(document.machine.line).",
-         "Workload: shared/WORKLOAD.md at N = \(ReportFormatting.grouped(Double(document.records))) records; store sizes \(document.sizes.map { ReportFormatting.grouped(Double($0)) }.joined(separator: ", "))."]
+         "Workload: docs/workload.md at N = \(ReportFormatting.grouped(Double(document.records))) records; store sizes \(document.sizes.map { ReportFormatting.grouped(Double($0)) }.joined(separator: ", "))."]
     }
 
     private var backends: [BackendReport] { document.backends }

@@ -1,4 +1,4 @@
-// The standard workload (shared/WORKLOAD.md) written directly against liblmdb in C: the physical
+// The standard workload (docs/workload.md) written directly against liblmdb in C: the physical
 // limit the StrataLMDB backend is measured against (`strata bench --backend lmdb --baseline`).
 #ifndef STRATA_LMDB_BASELINE_H
 #define STRATA_LMDB_BASELINE_H

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The figures of one baseline run, one field per step of the standard workload (shared/WORKLOAD.md).
+/// The figures of one baseline run, one field per step of the standard workload (docs/workload.md).
 /// A step that was not run holds a negative value.
 typedef struct strata_baseline_figures {
     double insert_per_second;        ///< records (owners + items) per second, one transaction
