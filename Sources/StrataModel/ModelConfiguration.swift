@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where and how a `ModelContainer` keeps its data, as SwiftData's `ModelConfiguration` describes
 /// it, mapped onto Strata's built-in backends.
@@ -87,7 +88,12 @@ public struct ModelConfiguration: Sendable, Hashable, Identifiable, CustomString
     /// when `XDG_DATA_HOME` is unset or not absolute, as the XDG base-directory specification says).
     /// The folder is created when a writable store is first opened there.
     public static var defaultDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
+        if let override = defaultDirectoryOverride.withLock({ $0 }) { return override }
+        return defaultDirectory(environment: ProcessInfo.processInfo.environment, executable: CommandLine.arguments.first ?? "")
+    }
+
+    /// The default directory for an environment and an executable path.
+    static func defaultDirectory(environment: [String: String], executable: String) -> URL {
         let base: URL
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             base = URL(fileURLWithPath: xdg, isDirectory: true)
@@ -95,9 +101,13 @@ public struct ModelConfiguration: Sendable, Hashable, Identifiable, CustomString
             let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FileManager.default.homeDirectoryForCurrentUser
             base = home.appendingPathComponent(".local/share", isDirectory: true)
         }
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "strata").lastPathComponent
-        return base.appendingPathComponent(executable.isEmpty ? "strata" : executable, isDirectory: true)
+        let name = URL(fileURLWithPath: executable).lastPathComponent
+        return base.appendingPathComponent(name.isEmpty ? "strata" : name, isDirectory: true)
     }
+
+    /// Replaces `defaultDirectory` while set: the tests' way to open the default store somewhere
+    /// harmless, since changing the process environment races with threads reading it.
+    static let defaultDirectoryOverride = Mutex<URL?>(nil)
 
     /// How SwiftData finds an app group container; Linux has none, so every choice stores in the
     /// configuration's own location.

@@ -1,3 +1,5 @@
+import StrataModelMacros
+import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacrosGenericTestSupport
 import Testing
 
@@ -59,5 +61,19 @@ import Testing
         messages = []
         assertMacroExpansion("@Model class Open {\n    @Transient var cache: Int\n}", expandedSource: "", macroSpecs: modelMacros) { messages.append($0.message) }
         #expect(messages.joined().contains("needs a default value"))
+    }
+
+    /// A subclass of a model already conforms to PersistentModel, so the compiler does not ask the
+    /// macro for that conformance: the macro says inheritance is not supported.
+    @Test func modelSubclassIsRefused() {
+        var specs = modelMacros
+        specs["Model"] = MacroSpec(type: ModelMacro.self, conformances: ["Observable"])
+        var messages: [String] = []
+        assertMacroExpansion("@Model class BusinessTrip: Trip {\n    var perDiem: Double = 0\n}", expandedSource: "", macroSpecs: specs) { messages.append($0.message) }
+        #expect(messages.joined().contains("'BusinessTrip' inherits from a model class"))
+        // Naming the protocol itself is not inheritance.
+        messages = []
+        assertMacroExpansion("@Model final class Plain: PersistentModel {\n    var a: Int = 0\n}", expandedSource: "", macroSpecs: specs) { messages.append($0.message) }
+        #expect(!messages.joined().contains("inherits from a model class"))
     }
 }

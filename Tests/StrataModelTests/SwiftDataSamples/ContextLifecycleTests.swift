@@ -1,5 +1,5 @@
 import Foundation
-import StrataModel
+@testable import StrataModel
 import StrataSQLite
 import Testing
 
@@ -117,45 +117,37 @@ import Testing
     }
 }
 
-/// `ModelContainer(for:)` with no configuration: SQLite at the documented default location. Changes
-/// the process environment, so its tests run one at a time.
+/// `ModelContainer(for:)` with no configuration: SQLite at the documented default location. The
+/// tests point the default location at a temporary folder (`defaultDirectoryOverride`), so they run
+/// one at a time.
 @Suite(.serialized) struct DefaultStoreLocationTests {
-    private func withDataHome<T>(_ value: String?, _ body: () throws -> T) rethrows -> T {
-        let saved = ProcessInfo.processInfo.environment["XDG_DATA_HOME"]
-        if let value { setenv("XDG_DATA_HOME", value, 1) } else { unsetenv("XDG_DATA_HOME") }
-        defer { if let saved { setenv("XDG_DATA_HOME", saved, 1) } else { unsetenv("XDG_DATA_HOME") } }
-        return try body()
-    }
-
-    @Test func defaultStoreGoesToTheXDGDataDirectory() throws {
+    @Test func defaultStoreGoesToTheDefaultDirectory() throws {
         let directory = try SampleDirectory()
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent
-        let expected = directory.url.appendingPathComponent(executable).appendingPathComponent("default.store")
-        try withDataHome(directory.url.path) {
-            do {
-                let container = try ModelContainer(for: Memo.self)
-                #expect(container.configurations.first?.url.path == expected.path)
-                #expect(container.configuration is SQLiteStoreConfiguration)
-                let context = ModelContext(container)
-                context.insert(Memo(title: "default"))
-                try context.save()
-            }
-            #expect(FileManager.default.fileExists(atPath: expected.path))
-            let named = ModelConfiguration("Journal")
-            #expect(named.url.lastPathComponent == "Journal.store")
-            let again = try ModelContainer(for: Memo.self, configurations: ModelConfiguration())
-            #expect(try ModelContext(again).fetch(FetchDescriptor<Memo>()).map(\.title) == ["default"])
+        let folder = directory.url.appendingPathComponent("app")
+        let expected = folder.appendingPathComponent("default.store")
+        ModelConfiguration.defaultDirectoryOverride.withLock { $0 = folder }
+        defer { ModelConfiguration.defaultDirectoryOverride.withLock { $0 = nil } }
+        do {
+            let container = try ModelContainer(for: Memo.self)
+            #expect(container.configurations.first?.url.path == expected.path)
+            #expect(container.configuration is SQLiteStoreConfiguration)
+            let context = ModelContext(container)
+            context.insert(Memo(title: "default"))
+            try context.save()
         }
+        #expect(FileManager.default.fileExists(atPath: expected.path))
+        #expect(ModelConfiguration("Journal").url.path == folder.appendingPathComponent("Journal.store").path)
+        let again = try ModelContainer(for: Memo.self, configurations: ModelConfiguration())
+        #expect(try ModelContext(again).fetch(FetchDescriptor<Memo>()).map(\.title) == ["default"])
     }
 
-    @Test func withoutXDGTheHomeDirectoryIsUsed() {
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+    @Test func defaultDirectoryFollowsXDG() {
+        let tool = "/usr/local/bin/tool"
+        #expect(ModelConfiguration.defaultDirectory(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"], executable: tool).path == "/data/tool")
+        #expect(ModelConfiguration.defaultDirectory(environment: ["HOME": "/home/u"], executable: tool).path == "/home/u/.local/share/tool")
+        // A relative XDG_DATA_HOME is invalid by the specification and ignored.
+        #expect(ModelConfiguration.defaultDirectory(environment: ["XDG_DATA_HOME": "rel", "HOME": "/home/u"], executable: tool).path == "/home/u/.local/share/tool")
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).lastPathComponent
-        withDataHome(nil) {
-            #expect(ModelConfiguration.defaultDirectory.path == URL(fileURLWithPath: home).appendingPathComponent(".local/share/\(executable)").path)
-        }
-        withDataHome("relative/path") {
-            #expect(ModelConfiguration.defaultDirectory.path.hasSuffix(".local/share/\(executable)"))
-        }
+        #expect(ModelConfiguration.defaultDirectory.lastPathComponent == executable)
     }
 }
