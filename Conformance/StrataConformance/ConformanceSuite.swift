@@ -14,13 +14,18 @@ import Synchronization
 /// import MyBackend
 ///
 /// let factory = StoreFactory<MyStore> { dir, schema in MyConfiguration(url: dir, schema: schema) }
-/// @Suite(.serialized) struct Conformance {  // serialized: everyCaseRan, declared last, runs last
+/// @Suite struct Conformance {
 ///     @Test(arguments: ConformanceSuite.cases) func conformance(_ c: ConformanceCase) throws {
 ///         if let skip = try ConformanceSuite.expect(c, passesOn: factory) { Issue.record("skipped: \(skip)", severity: .warning); try Test.cancel("\(skip)") }
 ///     }
 ///     @Test func everyCaseRan() throws { try ConformanceSuite.expectEveryCaseRan(on: factory) }
 /// }
 /// ```
+///
+/// The two tests work in any order and with any parallelism: each case runs once per factory in a
+/// process, by whichever of them reaches it first, and the other waits for that run's result
+/// (`expect` reports it under the case's name; `expectEveryCaseRan` runs the cases no test has
+/// started and fails if one of those fails). A `.serialized` suite is not needed.
 ///
 /// A skipped case is recorded as a warning naming the missing capability, so it never reads as a
 /// silent pass; a required case cannot be skipped and fails instead.
@@ -35,14 +40,24 @@ public enum ConformanceSuite {
         return ConformanceCategory.allCases.flatMap { category in all.filter { $0.category == category } }
     }()
 
-    /// Runs one case on a fresh location and returns its structured result.
+    /// Runs one case on a fresh location and returns its structured result (every call runs it).
     public static func run<Store: DataStore>(_ testCase: ConformanceCase, on factory: StoreFactory<Store>) -> ConformanceResult {
         let start = ContinuousClock.now
         let outcome = outcome(of: testCase, on: factory)
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        Ledger.record(testCase.id, for: "\(Store.self)")
         return ConformanceResult(caseID: testCase.id, category: testCase.category, isRequired: testCase.isRequired, outcome: outcome, duration: seconds)
+    }
+
+    /// The result of `testCase` on `factory` in this process: run now if no one has run it yet,
+    /// else the earlier run's (waited for while it is still running). The second value says
+    /// whether this call ran it.
+    static func runOnce<Store: DataStore>(_ testCase: ConformanceCase, on factory: StoreFactory<Store>) -> (ConformanceResult, ranHere: Bool) {
+        let (slot, claimed) = Ledger.claim(testCase.id, for: factory.ledgerKey)
+        guard claimed else { return (slot.result(), false) }
+        let result = run(testCase, on: factory)
+        slot.finish(result)
+        return (result, true)
     }
 
     /// Runs every case (or the given ones) and returns their results in registry order.
@@ -55,8 +70,11 @@ public enum ConformanceSuite {
     ///
     /// - Returns: the skip reason, or `nil` if the case passed.
     @discardableResult
+    ///
+    /// A case runs once per factory in a process: if `expectEveryCaseRan` ran it already (or is
+    /// running it), this returns or throws that run's result instead of running it again.
     public static func expect<Store: DataStore>(_ testCase: ConformanceCase, passesOn factory: StoreFactory<Store>) throws -> String? {
-        let result = run(testCase, on: factory)
+        let result = runOnce(testCase, on: factory).0
         switch result.outcome {
         case .passed: return nil
         case .skipped(let reason): return reason
@@ -64,15 +82,24 @@ public enum ConformanceSuite {
         }
     }
 
-    /// Checks that every registered case has run against `Store` in this process and throws, naming
-    /// them, if some have not. It only checks: it never runs a case itself, so a failure is reported
-    /// once, under the case's own name. (A test runner that runs the cases in parallel with this
-    /// check should make it depend on them, e.g. with a serialized suite or by calling it last.)
+    /// Makes sure every registered case has run on `factory` in this process, whatever order or
+    /// parallelism the test runner chose: a case that no test has started runs here, one that is
+    /// running is waited for. Throws, naming them, if any case this call had to run failed (their
+    /// own tests, if they run later, report the same result under the case's name); the cases that
+    /// other tests ran are reported by those tests.
     public static func expectEveryCaseRan<Store: DataStore>(on factory: StoreFactory<Store>) throws {
-        _ = factory
-        let missing = cases.filter { !Ledger.hasRun($0.id, for: "\(Store.self)") }
-        if !missing.isEmpty {
-            throw ConformanceError(caseID: "suite", message: "Registered cases that never ran: \(missing.map(\.id).joined(separator: ", "))")
+        var failures: [String] = []
+        var ranHere = 0
+        for testCase in cases {
+            let (result, here) = runOnce(testCase, on: factory)
+            guard here else { continue }
+            ranHere += 1
+            if case .failed(let message) = result.outcome { failures.append("\(testCase.id): \(message)") }
+        }
+        if !failures.isEmpty {
+            throw ConformanceError(
+                caseID: "suite",
+                message: "\(failures.count) of the \(ranHere) cases no test had run (run here, by expectEveryCaseRan) failed:\n" + failures.joined(separator: "\n"))
         }
     }
 
@@ -114,9 +141,42 @@ public struct ConformanceError: Error, CustomStringConvertible {
     public var description: String { "\(caseID): \(message)" }
 }
 
-/// Which cases have run against which store type in this process.
+/// Which cases have run on which factory in this process, with their results: the first caller to
+/// claim a case runs it, later callers wait for its result.
 enum Ledger {
-    private static let ran = Mutex<[String: Set<String>]>([:])
-    static func record(_ id: String, for store: String) { ran.withLock { _ = $0[store, default: []].insert(id) } }
-    static func hasRun(_ id: String, for store: String) -> Bool { ran.withLock { $0[store]?.contains(id) ?? false } }
+    private static let slots = Mutex<[String: CaseSlot]>([:])
+
+    /// The slot of case `id` on factory `key`, and whether this call claimed it (and so must run the
+    /// case and `finish` the slot).
+    static func claim(_ id: String, for key: String) -> (CaseSlot, claimed: Bool) {
+        slots.withLock { slots in
+            if let slot = slots[key + "\u{0}" + id] { return (slot, false) }
+            let slot = CaseSlot()
+            slots[key + "\u{0}" + id] = slot
+            return (slot, true)
+        }
+    }
+}
+
+/// One case's run on one factory: empty while the case runs, then its result. Waiting blocks the
+/// thread until `finish` (a condition variable, woken by the run's end, never by time).
+final class CaseSlot: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stored: ConformanceResult?
+
+    /// Records the result and wakes every waiter.
+    func finish(_ result: ConformanceResult) {
+        condition.lock()
+        stored = result
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The result, waiting for the run to finish if it has not.
+    func result() -> ConformanceResult {
+        condition.lock()
+        defer { condition.unlock() }
+        while stored == nil { condition.wait() }
+        return stored!
+    }
 }

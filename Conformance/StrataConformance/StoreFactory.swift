@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import Synchronization
 
 /// How the suite opens a backend: a configuration for a location and a schema.
 ///
@@ -18,6 +19,11 @@ public struct StoreFactory<Store: DataStore>: Sendable {
     /// Removes what a store left in `directory` after a case; the default deletes the directory.
     public var destroy: @Sendable (_ directory: URL) -> Void
 
+    /// Which factory this is, for the suite's record of the cases run on it in this process
+    /// (`ConformanceSuite.expect` and `expectEveryCaseRan` share a factory's results by it, so keep
+    /// a factory in one `let` and hand the same one to both).
+    let serial: Int
+
     /// A factory from a configuration maker and an optional clean-up.
     public init(
         configuration: @escaping @Sendable (_ directory: URL, _ schema: Schema) -> Store.Configuration,
@@ -25,5 +31,15 @@ public struct StoreFactory<Store: DataStore>: Sendable {
     ) {
         self.configuration = configuration
         self.destroy = destroy
+        self.serial = FactorySerials.next()
     }
+
+    /// The key of this factory's cases in the suite's ledger: the store type and the factory.
+    var ledgerKey: String { "\(Store.self)#\(serial)" }
+}
+
+/// Numbers the factories made in this process.
+enum FactorySerials {
+    private static let counter = Atomic<Int>(0)
+    static func next() -> Int { counter.add(1, ordering: .relaxed).newValue }
 }
