@@ -24,7 +24,7 @@ func throughModel<Configuration: DataStoreConfiguration>(_ configuration: Config
     let context = ModelContext(container)
     context.insert(Greeting(text: "hello through the model layer"))
     try context.save()
-    let fetched = try ModelContext(container).fetch(FetchDescriptor<Greeting>())
+    let fetched = try ModelContext(container).fetch(StrataModel.FetchDescriptor<Greeting>())
     guard fetched.count == 1, fetched[0].text == "hello through the model layer" else {
         throw ConsumerError("model layer: fetched \(fetched.map(\.text)), expected the one greeting saved")
     }
@@ -39,7 +39,7 @@ func throughStore<Store: DataStore>(_: Store.Type, _ configuration: Store.Config
     _ = try store!.save(SaveRequest(inserted: [record]))
     store = nil
     let reopened = try Store(configuration)
-    let fetched = try reopened.fetch(FetchDescriptor(entity: "Greeting"))
+    let fetched = try reopened.fetch(Strata.FetchDescriptor(entity: "Greeting"))
     guard fetched.count == 1, case .string(let text) = fetched[0].attributeValues[0], text == "hello through the store API" else {
         throw ConsumerError("store API: fetched \(fetched.map(\.attributeValues)), expected the one record saved")
     }
@@ -61,7 +61,7 @@ func folder(_ name: String) throws -> URL {
 
 print("Strata \(StrataVersion.current); conformance suite of \(ConformanceSuite.cases.count) cases")
 var failed = false
-func check(_ backend: String, _ body: () throws -> (String, String)) {
+@MainActor func check(_ backend: String, _ body: () throws -> (String, String)) {
     do {
         let (model, store) = try body()
         print("\(backend): model layer read \"\(model)\"; store API read \"\(store)\"")
