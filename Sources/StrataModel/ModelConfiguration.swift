@@ -23,7 +23,7 @@ import Synchronization
 /// groups) and `cloudKitDatabase: .automatic` / `.none` (there is no CloudKit entitlement, so
 /// `.automatic` means no sync, as it does in SwiftData for an app without one). An explicit
 /// `cloudKitDatabase: .private(…)` asks for a sync Strata cannot do and is refused with `unsupported`.
-public struct ModelConfiguration: Sendable, Hashable, Identifiable, CustomStringConvertible {
+public struct ModelConfiguration: Sendable, Hashable, CustomDebugStringConvertible {
     /// The configuration's name (`"default"` unless given); it names the default store file.
     public let name: String
     /// The schema of the models this configuration stores; `nil` takes the container's.
@@ -75,11 +75,12 @@ public struct ModelConfiguration: Sendable, Hashable, Identifiable, CustomString
         self.cloudKitDatabase = cloudKitDatabase
     }
 
-    /// The configuration's name, which identifies it.
-    public var id: String { name }
+    /// The identifier of the configuration's app group container, when one was named (kept as
+    /// given; Linux has no app groups).
+    public var groupAppContainerIdentifier: String? { groupContainer.identifier }
 
-    /// `name → url (backend)`.
-    public var description: String { "ModelConfiguration(\(name) → \(isStoredInMemoryOnly ? "memory" : url.path))" }
+    /// `ModelConfiguration(name → location)`.
+    public var debugDescription: String { "ModelConfiguration(\(name) → \(isStoredInMemoryOnly ? "memory" : url.path))" }
 
     /// SwiftData's location of an in-memory store.
     static let memoryURL = URL(fileURLWithPath: "/dev/null")
