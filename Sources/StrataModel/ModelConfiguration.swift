@@ -16,7 +16,7 @@ import Synchronization
 ///   `.csv`: `CSVStore` (a folder);
 /// - any other URL (`.store`, `.sqlite`, none…): `SQLiteStore`, SwiftData's own format choice;
 /// - no URL: SQLite at `<data>/<executable>/<name>.store`, where `<data>` is `$XDG_DATA_HOME` or
-///   `~/.local/share` (see `defaultDirectory`).
+///   `~/.local/share`; `ModelConfiguration().url` says where.
 ///
 /// `allowsSave: false` opens the store read-only (a missing store is then an error). Options that
 /// have no meaning on Linux are accepted and ignored: every `groupContainer` (there are no app
@@ -88,7 +88,7 @@ public struct ModelConfiguration: Sendable, Hashable, CustomDebugStringConvertib
     /// Where stores without a URL go: `$XDG_DATA_HOME/<executable>` (or `~/.local/share/<executable>`
     /// when `XDG_DATA_HOME` is unset or not absolute, as the XDG base-directory specification says).
     /// The folder is created when a writable store is first opened there.
-    public static var defaultDirectory: URL {
+    static var defaultDirectory: URL {
         if let override = defaultDirectoryOverride.withLock({ $0 }) { return override }
         return defaultDirectory(environment: ProcessInfo.processInfo.environment, executable: CommandLine.arguments.first ?? "")
     }
