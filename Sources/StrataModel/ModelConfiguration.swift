@@ -16,14 +16,14 @@ import Synchronization
 ///   `.csv`: `CSVStore` (a folder);
 /// - any other URL (`.store`, `.sqlite`, none…): `SQLiteStore`, SwiftData's own format choice;
 /// - no URL: SQLite at `<data>/<executable>/<name>.store`, where `<data>` is `$XDG_DATA_HOME` or
-///   `~/.local/share` (see `defaultDirectory`).
+///   `~/.local/share`; `ModelConfiguration().url` says where.
 ///
 /// `allowsSave: false` opens the store read-only (a missing store is then an error). Options that
 /// have no meaning on Linux are accepted and ignored: every `groupContainer` (there are no app
 /// groups) and `cloudKitDatabase: .automatic` / `.none` (there is no CloudKit entitlement, so
 /// `.automatic` means no sync, as it does in SwiftData for an app without one). An explicit
 /// `cloudKitDatabase: .private(…)` asks for a sync Strata cannot do and is refused with `unsupported`.
-public struct ModelConfiguration: Sendable, Hashable, Identifiable, CustomStringConvertible {
+public struct ModelConfiguration: Sendable, Hashable, CustomDebugStringConvertible {
     /// The configuration's name (`"default"` unless given); it names the default store file.
     public let name: String
     /// The schema of the models this configuration stores; `nil` takes the container's.
@@ -75,11 +75,12 @@ public struct ModelConfiguration: Sendable, Hashable, Identifiable, CustomString
         self.cloudKitDatabase = cloudKitDatabase
     }
 
-    /// The configuration's name, which identifies it.
-    public var id: String { name }
+    /// The identifier of the configuration's app group container, when one was named (kept as
+    /// given; Linux has no app groups).
+    public var groupAppContainerIdentifier: String? { groupContainer.identifier }
 
-    /// `name → url (backend)`.
-    public var description: String { "ModelConfiguration(\(name) → \(isStoredInMemoryOnly ? "memory" : url.path))" }
+    /// `ModelConfiguration(name → location)`.
+    public var debugDescription: String { "ModelConfiguration(\(name) → \(isStoredInMemoryOnly ? "memory" : url.path))" }
 
     /// SwiftData's location of an in-memory store.
     static let memoryURL = URL(fileURLWithPath: "/dev/null")
@@ -87,7 +88,7 @@ public struct ModelConfiguration: Sendable, Hashable, Identifiable, CustomString
     /// Where stores without a URL go: `$XDG_DATA_HOME/<executable>` (or `~/.local/share/<executable>`
     /// when `XDG_DATA_HOME` is unset or not absolute, as the XDG base-directory specification says).
     /// The folder is created when a writable store is first opened there.
-    public static var defaultDirectory: URL {
+    static var defaultDirectory: URL {
         if let override = defaultDirectoryOverride.withLock({ $0 }) { return override }
         return defaultDirectory(environment: ProcessInfo.processInfo.environment, executable: CommandLine.arguments.first ?? "")
     }

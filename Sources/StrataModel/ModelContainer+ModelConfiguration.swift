@@ -8,7 +8,7 @@ extension ModelContainer {
     /// let container = try ModelContainer(for: schema, configurations: [ModelConfiguration(schema: schema, isStoredInMemoryOnly: true)])
     /// ```
     ///
-    /// With no configuration, SQLite at the default location (`ModelConfiguration.defaultDirectory`,
+    /// With no configuration, SQLite at the default location (`ModelConfiguration().url`:
     /// `default.store`). A container opens one store: SwiftData's several configurations, each
     /// holding some of the entities in a store of its own, are refused with `unsupported`.
     ///

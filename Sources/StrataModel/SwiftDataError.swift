@@ -16,7 +16,7 @@
 /// accepts.
 public struct SwiftDataError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The member's name.
-    public let name: String
+    let name: String
     /// The Strata codes this error stands for.
     let codes: Set<StrataError.Code>
 

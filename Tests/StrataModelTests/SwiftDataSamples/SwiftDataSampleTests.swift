@@ -126,6 +126,7 @@ import Testing
         ].enumerated() {
             let container = try ModelContainer(for: Memo.self, configurations: configuration)
             #expect(container.configurations.first?.name == ["a", "b", "c"][n])
+            #expect(configuration.groupAppContainerIdentifier == (n == 0 ? "group.com.example" : nil))
         }
         // Refused: an explicit CloudKit database.
         do {
