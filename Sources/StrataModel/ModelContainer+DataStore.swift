@@ -4,31 +4,55 @@ extension ModelContainer {
     ///
     /// The container fills in the configuration's `schema` with the models' schema, opens the
     /// store with `init(_:migrationPlan:)` (plan `nil`) and runs it behind the core contract
-    /// through `CustomStoreAdapter`.
+    /// through `CustomStoreAdapter`. (The first configuration is its own parameter so that
+    /// `ModelContainer(for: Trip.self)`, with none, still means the default store.)
     ///
-    /// - Throws: `invalidRequest` unless exactly one configuration is given (a Strata container
-    ///   opens one store); `invalidSchema` for model types that do not form a schema; what the
-    ///   store throws, as a `StrataError`.
-    public convenience init(for forTypes: any PersistentModel.Type..., configurations: any DataStoreConfiguration...) throws {
-        try self.init(for: forTypes, migrationPlan: nil, configurations: configurations)
+    /// - Throws: `unsupported` for more than one configuration (a Strata container opens one
+    ///   store); `invalidSchema` for model types that do not form a schema; what the store throws,
+    ///   as a `StrataError`.
+    public convenience init(for forTypes: any PersistentModel.Type..., configurations: any DataStoreConfiguration, _ more: any DataStoreConfiguration...) throws {
+        try self.init(modelSchema: ModelSchema(forTypes), migrationPlan: nil, configurations: [configurations] + more)
     }
 
     /// Opens a custom store for the given model types, handing `migrationPlan` to the store's
     /// `init(_:migrationPlan:)`.
-    public convenience init(for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: any DataStoreConfiguration...) throws {
-        try self.init(for: forTypes, migrationPlan: migrationPlan, configurations: configurations)
+    public convenience init(
+        for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)?,
+        configurations: any DataStoreConfiguration, _ more: any DataStoreConfiguration...
+    ) throws {
+        try self.init(modelSchema: ModelSchema(forTypes), migrationPlan: migrationPlan, configurations: [configurations] + more)
     }
 
-    private convenience init(for types: [any PersistentModel.Type], migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration]) throws {
+    /// Opens a custom store for the model types of `givenSchema` (made with `Schema([Trip.self])`):
+    /// `ModelContainer(for: schema, configurations: [JSONStoreConfiguration(…)])`.
+    ///
+    /// - Throws: `invalidSchema` for a schema not made from model types; as the other initializers.
+    public convenience init(for givenSchema: Schema, configurations: [any DataStoreConfiguration]) throws {
+        try self.init(modelSchema: ModelSchema(ModelTypeRegistry.types(of: givenSchema)), migrationPlan: nil, configurations: configurations)
+    }
+
+    /// Opens a custom store for the model types of `givenSchema`, handing `migrationPlan` to the
+    /// store's `init(_:migrationPlan:)`.
+    public convenience init(for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration]) throws {
+        try self.init(modelSchema: ModelSchema(ModelTypeRegistry.types(of: givenSchema)), migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    private convenience init(modelSchema: ModelSchema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration]) throws {
         guard configurations.count == 1, let given = configurations.first else {
-            throw StrataError(.invalidRequest, "A ModelContainer opens one store: give it exactly one configuration (\(configurations.count) given).")
+            throw StrataError(.unsupported, "A container opens one store: give it exactly one custom-store configuration (\(configurations.count) given), or one container per store.")
         }
-        let modelTypes = try ModelSchema(types).infos.mapValues(\.type)
+        let modelTypes = modelSchema.infos.mapValues(\.type)
         func wrap<C: DataStoreConfiguration>(_ configuration: C) -> any Strata.DataStoreConfiguration {
             var wrapped = CustomStoreConfiguration<C.Store>(configuration, migrationPlan: migrationPlan)
             wrapped.modelTypes = modelTypes
             return wrapped
         }
-        try self.init(for: types, configurations: wrap(given))
+        try self.init(modelSchema: modelSchema, adapterConfiguration: wrap(given))
+    }
+
+    private convenience init<Configuration: Strata.DataStoreConfiguration>(modelSchema: ModelSchema, adapterConfiguration: Configuration) throws {
+        var configuration = adapterConfiguration
+        configuration.schema = modelSchema.schema
+        try self.init(modelSchema: modelSchema, opened: openBackend(configuration), configurations: [ModelConfiguration(describing: configuration)])
     }
 }

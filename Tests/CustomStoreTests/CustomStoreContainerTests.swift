@@ -91,6 +91,22 @@ import Testing
         #expect(reloaded.bucketList.map(\.title).sorted() == ["Garden", "Market", "Temple"])
     }
 
+    @Test func aSchemaAndAnArrayOfConfigurationsOpenTheStoreToo() throws {
+        let schema = Schema([Trip.self])
+        let configuration = JSONStoreConfiguration(name: "trips", schema: schema, fileURL: fileURL)
+        let context = ModelContext(try ModelContainer(for: schema, configurations: [configuration]))
+        context.insert(Trip(name: "Bern", destination: "Switzerland"))
+        try context.save()
+        #expect(try ModelContext(try container()).fetch(FetchDescriptor<Trip>()).map(\.name) == ["Bern"])
+    }
+
+    @Test func oneContainerOpensOneStore() throws {
+        let other = JSONStoreConfiguration(name: "other", fileURL: directory.appendingPathComponent("other.json"))
+        #expect(throws: StrataError.self) {
+            try ModelContainer(for: Trip.self, configurations: JSONStoreConfiguration(name: "trips", fileURL: fileURL), other)
+        }
+    }
+
     @Test func theStoreFileHoldsPermanentIdentifiersOnly() throws {
         let context = ModelContext(try container())
         let trip = Trip(name: "Lima", destination: "Peru")
