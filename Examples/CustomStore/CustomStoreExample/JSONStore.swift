@@ -102,7 +102,7 @@ public final class JSONStore: DataStore {
 
     /// The file's records by identifier; none when there is no file yet.
     func read() throws -> [PersistentIdentifier: DefaultSnapshot] {
-        guard FileManager.default.fileExists(atPath: configuration.fileURL.path) else { return [:] }
+        guard FileManager.default.fileExists(atPath: configuration.fileURL.path(percentEncoded: false)) else { return [:] }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let records = try decoder.decode([DefaultSnapshot].self, from: Data(contentsOf: configuration.fileURL))
