@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "StrataModel", targets: ["StrataModel"]),
         .executable(name: "strata", targets: ["StrataCLI"]),
         .executable(name: "strata-model-bench", targets: ["StrataModelBench"]),
+        .executable(name: "strata-custom-store", targets: ["StrataCustomStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -77,7 +78,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI",
-            exclude: ["ModelBench"]
+            exclude: ["ModelBench", "CustomStore"]
         ),
         // `strata-model-bench` (also `strata model-bench`): the workload through the model layer.
         .executableTarget(
@@ -85,6 +86,13 @@ let package = Package(
             dependencies: ["Strata", "StrataConformance", "StrataModel", "StrataToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/StrataCLI/ModelBench"
         ),
+        // `strata-custom-store` (also `strata conformance --backend wwdc-json`): the suite on stores
+        // written to SwiftData's custom-store protocol (Examples/CustomStore), through the model layer.
+        .target(name: "CustomStoreExample", dependencies: ["StrataModel", "StrataMemory", "StrataConformance"], path: "Examples/CustomStore/CustomStoreExample"),
+        .executableTarget(
+            name: "StrataCustomStore",
+            dependencies: ["CustomStoreExample", "StrataConformance", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/StrataCLI/CustomStore"),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], path: "Tests/StrataTests"),
         .testTarget(name: "StrataFileSupportTests", dependencies: ["Strata", "StrataFileSupport"], path: "Tests/StrataFileSupportTests"),
         .testTarget(
@@ -129,6 +137,10 @@ let package = Package(
             dependencies: ["StrataModel", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
             path: "Tests/StrataModelTests"
         ),
+        .testTarget(
+            name: "CustomStoreTests",
+            dependencies: ["CustomStoreExample", "StrataModel", "StrataMemory", "StrataConformance"],
+            path: "Tests/CustomStoreTests"),
         .testTarget(
             name: "StrataModelMacrosTests",
             dependencies: [

@@ -7,10 +7,11 @@ struct ConformanceCommand: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
 
-    @Option(help: "The backend to check (see `strata backends`).") var backend: String
+    @Option(help: "The backend to check (see `strata backends`), or a custom store: \(CustomStoreForwarder.names.joined(separator: ", ")).") var backend: String
     @Option(help: "Output format: text, json or markdown.") var format: Format = .text
 
     func run() throws {
+        if CustomStoreForwarder.names.contains(backend) { try CustomStoreForwarder.conformance(backend: backend, format: format.rawValue) }
         let chosen = try BuiltinBackend.named(backend)
         let report = ConformanceReport(backend: chosen.name, results: chosen.conformance())
         switch format {

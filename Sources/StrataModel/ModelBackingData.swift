@@ -17,7 +17,7 @@ public final class ModelBackingData {
     /// The model type's derived description.
     let info: ModelTypeInfo
     /// The record as stored when last loaded or saved; `nil` for a new object.
-    @exclusivity(unchecked) var snapshot: DefaultSnapshot?
+    @exclusivity(unchecked) var snapshot: Strata.DefaultSnapshot?
     /// Whether the object was deleted (pending or saved).
     public internal(set) var isDeleted = false
     /// Bits of the properties set since the last save (ordinals ≥ 64 in `changedBeyond`).
@@ -119,6 +119,6 @@ public final class ModelBackingData {
 
 /// A stored record on its way into a new model object.
 public struct _FetchedRecord {
-    let snapshot: DefaultSnapshot
+    let snapshot: Strata.DefaultSnapshot
     let context: ModelContext
 }

@@ -15,7 +15,7 @@ public final class ModelContainer: Sendable {
     /// The schema derived from the model types.
     public let schema: Schema
     /// The configuration the store was opened with (its schema replaced by `schema`).
-    public let configuration: any DataStoreConfiguration
+    public let configuration: any Strata.DataStoreConfiguration
     /// SwiftData's view of the configuration: the `ModelConfiguration` given, or one describing the
     /// backend configuration (its name, location and `allowsSave`). Always exactly one: a container
     /// opens one store.
@@ -32,12 +32,12 @@ public final class ModelContainer: Sendable {
     ///
     /// - Throws: `invalidSchema` when the model types do not form a valid schema; whatever the
     ///   backend throws on open (`schemaMismatch` for a store of another schema, `corruptStore`…).
-    public convenience init<Configuration: DataStoreConfiguration>(for types: any PersistentModel.Type..., configurations: Configuration) throws {
+    public convenience init<Configuration: Strata.DataStoreConfiguration>(for types: any PersistentModel.Type..., configurations: Configuration) throws {
         try self.init(for: types, configurations: configurations)
     }
 
     /// Opens the store described by `configurations` for an array of model types.
-    public convenience init<Configuration: DataStoreConfiguration>(for types: [any PersistentModel.Type], configurations: Configuration) throws {
+    public convenience init<Configuration: Strata.DataStoreConfiguration>(for types: [any PersistentModel.Type], configurations: Configuration) throws {
         let modelSchema = try ModelSchema(types)
         var configuration = configurations
         configuration.schema = modelSchema.schema

@@ -15,7 +15,7 @@ extension ModelContext {
     public func save() throws {
         guard hasChanges else { return }
         NotificationCenter.default.post(name: ModelContext.willSave, object: self)
-        var request = SaveRequest<DefaultSnapshot>()
+        var request = SaveRequest<Strata.DefaultSnapshot>()
         request.inserted.reserveCapacity(inserted.count)
         for model in inserted { request.inserted.append(try insertSnapshot(model)) }
         let updates = changedModelsArray
@@ -25,7 +25,7 @@ extension ModelContext {
             request.updatedProperties[snapshot.persistentIdentifier] = properties
         }
         for model in deletedModelsArray {
-            request.deleted.append(DefaultSnapshot(entity: try entity(of: model), persistentIdentifier: model.persistentModelID, attributes: [], relationships: []))
+            request.deleted.append(Strata.DefaultSnapshot(entity: try entity(of: model), persistentIdentifier: model.persistentModelID, attributes: [], relationships: []))
         }
         let result = try store.save(request)
         apply(result, inserted: zip(inserted, request.inserted), updated: zip(updates, request.updated))
@@ -78,7 +78,7 @@ extension ModelContext {
 
     // MARK: Building the request
 
-    private func insertSnapshot(_ model: any PersistentModel) throws -> DefaultSnapshot {
+    private func insertSnapshot(_ model: any PersistentModel) throws -> Strata.DefaultSnapshot {
         let entity = try entity(of: model)
         let info = model.persistentBackingData.info
         var attributes: [Value] = []
@@ -92,10 +92,10 @@ extension ModelContext {
         for ordinal in info.relationshipOrdinals { relationships.append(try relationshipValue(model._$encode(ordinal), of: model)) }
         // Hidden inverses of one-way relationships start empty; the store maintains them.
         for r in relationships.count..<entity.relationships.count { relationships.append(.empty(for: entity.relationships[r])) }
-        return DefaultSnapshot(entity: entity, persistentIdentifier: model.persistentBackingData.persistentModelID, attributes: attributes, relationships: relationships)
+        return Strata.DefaultSnapshot(entity: entity, persistentIdentifier: model.persistentBackingData.persistentModelID, attributes: attributes, relationships: relationships)
     }
 
-    private func updateSnapshot(_ model: any PersistentModel) throws -> (DefaultSnapshot, UpdatedProperties) {
+    private func updateSnapshot(_ model: any PersistentModel) throws -> (Strata.DefaultSnapshot, UpdatedProperties) {
         let backing = model.persistentBackingData
         guard var snapshot = backing.snapshot else { throw StrataError(.invalidRequest, "\(model.persistentModelID) has no stored state to update.") }
         var properties = UpdatedProperties()
@@ -138,14 +138,14 @@ extension ModelContext {
     /// What the store now holds for a sent snapshot: its permanent identifier and its targets'.
     /// The attribute array is shared, not rebuilt as `copy(persistentIdentifier:remappedIdentifiers:)`
     /// rebuilds it for any snapshot type.
-    private static func stored(_ sent: DefaultSnapshot, as id: PersistentIdentifier, _ remap: IdentifierRemapping) -> DefaultSnapshot {
-        DefaultSnapshot(entity: sent.entity, persistentIdentifier: id, attributes: sent.attributes, relationships: sent.relationships.map { $0.remapped(remap) })
+    private static func stored(_ sent: Strata.DefaultSnapshot, as id: PersistentIdentifier, _ remap: IdentifierRemapping) -> Strata.DefaultSnapshot {
+        Strata.DefaultSnapshot(entity: sent.entity, persistentIdentifier: id, attributes: sent.attributes, relationships: sent.relationships.map { $0.remapped(remap) })
     }
 
     private func apply(
-        _ result: SaveResult<DefaultSnapshot>,
-        inserted insertedPairs: Zip2Sequence<[any PersistentModel], [DefaultSnapshot]>,
-        updated updatedPairs: Zip2Sequence<[any PersistentModel], [DefaultSnapshot]>
+        _ result: SaveResult<Strata.DefaultSnapshot>,
+        inserted insertedPairs: Zip2Sequence<[any PersistentModel], [Strata.DefaultSnapshot]>,
+        updated updatedPairs: Zip2Sequence<[any PersistentModel], [Strata.DefaultSnapshot]>
     ) {
         let remap = result.remappedIdentifiers
         registered.reserveCapacity(registered.count + remap.count)

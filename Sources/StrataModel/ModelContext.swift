@@ -180,7 +180,7 @@ public final class ModelContext {
     /// default-value access, which inserts it where the lookup found no entry.
     ///
     /// - Throws: `typeMismatch` when a stored value does not fit its Swift type (see `checkRepresentable`).
-    func register<T: PersistentModel>(_ snapshot: DefaultSnapshot, as type: T.Type, info: ModelTypeInfo = ModelTypeInfo.of(T.self)) throws -> T {
+    func register<T: PersistentModel>(_ snapshot: Strata.DefaultSnapshot, as type: T.Type, info: ModelTypeInfo = ModelTypeInfo.of(T.self)) throws -> T {
         if !info.checkedAttributes.isEmpty { try checkRepresentable(snapshot, as: T.self, info: info) }
         var made: T?
         let entry = Self.access(&registered[snapshot.persistentIdentifier, default: {
@@ -200,7 +200,7 @@ public final class ModelContext {
     }
 
     /// The objects for fetched snapshots, in order (see `register(_:as:info:)`).
-    func registerAll<T: PersistentModel>(_ snapshots: [DefaultSnapshot], as type: T.Type) throws -> [T] {
+    func registerAll<T: PersistentModel>(_ snapshots: [Strata.DefaultSnapshot], as type: T.Type) throws -> [T] {
         let info = ModelTypeInfo.of(T.self)
         registered.reserveCapacity(registered.count + snapshots.count)
         var models: [T] = []
@@ -214,7 +214,7 @@ public final class ModelContext {
     private static func access(_ entry: inout any PersistentModel) -> any PersistentModel { entry }
 
     /// Replaces an unchanged object's stored state with a newer one and unloads its values.
-    func refresh(_ model: any PersistentModel, with snapshot: DefaultSnapshot) {
+    func refresh(_ model: any PersistentModel, with snapshot: Strata.DefaultSnapshot) {
         let backing = model.persistentBackingData
         guard !backing.hasChanges, backing.snapshot != snapshot else { return }
         backing.snapshot = snapshot

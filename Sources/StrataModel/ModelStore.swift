@@ -5,40 +5,40 @@
 /// works with every backend, including ones written after it.
 protocol ModelStore: Sendable {
     var identifier: String { get }
-    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [DefaultSnapshot]
-    func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot?
+    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [Strata.DefaultSnapshot]
+    func snapshot(for id: PersistentIdentifier) throws -> Strata.DefaultSnapshot?
     func fetchCount(_ descriptor: Strata.FetchDescriptor) throws -> Int
     func fetchIdentifiers(_ descriptor: Strata.FetchDescriptor) throws -> [PersistentIdentifier]
-    func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot>
+    func save(_ request: SaveRequest<Strata.DefaultSnapshot>) throws -> SaveResult<Strata.DefaultSnapshot>
 }
 
-final class ModelStoreBox<Store: DataStore>: ModelStore {
+final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
     let store: Store
     init(_ store: Store) { self.store = store }
 
     var identifier: String { store.identifier }
 
-    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [DefaultSnapshot] {
+    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [Strata.DefaultSnapshot] {
         let rows = try store.fetch(descriptor)
         // The same type: reinterpreted, not cast (`as?` on an array checks every element, 400
         // instructions per record in a 10,000-record fetch).
-        if Store.Snapshot.self == DefaultSnapshot.self { return unsafeBitCast(rows, to: [DefaultSnapshot].self) }
+        if Store.Snapshot.self == Strata.DefaultSnapshot.self { return unsafeBitCast(rows, to: [Strata.DefaultSnapshot].self) }
         return rows.map(Self.read)
     }
 
     /// The store's point lookup (store contract §6): one keyed read where the backend has one.
-    func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
+    func snapshot(for id: PersistentIdentifier) throws -> Strata.DefaultSnapshot? {
         guard let row = try store.snapshot(for: id) else { return nil }
-        if Store.Snapshot.self == DefaultSnapshot.self { return unsafeBitCast(row, to: DefaultSnapshot.self) }
+        if Store.Snapshot.self == Strata.DefaultSnapshot.self { return unsafeBitCast(row, to: Strata.DefaultSnapshot.self) }
         return Self.read(row)
     }
 
     func fetchCount(_ descriptor: Strata.FetchDescriptor) throws -> Int { try store.fetchCount(descriptor) }
     func fetchIdentifiers(_ descriptor: Strata.FetchDescriptor) throws -> [PersistentIdentifier] { try store.fetchIdentifiers(descriptor) }
 
-    func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
-        if let same = request as? SaveRequest<Store.Snapshot>, let result = try store.save(same) as? SaveResult<DefaultSnapshot> { return result }
-        func write(_ s: DefaultSnapshot) -> Store.Snapshot {
+    func save(_ request: SaveRequest<Strata.DefaultSnapshot>) throws -> SaveResult<Strata.DefaultSnapshot> {
+        if let same = request as? SaveRequest<Store.Snapshot>, let result = try store.save(same) as? SaveResult<Strata.DefaultSnapshot> { return result }
+        func write(_ s: Strata.DefaultSnapshot) -> Store.Snapshot {
             Store.Snapshot(entity: s.entity, persistentIdentifier: s.persistentIdentifier, attributes: s.attributes, relationships: s.relationships)
         }
         let converted = SaveRequest<Store.Snapshot>(
@@ -50,7 +50,7 @@ final class ModelStoreBox<Store: DataStore>: ModelStore {
             deletedIdentifiers: result.deletedIdentifiers, changedSnapshots: result.changedSnapshots.mapValues(Self.read))
     }
 
-    private static func read(_ s: Store.Snapshot) -> DefaultSnapshot {
-        DefaultSnapshot(entity: s.entity, persistentIdentifier: s.persistentIdentifier, attributes: s.attributeValues, relationships: s.relationshipValues)
+    private static func read(_ s: Store.Snapshot) -> Strata.DefaultSnapshot {
+        Strata.DefaultSnapshot(entity: s.entity, persistentIdentifier: s.persistentIdentifier, attributes: s.attributeValues, relationships: s.relationshipValues)
     }
 }

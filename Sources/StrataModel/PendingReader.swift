@@ -4,7 +4,7 @@ enum PendingRecord {
     /// A registered or inserted object.
     case object(any PersistentModel)
     /// A record as the store returned it.
-    case snapshot(DefaultSnapshot)
+    case snapshot(Strata.DefaultSnapshot)
 
     var identifier: PersistentIdentifier {
         switch self {
@@ -24,7 +24,7 @@ final class PendingReader: PredicateReader {
     typealias Key = PersistentIdentifier
 
     private let context: ModelContext
-    private var fetched: [PersistentIdentifier: DefaultSnapshot?] = [:]
+    private var fetched: [PersistentIdentifier: Strata.DefaultSnapshot?] = [:]
 
     init(_ context: ModelContext) { self.context = context }
 

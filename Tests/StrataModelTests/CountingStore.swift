@@ -15,8 +15,8 @@ final class StoreCallLog: Sendable {
 
 /// A memory store that logs each fetch, count and save: the tests count store round trips
 /// through it (a real store underneath, only observed).
-final class CountingStore: DataStore {
-    typealias Snapshot = DefaultSnapshot
+final class CountingStore: Strata.DataStore {
+    typealias Snapshot = Strata.DefaultSnapshot
     let configuration: CountingStoreConfiguration
     private let base: MemoryStore
 
@@ -28,7 +28,7 @@ final class CountingStore: DataStore {
     var identifier: String { base.identifier }
     var capabilities: StoreCapabilities { base.capabilities }
 
-    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [DefaultSnapshot] {
+    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [Strata.DefaultSnapshot] {
         configuration.log.record("fetch \(descriptor.entityName)")
         return try base.fetch(descriptor)
     }
@@ -43,14 +43,14 @@ final class CountingStore: DataStore {
         return try base.fetchIdentifiers(descriptor)
     }
 
-    func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
+    func save(_ request: SaveRequest<Strata.DefaultSnapshot>) throws -> SaveResult<Strata.DefaultSnapshot> {
         configuration.log.record("save")
         return try base.save(request)
     }
 }
 
 /// Opens a `CountingStore` over a memory store of the given name.
-struct CountingStoreConfiguration: DataStoreConfiguration {
+struct CountingStoreConfiguration: Strata.DataStoreConfiguration {
     typealias Store = CountingStore
     var base: MemoryStoreConfiguration
     let log: StoreCallLog

@@ -37,7 +37,7 @@ import Testing
         let stored = try #require(try container.store.fetch(Strata.FetchDescriptor(entity: "Badge", predicate: .identifierIn([id]))).first)
         var attributes = stored.attributes
         attributes[try #require(stored.entity.attributeIndex(property))] = value
-        let changed = DefaultSnapshot(entity: stored.entity, persistentIdentifier: id, attributes: attributes, relationships: stored.relationships)
+        let changed = Strata.DefaultSnapshot(entity: stored.entity, persistentIdentifier: id, attributes: attributes, relationships: stored.relationships)
         _ = try container.store.save(SaveRequest(updated: [changed]))
         return (fixture, container, id)
     }

@@ -14,7 +14,7 @@ import StrataModel
 /// store-level workload checks them.
 enum ModelWorkload {
     /// Every step in a fresh directory; figures keyed by step name, in workload order.
-    static func run<Store: DataStore>(factory: StoreFactory<Store>, records: Int, bracket: StandardWorkload.StepBracket?) throws -> [String: WorkloadReport.Figure] {
+    static func run<Store: Strata.DataStore>(factory: StoreFactory<Store>, records: Int, bracket: StandardWorkload.StepBracket?) throws -> [String: WorkloadReport.Figure] {
         func time<T>(_ step: String, _ body: () throws -> T) throws -> (T, Double) { try WorkloadTiming.time(step, bracket, body) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-model-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A `#Predicate`-compatible expression that stands for a core `FetchPredicate`: how the adapter
+/// hands a custom store `descriptor.predicate` for a fetch that reached it already translated.
+///
+/// A store sees a non-`nil` predicate exactly when the fetch filters, which is what stores written
+/// for SwiftData test before throwing `DataStoreError.preferInMemoryFilter`. The filter itself is
+/// in `descriptor.filter`, for a store that runs core predicates; evaluating this expression
+/// throws `unsupportedPredicate` (the framework filters in memory when asked to).
+struct StoreFilterExpression: StandardPredicateExpression {
+    typealias Output = Bool
+    let predicate: FetchPredicate
+
+    func evaluate(_ bindings: PredicateBindings) throws -> Bool {
+        throw StrataError(
+            .unsupportedPredicate,
+            "This predicate stands for Strata's core filter (descriptor.filter) and cannot be evaluated on objects; throw DataStoreError.preferInMemoryFilter to have the framework filter.")
+    }
+
+    init(_ predicate: FetchPredicate) { self.predicate = predicate }
+
+    init(from decoder: any Decoder) throws {
+        throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "A store filter is not decodable."))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(predicate, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "A store filter is not encodable."))
+    }
+}
+
+/// The predicate a custom store is handed for a core filter.
+func storeFilterPredicate<T: PersistentModel>(_ filter: FetchPredicate, for type: T.Type) -> Predicate<T> {
+    Predicate<T>({ _ in StoreFilterExpression(filter) })
+}

@@ -1,0 +1,58 @@
+extension ModelContainer {
+    /// Opens a custom store (SwiftData's `DataStore` protocol) for the given model types, as
+    /// SwiftData does: `ModelContainer(for: Trip.self, configurations: JSONStoreConfiguration(…))`.
+    ///
+    /// The container fills in the configuration's `schema` with the models' schema, opens the
+    /// store with `init(_:migrationPlan:)` (plan `nil`) and runs it behind the core contract
+    /// through `CustomStoreAdapter`. (The first configuration is its own parameter so that
+    /// `ModelContainer(for: Trip.self)`, with none, still means the default store.)
+    ///
+    /// - Throws: `unsupported` for more than one configuration (a Strata container opens one
+    ///   store); `invalidSchema` for model types that do not form a schema; what the store throws,
+    ///   as a `StrataError`.
+    public convenience init(for forTypes: any PersistentModel.Type..., configurations: any DataStoreConfiguration, _ more: any DataStoreConfiguration...) throws {
+        try self.init(modelSchema: ModelSchema(forTypes), migrationPlan: nil, configurations: [configurations] + more)
+    }
+
+    /// Opens a custom store for the given model types, handing `migrationPlan` to the store's
+    /// `init(_:migrationPlan:)`.
+    public convenience init(
+        for forTypes: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)?,
+        configurations: any DataStoreConfiguration, _ more: any DataStoreConfiguration...
+    ) throws {
+        try self.init(modelSchema: ModelSchema(forTypes), migrationPlan: migrationPlan, configurations: [configurations] + more)
+    }
+
+    /// Opens a custom store for the model types of `givenSchema` (made with `Schema([Trip.self])`):
+    /// `ModelContainer(for: schema, configurations: [JSONStoreConfiguration(…)])`.
+    ///
+    /// - Throws: `invalidSchema` for a schema not made from model types; as the other initializers.
+    public convenience init(for givenSchema: Schema, configurations: [any DataStoreConfiguration]) throws {
+        try self.init(modelSchema: ModelSchema(ModelTypeRegistry.types(of: givenSchema)), migrationPlan: nil, configurations: configurations)
+    }
+
+    /// Opens a custom store for the model types of `givenSchema`, handing `migrationPlan` to the
+    /// store's `init(_:migrationPlan:)`.
+    public convenience init(for givenSchema: Schema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration]) throws {
+        try self.init(modelSchema: ModelSchema(ModelTypeRegistry.types(of: givenSchema)), migrationPlan: migrationPlan, configurations: configurations)
+    }
+
+    private convenience init(modelSchema: ModelSchema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration]) throws {
+        guard configurations.count == 1, let given = configurations.first else {
+            throw StrataError(.unsupported, "A container opens one store: give it exactly one custom-store configuration (\(configurations.count) given), or one container per store.")
+        }
+        let modelTypes = modelSchema.infos.mapValues(\.type)
+        func wrap<C: DataStoreConfiguration>(_ configuration: C) -> any Strata.DataStoreConfiguration {
+            var wrapped = CustomStoreConfiguration<C.Store>(configuration, migrationPlan: migrationPlan)
+            wrapped.modelTypes = modelTypes
+            return wrapped
+        }
+        try self.init(modelSchema: modelSchema, adapterConfiguration: wrap(given))
+    }
+
+    private convenience init<Configuration: Strata.DataStoreConfiguration>(modelSchema: ModelSchema, adapterConfiguration: Configuration) throws {
+        var configuration = adapterConfiguration
+        configuration.schema = modelSchema.schema
+        try self.init(modelSchema: modelSchema, opened: openBackend(configuration), configurations: [ModelConfiguration(describing: configuration)])
+    }
+}
