@@ -70,6 +70,9 @@ extension PredicateTranslator {
         switch reference.end {
         case .attribute:
             guard let stored = PredicateConstants.storedValue(value) else {
+                if op.isOrdering, case .refused(let why) = SwiftOrder.plan(for: type(of: value)) {
+                    throw unsupported("an ordering comparison (\(op.rawValue)) of \(reference.summary): \(why)")
+                }
                 throw unsupported("a comparison of \(reference.summary) with a value of type \(type(of: value)), which is stored as a document (only stored types, raw-value enums and models can be compared)")
             }
             if stored.isNull {

@@ -36,14 +36,14 @@ enum SwiftOrder {
         return sameOrder(all) ? .stored : .cases(all)
     }
 
-    /// Whether Swift's `<` and the stored raw values' order agree on every pair of `values`.
+    /// Whether Swift's `<` and the stored raw values' order agree on `values`: sorted by Swift's
+    /// `<` (n log n, not every pair), each neighbour must be stored strictly greater, or equal when
+    /// Swift finds the two equal.
     private static func sameOrder(_ values: [Any]) -> Bool {
-        let stored = values.map(PredicateConstants.storedValue)
-        for i in values.indices {
-            for j in values.indices where i != j {
-                guard let x = stored[i], let y = stored[j], let swiftLess = holds(values[i], .less, values[j]) else { return false }
-                if swiftLess != Value.satisfies(x, .less, y) { return false }
-            }
+        let sorted = values.sorted { holds($0, .less, $1) == true }
+        for (a, b) in zip(sorted, sorted.dropFirst()) {
+            guard let x = PredicateConstants.storedValue(a), let y = PredicateConstants.storedValue(b), let less = holds(a, .less, b) else { return false }
+            if !Value.satisfies(x, less ? .less : .equal, y) { return false }
         }
         return true
     }

@@ -33,6 +33,13 @@ enum TaskLevel: Int, Codable, CaseIterable, Comparable {
     static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
 
+/// A `Comparable` value stored as a JSON document, whose text has no meaningful order.
+struct TaskVersion: Codable, Comparable, Hashable {
+    var major: Int
+    var minor: Int
+    static func < (a: Self, b: Self) -> Bool { (a.major, a.minor) < (b.major, b.minor) }
+}
+
 /// The models of the ordering and identity tests.
 @Model final class RankedTask {
     var title: String
@@ -41,6 +48,7 @@ enum TaskLevel: Int, Codable, CaseIterable, Comparable {
     var level: TaskLevel = TaskLevel.one
     var due: Date? = nil
     var token: UUID = UUID()
+    var version: TaskVersion = TaskVersion(major: 1, minor: 0)
     var list: TaskList?
 
     init(title: String, priority: TaskPriority) {

@@ -78,7 +78,7 @@ extension Peer {
 
     @Test(arguments: ModelBackend.all) func aSymmetricToOneMovesBothSides(_ backend: ModelBackend) throws {
         let fixture = try ModelFixture(backend)
-        let (container, context, a, b, c) = try Self.threePeers(backend, fixture)
+        let (container, context, a, b, _) = try Self.threePeers(backend, fixture)
         a.spouse = b
         #expect(b.spouse === a)
         try context.save()

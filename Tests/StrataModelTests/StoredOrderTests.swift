@@ -79,12 +79,14 @@ import Testing
     @Test(arguments: ModelBackend.all) func anOrderTheStoreCannotFollowIsRefusedByName(_ backend: ModelBackend) throws {
         let (fixture, context) = try Self.filled(backend)
         defer { _ = fixture }
-        let major = TaskSeverity.major
+        let major = TaskSeverity.major, version = TaskVersion(major: 1, minor: 5)
         let refusals: [(String, () throws -> Void)] = [
             ("'severity'", { _ = try context.fetch(FetchDescriptor<RankedTask>(predicate: #Predicate { $0.severity < major })) }),
             ("'severity'", { _ = try context.fetchCount(FetchDescriptor<RankedTask>(predicate: #Predicate { $0.severity >= major })) }),
             ("'priority'", { _ = try context.fetch(FetchDescriptor<RankedTask>(sortBy: [SortDescriptor(\.priority)])) }),
             ("'severity'", { _ = try context.fetch(FetchDescriptor<RankedTask>(sortBy: [SortDescriptor(\.severity, order: .reverse)])) }),
+            ("'version'", { _ = try context.fetch(FetchDescriptor<RankedTask>(predicate: #Predicate { $0.version < version })) }),
+            ("'version'", { _ = try context.fetch(FetchDescriptor<RankedTask>(sortBy: [SortDescriptor(\.version)])) }),
         ]
         for (name, attempt) in refusals {
             let error = try #require(throws: StrataError.self) { try attempt() }
