@@ -173,12 +173,12 @@ final class LMDBSaveTransaction {
             let destination = entities[entity.destinationIndices[r]]
             if let last = lastReference, last.destination == destination.index, last.id == target { return last.key }
             let key = try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: r, storeIdentifier: storeIdentifier, remapping: remap)
-            if !target.isTemporary {
-                if stored?[r].keys.contains(key) == true { return key }
-                guard !isInserted(destination.index, key), try records.exists(destination, key) else {
-                    throw SaveValidation.danglingReference(target, from: entity, relationship: r, source: source)
-                }
+            var held = false
+            try SaveValidation.checkNewReference(target, from: entity, relationship: r, source: source) {
+                held = stored?[r].keys.contains(key) == true
+                return try held || (!isInserted(destination.index, key) && records.exists(destination, key))
             }
+            if held { return key }
             lastReference = (target, destination.index, key)
             return key
         }

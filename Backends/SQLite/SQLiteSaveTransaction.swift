@@ -175,9 +175,14 @@ final class SQLiteSaveTransaction {
         // A permanent reference must name a record stored before the save, checked with the rest
         // of the snapshot so the fault reported does not depend on when links are applied.
         if !target.isTemporary, !known.contains(Key(entity: destination.index, key: key)) {
-            // A reference the record already held stays, even dangling (noAction).
-            if stored?.contains(key) == true { return key }
-            guard try records.exists(destination, key) else { throw SaveValidation.danglingReference(target, from: entity, relationship: r, source: source) }
+            // A reference the record already held stays, even dangling (noAction): not known to exist.
+            var exists = false
+            try SaveValidation.checkNewReference(target, from: entity, relationship: r, source: source) {
+                if stored?.contains(key) == true { return true }
+                exists = try records.exists(destination, key)
+                return exists
+            }
+            guard exists else { return key }
             known.insert(Key(entity: destination.index, key: key))
         }
         lastReference = (target, destination.index, key)

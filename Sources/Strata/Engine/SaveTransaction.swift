@@ -225,10 +225,12 @@ struct SaveTransaction {
     /// A reference the record already held is kept even if it dangles (noAction), so only new ones
     /// must exist.
     private mutating func existing(_ key: Int64, _ id: PersistentIdentifier, _ destination: EntitySchema, from entity: EntitySchema, _ r: Int, _ source: @autoclosure () -> PersistentIdentifier) throws -> Int64 {
-        guard !id.isTemporary, base.tables[destination.index].records[key] == nil else { return key }
-        let source = source()
-        if !source.isTemporary, base.tables[entity.index].records[source.primaryKey]?.links[r].keys.contains(key) == true { return key }
-        throw SaveValidation.danglingReference(id, from: entity, relationship: r, source: source)
+        try SaveValidation.checkNewReference(id, from: entity, relationship: r, source: source()) {
+            if base.tables[destination.index].records[key] != nil { return true }
+            let source = source()
+            return !source.isTemporary && base.tables[entity.index].records[source.primaryKey]?.links[r].keys.contains(key) == true
+        }
+        return key
     }
 
     private mutating func writeRecords(_ request: IncomingRequest) throws {

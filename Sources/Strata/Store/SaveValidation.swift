@@ -99,6 +99,21 @@ public enum SaveValidation {
         StrataError(.invalidRequest, "\(id) is \(verb) twice in one save.", entity: entity.name, identifiers: [id])
     }
 
+    /// The rule for a reference a snapshot sends (store contract §1, §3 noAction): a *new* permanent
+    /// reference must name a record the store held before the save, while one the sending record
+    /// already held stays, even dangling. A temporary reference names an insert of this save
+    /// (checked by `referenceKey`), so it passes.
+    ///
+    /// - Parameter isStoredOrHeld: whether the store held `target` before the save or the sending
+    ///   record already held it in this relationship; the backend answers, cheaper question first.
+    /// - Throws: `unknownIdentifier` naming the target, then the record that sent it.
+    @inlinable
+    public static func checkNewReference(_ target: PersistentIdentifier, from entity: EntitySchema, relationship: Int, source: @autoclosure () -> PersistentIdentifier, isStoredOrHeld: () throws -> Bool) throws {
+        guard try target.isTemporary || isStoredOrHeld() else {
+            throw danglingReference(target, from: entity, relationship: relationship, source: source())
+        }
+    }
+
     /// The error for a new reference to a record the store does not hold.
     public static func danglingReference(_ target: PersistentIdentifier, from entity: EntitySchema, relationship: Int, source: PersistentIdentifier) -> StrataError {
         let name = entity.relationships[relationship].name
