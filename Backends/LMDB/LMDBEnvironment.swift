@@ -10,8 +10,13 @@ struct LMDBError: Error, CustomStringConvertible {
 
     var description: String { "\(operation): \(String(cString: mdb_strerror(code))) (\(code))" }
 
-    /// The taxonomy's code for this failure, with the environment's path.
+    /// The taxonomy's code for this failure, with the environment's path and the return code kept as
+    /// its `native` error.
     func strataError(path: String) -> StrataError {
+        mapped(path: path).with(native: .init(.lmdb, code: Int(code), message: String(cString: mdb_strerror(code))))
+    }
+
+    private func mapped(path: String) -> StrataError {
         switch code {
         case MDB_CORRUPTED, MDB_PAGE_NOTFOUND, MDB_INVALID, MDB_VERSION_MISMATCH, MDB_BAD_TXN, MDB_PANIC:
             return StrataError(.corruptStore, "The LMDB environment is damaged or not readable (\(description)); restore it from a backup.", file: path)
@@ -156,7 +161,9 @@ final class LMDBEnvironment: @unchecked Sendable {
                     // A failed commit has already freed the transaction; an error in `body` has not.
                     if error.operation != "commit" { mdb_txn_abort(txn) }
                     guard currentMapSize < maximumMapSize else {
-                        throw StrataError(.ioFailure, "The save needs more than the store's map size ceiling of \(maximumMapSize >> 20) MiB; nothing was saved. Open the store with a larger maximumMapSize.", file: path)
+                        throw StrataError(
+                            .ioFailure, "The save needs more than the store's map size ceiling of \(maximumMapSize >> 20) MiB; nothing was saved. Open the store with a larger maximumMapSize.",
+                            file: path, native: .init(.lmdb, code: Int(error.code), message: String(cString: mdb_strerror(error.code))))
                     }
                     try setMapSize(min(currentMapSize * 2, maximumMapSize))
                 } catch {
