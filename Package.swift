@@ -6,6 +6,10 @@ import PackageDescription
 ///
 /// The core (`Strata`) knows no backend; each backend imports only the core; the conformance suite
 /// (`StrataConformance`) imports only the core and is shipped so third parties can run it.
+/// Debug builds (`swift build`, `swift test`, `make test`) check Strata's internal invariants; release
+/// builds do not. A define, not an unsafe flag, so it also applies when Strata is a dependency.
+let internalChecks: [SwiftSetting] = [.define("STRATA_INTERNAL_CHECKS", .when(configuration: .debug))]
+
 let package = Package(
     name: "Strata",
     // What the code needs: `Mutex` and `Atomic` (Synchronization) and Observation. Linux is what is
@@ -29,17 +33,18 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
-        .target(name: "Strata", path: "Sources/Strata"),
+        // STRATA_INTERNAL_CHECKS: invariant checks in debug builds (tests), none in release (docs/architecture.md).
+        .target(name: "Strata", path: "Sources/Strata", swiftSettings: internalChecks),
         .target(name: "StrataMemory", dependencies: ["Strata"], path: "Backends/Memory"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
         .systemLibrary(name: "CSQLite", path: "Backends/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Backends/SQLite"),
+        .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Backends/SQLite", swiftSettings: internalChecks),
         // The durable-file code the file backends share (not a product: backends link it in).
         .target(name: "StrataFileSupport", dependencies: ["Strata"], path: "Backends/FileSupport"),
         .target(name: "StrataJSON", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/JSON"),
         .target(name: "StrataCSV", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/CSV"),
         .systemLibrary(name: "CLMDB", path: "Backends/CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
-        .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB"),
+        .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB", swiftSettings: internalChecks),
         .systemLibrary(name: "CLibXML2", path: "Backends/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML"),
         // The raw C baselines `strata bench --baseline` measures against: only the tools link them, no
@@ -62,7 +67,7 @@ let package = Package(
         .target(
             name: "StrataModel",
             dependencies: ["Strata", "StrataModelMacros", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
-            path: "Sources/StrataModel"),
+            path: "Sources/StrataModel", swiftSettings: internalChecks),
         // What `strata` and `strata-model-bench` share: the built-in stores' factories, the measured step.
         .target(
             name: "StrataToolSupport",

@@ -105,10 +105,9 @@ public final class SQLiteStore: DataStore {
 
     /// The matching records, filtered, sorted and windowed in SQL.
     public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
-        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {
+        if let id = descriptor.pointLookupIdentifier {
             // Fetch by identifier, the hottest read: one prepared statement by primary key.
             let entity = try schema.requireEntity(descriptor.entityName)
-            let id = ids[0]
             guard id.entityName == entity.name, let found = try lookup(entity, id) else { return [] }
             return [found]
         }

@@ -22,14 +22,14 @@ final class ModelStoreBox<Store: DataStore>: ModelStore {
         let rows = try store.fetch(descriptor)
         // The same type: reinterpreted, not cast (`as?` on an array checks every element, 400
         // instructions per record in a 10,000-record fetch).
-        if Store.Snapshot.self == DefaultSnapshot.self { return unsafeBitCast(rows, to: [DefaultSnapshot].self) }
+        if Store.Snapshot.self == DefaultSnapshot.self { return _identicalCast(rows, to: [DefaultSnapshot].self) }
         return rows.map(Self.read)
     }
 
     /// The store's point lookup (store contract §6): one keyed read where the backend has one.
     func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
         guard let row = try store.snapshot(for: id) else { return nil }
-        if Store.Snapshot.self == DefaultSnapshot.self { return unsafeBitCast(row, to: DefaultSnapshot.self) }
+        if Store.Snapshot.self == DefaultSnapshot.self { return _identicalCast(row, to: DefaultSnapshot.self) }
         return Self.read(row)
     }
 
