@@ -68,17 +68,23 @@ let package = Package(
             name: "StrataModel",
             dependencies: ["Strata", "StrataModelMacros", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
             path: "Sources/StrataModel", swiftSettings: internalChecks),
-        // What `strata` and `strata-model-bench` share: the built-in stores' factories, the measured step.
+        // The one list of built-in backends (names, factories) that the tools, examples and tests read.
+        .target(
+            name: "StrataBuiltinBackends",
+            dependencies: ["Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
+            path: "Sources/StrataBuiltinBackends"
+        ),
+        // What `strata` and `strata-model-bench` share: the measured step.
         .target(
             name: "StrataToolSupport",
-            dependencies: ["Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CStrataBaselines"],
+            dependencies: ["Strata", "StrataConformance", "StrataBuiltinBackends", "CStrataBaselines"],
             path: "Sources/StrataToolSupport"
         ),
         // `strata` links no model layer, so its release build (make report) compiles no swift-syntax.
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CXMLBaseline", "CStrataBaselines", "StrataToolSupport",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CXMLBaseline", "CStrataBaselines", "StrataToolSupport", "StrataBuiltinBackends",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI",
@@ -87,7 +93,7 @@ let package = Package(
         // `strata-model-bench` (also `strata model-bench`): the workload through the model layer.
         .executableTarget(
             name: "StrataModelBench",
-            dependencies: ["Strata", "StrataConformance", "StrataModel", "StrataToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Strata", "StrataConformance", "StrataModel", "StrataToolSupport", "StrataBuiltinBackends", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/StrataCLI/ModelBench"
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], path: "Tests/StrataTests"),
@@ -124,14 +130,14 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCrossBackendTests",
-            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataConformance"],
+            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataConformance", "StrataBuiltinBackends"],
             path: "Tests/StrataCrossBackendTests"
         ),
         // The worked example of docs/writing-a-backend.md: a test-only file backend, run in CI.
         .testTarget(name: "StrataExampleBackendTests", dependencies: ["Strata", "StrataConformance"], path: "Tests/StrataExampleBackendTests"),
         .testTarget(
             name: "StrataModelTests",
-            dependencies: ["StrataModel", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
+            dependencies: ["StrataModel", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataBuiltinBackends"],
             path: "Tests/StrataModelTests"
         ),
         .testTarget(
@@ -152,7 +158,7 @@ let package = Package(
         // ExamplesTests runs it on every backend, and an executable taking --backend and --path.
         .target(
             name: "ExampleSupport",
-            dependencies: ["StrataModel", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["StrataModel", "StrataMemory", "StrataBuiltinBackends", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/ExampleSupport"),
         .target(name: "TripsExample", dependencies: ["ExampleSupport"], path: "Examples/Trips/TripsExample"),
         .executableTarget(name: "trips", dependencies: ["TripsExample"], path: "Examples/Trips/trips"),
