@@ -42,7 +42,8 @@ func lmdbCheck(_ rc: Int32, _ operation: @autoclosure () -> String) throws {
 /// Read transactions are made with `MDB_NOTLS`, reset after each fetch and renewed by the next one,
 /// so a fetch costs no `mdb_txn_begin`. The last one returned waits in an atomic slot, so a fetch
 /// with no other fetch running takes it without a lock (a lock, an array and their exclusivity
-/// checks were 350 instructions of a 7,960-instruction point lookup); the rest wait in a locked pool. The map grows when a save hits `MDB_MAP_FULL`: the write
+/// checks were a visible share of a point lookup; limit: Benchmarks/Thresholds/lmdb-fetch-by-id.txt);
+/// the rest wait in a locked pool. The map grows when a save hits `MDB_MAP_FULL`: the write
 /// transaction is aborted, the map doubled (up to the ceiling) and the save run again from the start.
 /// liblmdb forbids resizing while any transaction of this process is active, so fetches hold a shared
 /// lock that only a resize takes exclusively (a resize is rare: fetches otherwise never wait).

@@ -32,7 +32,7 @@ final class SQLiteConnection: @unchecked Sendable {
     #endif
 
     /// SQLite's memory statistics off, once per process before the first connection: they take a
-    /// global mutex on every allocation (about 550 instructions per fetch by key) and Strata never
+    /// global mutex on every allocation (limit: Benchmarks/Thresholds/sqlite-fetch-by-id.txt) and Strata never
     /// reads them (docs/formats/sqlite.md, "Process-wide settings").
     private static let configured: Int32 = strata_sqlite_disable_memory_statistics()
 
@@ -87,7 +87,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// The statement of a fixed text, found by its slot: an array index, where the text cache
-    /// hashes the whole SQL (about 1,000 instructions for a 130-character SELECT).
+    /// hashes the whole SQL text (limits: Benchmarks/Thresholds/sqlite-*.txt).
     func prepare(_ text: SQLText) throws -> SQLiteStatement {
         if text.slot < slots.count, let statement = slots[text.slot] {
             statement.reset()
@@ -101,7 +101,7 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// The statement of a fixed text for a caller that binds every parameter again (or has none):
     /// reset only if a step left it running, bindings kept. `prepare(_:)` resets and clears on
-    /// every call, about 340 instructions a save over its BEGIN, COMMIT and SELECT by key.
+    /// every call, for BEGIN, COMMIT and the SELECT by key (limit: Benchmarks/Thresholds/sqlite-update-one.txt).
     func reuse(_ text: SQLText) throws -> SQLiteStatement {
         if text.slot < slots.count, let statement = slots[text.slot] {
             if sqlite3_stmt_busy(statement.handle) != 0 { statement.resetKeepingBindings() }

@@ -52,8 +52,8 @@ public final class SQLiteStore: DataStore {
         try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
         if !configuration.isReadOnly {
             // Every update reads its row by key on the writer first: compiled now, as the other
-            // fixed statements are on first use, so the first update is not the slow one (about
-            // 7,000 instructions per entity). A failure here resurfaces, reported, in the save.
+            // fixed statements are on first use, so the first update is not the slow one (it
+            // would compile it). A failure here resurfaces, reported, in the save.
             for texts in mapping.texts { _ = try? db.prepare(texts.selectByKey) }
         }
         self.identifier = identifier!
