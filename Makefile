@@ -11,7 +11,7 @@ TRIALS ?= 1000
 SEED ?= 1
 RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
-.PHONY: deps build release model-bench test consumer examples report report-screenshot instructions difftest mutants torture fuzz clean
+.PHONY: deps build release model-bench test consumer examples report report-screenshot instructions perfcheck difftest mutants torture fuzz clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -100,6 +100,19 @@ instructions: release
 	both=$$(count --baseline); raw=$$(count --baseline --baseline-only); backend=$$((both - raw)); \
 	echo "$(BACKEND) $(STEP) N=$(RECORDS): backend $$backend instructions, raw engine $$raw"; \
 	awk -v b=$$backend -v r=$$raw 'BEGIN { if (b > 0) printf "speed relative to the raw engine (instructions): %.2f\n", r / b }'
+
+## perfcheck: callgrind instruction counts of every standard workload step of every built-in backend at
+## N = PERFCHECK_RECORDS, each against its limit in Benchmarks/Thresholds/<backend>-<step>.txt; fails when a
+## step costs more than its limit + PERFCHECK_TOLERANCE percent. Not part of test: about 4 minutes on
+## 2 cores plus the release build (docs/benchmarks.md, "make perfcheck"). PERFCHECK_RECORD=1 writes the
+## measured counts as the new limits, for the commit that earns them.
+PERFCHECK_RECORDS ?= 10000
+PERFCHECK_TOLERANCE ?= 3
+PERFCHECK_BACKENDS ?= sqlite lmdb json csv xml memory
+perfcheck: release
+	@command -v valgrind >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
+	@cp .build/release/strata .build/strata-nodebug && strip --strip-debug .build/strata-nodebug
+	@Benchmarks/perfcheck.sh .build/strata-nodebug $(PERFCHECK_RECORDS) $(PERFCHECK_TOLERANCE) $(if $(PERFCHECK_RECORD),record) $(PERFCHECK_BACKENDS)
 
 ## difftest: seeded random operations in lockstep on every built-in backend (SEEDS seeds of OPS operations).
 SEEDS ?= 1000

@@ -6,6 +6,10 @@ import PackageDescription
 ///
 /// The core (`Strata`) knows no backend; each backend imports only the core; the conformance suite
 /// (`StrataConformance`) imports only the core and is shipped so third parties can run it.
+/// Debug builds (`swift build`, `swift test`, `make test`) check Strata's internal invariants; release
+/// builds do not. A define, not an unsafe flag, so it also applies when Strata is a dependency.
+let internalChecks: [SwiftSetting] = [.define("STRATA_INTERNAL_CHECKS", .when(configuration: .debug))]
+
 let package = Package(
     name: "Strata",
     // What the code needs: `Mutex` and `Atomic` (Synchronization) and Observation. Linux is what is
@@ -30,17 +34,18 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
     ],
     targets: [
-        .target(name: "Strata", path: "Sources/Strata"),
+        // STRATA_INTERNAL_CHECKS: invariant checks in debug builds (tests), none in release (docs/architecture.md).
+        .target(name: "Strata", path: "Sources/Strata", swiftSettings: internalChecks),
         .target(name: "StrataMemory", dependencies: ["Strata"], path: "Backends/Memory"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
         .systemLibrary(name: "CSQLite", path: "Backends/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Backends/SQLite"),
+        .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Backends/SQLite", swiftSettings: internalChecks),
         // The durable-file code the file backends share (not a product: backends link it in).
         .target(name: "StrataFileSupport", dependencies: ["Strata"], path: "Backends/FileSupport"),
         .target(name: "StrataJSON", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/JSON"),
         .target(name: "StrataCSV", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/CSV"),
         .systemLibrary(name: "CLMDB", path: "Backends/CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
-        .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB"),
+        .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB", swiftSettings: internalChecks),
         .systemLibrary(name: "CLibXML2", path: "Backends/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML"),
         // The raw C baselines `strata bench --baseline` measures against: only the tools link them, no
@@ -63,18 +68,24 @@ let package = Package(
         .target(
             name: "StrataModel",
             dependencies: ["Strata", "StrataModelMacros", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
-            path: "Sources/StrataModel"),
-        // What `strata` and `strata-model-bench` share: the built-in stores' factories, the measured step.
+            path: "Sources/StrataModel", swiftSettings: internalChecks),
+        // The one list of built-in backends (names, factories) that the tools, examples and tests read.
+        .target(
+            name: "StrataBuiltinBackends",
+            dependencies: ["Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
+            path: "Sources/StrataBuiltinBackends"
+        ),
+        // What `strata` and `strata-model-bench` share: the measured step.
         .target(
             name: "StrataToolSupport",
-            dependencies: ["Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CStrataBaselines"],
+            dependencies: ["Strata", "StrataConformance", "StrataBuiltinBackends", "CStrataBaselines"],
             path: "Sources/StrataToolSupport"
         ),
         // `strata` links no model layer, so its release build (make report) compiles no swift-syntax.
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CXMLBaseline", "CStrataBaselines", "StrataToolSupport",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CXMLBaseline", "CStrataBaselines", "StrataToolSupport", "StrataBuiltinBackends",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI",
@@ -83,7 +94,7 @@ let package = Package(
         // `strata-model-bench` (also `strata model-bench`): the workload through the model layer.
         .executableTarget(
             name: "StrataModelBench",
-            dependencies: ["Strata", "StrataConformance", "StrataModel", "StrataToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Strata", "StrataConformance", "StrataModel", "StrataToolSupport", "StrataBuiltinBackends", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/StrataCLI/ModelBench"
         ),
         // `strata-custom-store` (also `strata conformance --backend wwdc-json`): the suite on stores
@@ -127,14 +138,14 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataCrossBackendTests",
-            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataConformance"],
+            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataConformance", "StrataBuiltinBackends"],
             path: "Tests/StrataCrossBackendTests"
         ),
         // The worked example of docs/writing-a-backend.md: a test-only file backend, run in CI.
         .testTarget(name: "StrataExampleBackendTests", dependencies: ["Strata", "StrataConformance"], path: "Tests/StrataExampleBackendTests"),
         .testTarget(
             name: "StrataModelTests",
-            dependencies: ["StrataModel", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
+            dependencies: ["StrataModel", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataBuiltinBackends"],
             path: "Tests/StrataModelTests"
         ),
         .testTarget(
@@ -159,7 +170,7 @@ let package = Package(
         // ExamplesTests runs it on every backend, and an executable taking --backend and --path.
         .target(
             name: "ExampleSupport",
-            dependencies: ["StrataModel", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["StrataModel", "StrataMemory", "StrataBuiltinBackends", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Examples/ExampleSupport"),
         .target(name: "TripsExample", dependencies: ["ExampleSupport"], path: "Examples/Trips/TripsExample"),
         .executableTarget(name: "trips", dependencies: ["TripsExample"], path: "Examples/Trips/trips"),

@@ -11,8 +11,11 @@ import Glibc
 /// left are removed only by `removeTemporaries`, which a backend calls inside a save (holding the
 /// writer lock), never on open: reading a store never writes.
 public enum DurableFile {
+    /// The `ioFailure` for a failed system call, its `errno` kept as the `native` error.
     static func failure(_ what: String, _ path: String) -> StrataError {
-        StrataError(.ioFailure, "Cannot \(what) (\(String(cString: strerror(errno)))); the store is unchanged.", file: path)
+        let code = errno
+        let message = String(cString: strerror(code))
+        return StrataError(.ioFailure, "Cannot \(what) (\(message)); the store is unchanged.", file: path, native: .init(.errno, code: Int(code), message: message))
     }
 
     /// The name of the temporary file `replace` writes before renaming it over `path`.

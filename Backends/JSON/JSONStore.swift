@@ -30,9 +30,7 @@ public final class JSONStore: DataStore {
     ///   newer format, `ioFailure` for a read-only open of a missing store.
     public init(_ configuration: JSONStoreConfiguration) throws {
         self.configuration = configuration
-        document = try JournaledDocument(
-            url: configuration.url, schema: configuration.schema, format: JSONFormat(),
-            isReadOnly: configuration.isReadOnly, lockWait: configuration.lockWait, journalThreshold: configuration.journalThreshold)
+        document = try configuration.openDocument(format: JSONFormat())
     }
 
     /// The identifier in every permanent identifier, kept in the document.

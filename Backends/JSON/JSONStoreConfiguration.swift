@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataFileSupport
 
 /// Opens a `JSONStore`: a document file and a schema.
 ///
@@ -7,7 +8,7 @@ import Strata
 /// let store = try JSONStore(JSONStoreConfiguration(url: dir.appendingPathComponent("app.json"), schema: schema))
 /// let reader = try JSONStore(JSONStoreConfiguration(url: dir.appendingPathComponent("app.json"), schema: schema, isReadOnly: true))
 /// ```
-public struct JSONStoreConfiguration: DataStoreConfiguration {
+public struct JSONStoreConfiguration: JournaledDocumentConfiguration {
     /// The store type this opens.
     public typealias Store = JSONStore
     /// The document file; the journal (`.journal`) sits beside it.
@@ -32,7 +33,4 @@ public struct JSONStoreConfiguration: DataStoreConfiguration {
         self.journalThreshold = journalThreshold
         self.isReadOnly = isReadOnly
     }
-
-    /// The document path.
-    public var name: String { url.path }
 }

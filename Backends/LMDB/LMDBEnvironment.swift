@@ -10,8 +10,13 @@ struct LMDBError: Error, CustomStringConvertible {
 
     var description: String { "\(operation): \(String(cString: mdb_strerror(code))) (\(code))" }
 
-    /// The taxonomy's code for this failure, with the environment's path.
+    /// The taxonomy's code for this failure, with the environment's path and the return code kept as
+    /// its `native` error.
     func strataError(path: String) -> StrataError {
+        mapped(path: path).with(native: .init(.lmdb, code: Int(code), message: String(cString: mdb_strerror(code))))
+    }
+
+    private func mapped(path: String) -> StrataError {
         switch code {
         case MDB_CORRUPTED, MDB_PAGE_NOTFOUND, MDB_INVALID, MDB_VERSION_MISMATCH, MDB_BAD_TXN, MDB_PANIC:
             return StrataError(.corruptStore, "The LMDB environment is damaged or not readable (\(description)); restore it from a backup.", file: path)
@@ -37,7 +42,8 @@ func lmdbCheck(_ rc: Int32, _ operation: @autoclosure () -> String) throws {
 /// Read transactions are made with `MDB_NOTLS`, reset after each fetch and renewed by the next one,
 /// so a fetch costs no `mdb_txn_begin`. The last one returned waits in an atomic slot, so a fetch
 /// with no other fetch running takes it without a lock (a lock, an array and their exclusivity
-/// checks were 350 instructions of a 7,960-instruction point lookup); the rest wait in a locked pool. The map grows when a save hits `MDB_MAP_FULL`: the write
+/// checks were a visible share of a point lookup; limit: Benchmarks/Thresholds/lmdb-fetch-by-id.txt);
+/// the rest wait in a locked pool. The map grows when a save hits `MDB_MAP_FULL`: the write
 /// transaction is aborted, the map doubled (up to the ceiling) and the save run again from the start.
 /// liblmdb forbids resizing while any transaction of this process is active, so fetches hold a shared
 /// lock that only a resize takes exclusively (a resize is rare: fetches otherwise never wait).
@@ -156,7 +162,9 @@ final class LMDBEnvironment: @unchecked Sendable {
                     // A failed commit has already freed the transaction; an error in `body` has not.
                     if error.operation != "commit" { mdb_txn_abort(txn) }
                     guard currentMapSize < maximumMapSize else {
-                        throw StrataError(.ioFailure, "The save needs more than the store's map size ceiling of \(maximumMapSize >> 20) MiB; nothing was saved. Open the store with a larger maximumMapSize.", file: path)
+                        throw StrataError(
+                            .ioFailure, "The save needs more than the store's map size ceiling of \(maximumMapSize >> 20) MiB; nothing was saved. Open the store with a larger maximumMapSize.",
+                            file: path, native: .init(.lmdb, code: Int(error.code), message: String(cString: mdb_strerror(error.code))))
                     }
                     try setMapSize(min(currentMapSize * 2, maximumMapSize))
                 } catch {

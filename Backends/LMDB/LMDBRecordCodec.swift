@@ -173,7 +173,8 @@ enum LMDBRecordCodec {
         let types = entity.attributeTypes
         // The cursor is a local value, not a variable captured by nested functions (which costs an
         // exclusivity check per read). `reserveCapacity` and `append` are specialized for `Value`;
-        // `Array(unsafeUninitializedCapacity:)` measured 700 instructions more (a generic allocation).
+        // `Array(unsafeUninitializedCapacity:)` measured slower (a generic allocation; limit:
+        // Benchmarks/Thresholds/lmdb-scan.txt).
         var attributes: [Value] = []
         attributes.reserveCapacity(types.count)
         var reader = Reader(bytes: bytes, p: 5)

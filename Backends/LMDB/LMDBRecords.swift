@@ -3,8 +3,8 @@ import Foundation
 import Strata
 
 /// What every transaction of one opened store reads: its databases, identifier and path, behind one
-/// reference, so a transaction's reader copies one pointer instead of a layout and two strings (about
-/// 400 instructions per point lookup, counted with callgrind).
+/// reference, so a transaction's reader copies one pointer instead of a layout and two strings
+/// (limit: Benchmarks/Thresholds/lmdb-fetch-by-id.txt).
 final class LMDBContext: Sendable {
     let layout: LMDBLayout
     let storeIdentifier: String

@@ -12,10 +12,7 @@ import Strata
 /// keys are contiguous) and written once at the end; to-many lists are changed in place in their
 /// databases. Any error leaves the transaction to be aborted, so a failed save changes nothing.
 final class LMDBSaveTransaction {
-    struct Key: Hashable {
-        let entity: Int
-        let key: Int64
-    }
+    typealias Key = RecordKey
 
     struct Write {
         let entity: EntitySchema

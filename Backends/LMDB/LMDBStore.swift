@@ -73,10 +73,9 @@ public final class LMDBStore: DataStore {
 
     /// The matching records as snapshots, in the contract's order.
     public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
-        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {
+        if let id = descriptor.pointLookupIdentifier {
             // Fetch by identifier: one mdb_get (the point lookup without its checks of the descriptor).
             let entity = try schema.requireEntity(descriptor.entityName)
-            let id = ids[0]
             guard !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == identifier else { return [] }
             let key = id.primaryKey
             return try read { records in try records.snapshot(entity, key).map { [$0] } ?? [] }

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// `sqlite3_column_int64` and `sqlite3_column_double` give 0 for NULL, and `sqlite3_column_text`
 /// gives no pointer for NULL (or when SQLite ran out of memory converting the value). So a read that
-/// gives anything else settles the question, and `sqlite3_column_type`, about 56 instructions a
-/// call, is asked only after a 0 or a missing pointer. Neither numeric read changes the column's
+/// gives anything else settles the question, and `sqlite3_column_type`, a call per column, is asked
+/// only after a 0 or a missing pointer (limit: Benchmarks/Thresholds/sqlite-scan.txt). Neither numeric read changes the column's
 /// value (only a text or blob read of a number converts it, after which SQLite leaves the storage
 /// class undefined), and a text read of NULL converts nothing, so the later type is the stored one.
 struct SQLiteColumnReads {

@@ -11,6 +11,16 @@ final class SQLiteConnection: @unchecked Sendable {
     let path: String
     // One thread at a time uses a connection (above) and no access to these caches overlaps
     // another: `@exclusivity(unchecked)` drops the run-time check on every statement lookup.
+    // Under STRATA_INTERNAL_CHECKS (debug builds) the same properties are declared checked.
+    #if STRATA_INTERNAL_CHECKS
+    private var cache: [String: SQLiteStatement] = [:]
+    /// Statements of fixed texts (`SQLText`), by slot: found without hashing their SQL.
+    private var slots: [SQLiteStatement?] = []
+    /// The save's INSERT and UPDATE statements by row shape, kept across saves.
+    var rowStatements: [SQLiteRowShape: SQLiteStatement] = [:]
+    /// The row statement used last.
+    var lastRowStatement: (shape: SQLiteRowShape, statement: SQLiteStatement)?
+    #else
     @exclusivity(unchecked) private var cache: [String: SQLiteStatement] = [:]
     /// Statements of fixed texts (`SQLText`), by slot: found without hashing their SQL.
     @exclusivity(unchecked) private var slots: [SQLiteStatement?] = []
@@ -19,9 +29,10 @@ final class SQLiteConnection: @unchecked Sendable {
     @exclusivity(unchecked) var rowStatements: [SQLiteRowShape: SQLiteStatement] = [:]
     /// The row statement used last, found by comparing shapes instead of hashing them.
     @exclusivity(unchecked) var lastRowStatement: (shape: SQLiteRowShape, statement: SQLiteStatement)?
+    #endif
 
     /// SQLite's memory statistics off, once per process before the first connection: they take a
-    /// global mutex on every allocation (about 550 instructions per fetch by key) and Strata never
+    /// global mutex on every allocation (limit: Benchmarks/Thresholds/sqlite-fetch-by-id.txt) and Strata never
     /// reads them (docs/formats/sqlite.md, "Process-wide settings").
     private static let configured: Int32 = strata_sqlite_disable_memory_statistics()
 
@@ -35,7 +46,7 @@ final class SQLiteConnection: @unchecked Sendable {
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
-            throw StrataError(rc == SQLITE_CANTOPEN ? .ioFailure : .corruptStore, "Cannot open the SQLite database: \(message).", file: path)
+            throw StrataError(rc == SQLITE_CANTOPEN ? .ioFailure : .corruptStore, "Cannot open the SQLite database: \(message).", file: path, native: .init(.sqlite, code: Int(rc), message: message))
         }
         self.handle = db
         self.path = path
@@ -76,7 +87,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// The statement of a fixed text, found by its slot: an array index, where the text cache
-    /// hashes the whole SQL (about 1,000 instructions for a 130-character SELECT).
+    /// hashes the whole SQL text (limits: Benchmarks/Thresholds/sqlite-*.txt).
     func prepare(_ text: SQLText) throws -> SQLiteStatement {
         if text.slot < slots.count, let statement = slots[text.slot] {
             statement.reset()
@@ -90,7 +101,7 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// The statement of a fixed text for a caller that binds every parameter again (or has none):
     /// reset only if a step left it running, bindings kept. `prepare(_:)` resets and clears on
-    /// every call, about 340 instructions a save over its BEGIN, COMMIT and SELECT by key.
+    /// every call, for BEGIN, COMMIT and the SELECT by key (limit: Benchmarks/Thresholds/sqlite-update-one.txt).
     func reuse(_ text: SQLText) throws -> SQLiteStatement {
         if text.slot < slots.count, let statement = slots[text.slot] {
             if sqlite3_stmt_busy(statement.handle) != 0 { statement.resetKeepingBindings() }
@@ -138,8 +149,13 @@ struct SQLiteError: Error, CustomStringConvertible {
     var primary: Int32 { code & 0xff }
     var description: String { "SQLite error \(code): \(message)" + (sql.map { " in \($0)" } ?? "") }
 
-    /// The core's error for this failure (constraint failures are mapped with context by the caller).
+    /// The core's error for this failure, the extended result code kept as its `native` error
+    /// (constraint failures are mapped with context by the caller).
     func strataError(file: String) -> StrataError {
+        mapped(file: file).with(native: .init(.sqlite, code: Int(code), message: message))
+    }
+
+    private func mapped(file: String) -> StrataError {
         switch primary {
         case SQLITE_BUSY, SQLITE_LOCKED:
             return StrataError(.storeLocked, "The database is locked by another writer and stayed locked past the busy timeout; retry later.", file: file)

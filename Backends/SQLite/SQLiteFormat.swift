@@ -39,7 +39,7 @@ enum SQLiteFormat {
                 return try db.prepare(sql).rows { $0.int64(0) }.first ?? 0
             } catch let error as SQLiteError {
                 throw error.primary == 26 /* SQLITE_NOTADB */ || error.primary == 11 /* SQLITE_CORRUPT */
-                    ? StrataError(.corruptStore, "The file is not a SQLite database, or is damaged (\(error.message)); it was left untouched.", file: file)
+                    ? StrataError(.corruptStore, "The file is not a SQLite database, or is damaged (\(error.message)); it was left untouched.", file: file, native: .init(.sqlite, code: Int(error.code), message: error.message))
                     : error.strataError(file: file)
             }
         }

@@ -9,7 +9,7 @@ import Strata
 /// rows of the destination whose to-one points back, or, for a many-to-many, the rows of a join table.
 ///
 /// A class, built once per store: every save and fetch holds it with one retain, where copying the
-/// struct it was retained each of its arrays (about 1,000 instructions per one-record save).
+/// struct retained each of its arrays (limit: Benchmarks/Thresholds/sqlite-update-one.txt).
 final class SQLiteMapping: Sendable {
     let schema: Schema
     let tables: [Table]

@@ -8,15 +8,15 @@ import Strata
 /// Why: a scan decodes every row, and deciding per row and per column what the column is (reading
 /// the table description, the attribute types and the destination names through the schema, each a
 /// retained array) cost more than SQLite's own work for the row. (`Array(unsafeUninitializedCapacity:)`
-/// was tried and is slower here: it reached the standard library unspecialized, about 780
-/// instructions per array in generic metadata lookups.) The decoder reserves the two arrays of the
+/// was tried and is slower here: it reached the standard library unspecialized, with generic
+/// metadata lookups per array; limit: Benchmarks/Thresholds/sqlite-scan.txt.) The decoder reserves the two arrays of the
 /// snapshot at their final size and reads a `__bits` companion only where the writer can have set
 /// it (docs/formats/sqlite.md: it is NULL unless the main column is NULL for NaN or 0 for −0).
 ///
 /// It reads a column's value first and asks SQLite for the column's storage class only when the
 /// value read cannot tell NULL apart (`SQLiteColumnReads`): an integer or real read of NULL gives
 /// 0, a text read gives no pointer. Asking first cost six `sqlite3_column_type` calls per row of the
-/// workload's items, about 340 instructions, for answers the reads already gave.
+/// workload's items for answers the reads already gave.
 struct SQLiteRowLayout: Sendable {
     /// How one attribute's column (and companion) is read.
     enum Read: Sendable {

@@ -11,10 +11,7 @@ import Strata
 /// two records may swap values, a deleted record frees its value — so the row is written without
 /// its unique values, which are set again at the end; only a failure then is a violation.
 final class SQLiteSaveTransaction {
-    struct Key: Hashable {
-        let entity: Int
-        let key: Int64
-    }
+    typealias Key = RecordKey
 
     /// One inserted or updated record. A class: the save's phases pass each write around many
     /// times, and copying a struct of five arrays retained and released every one of them.

@@ -9,7 +9,7 @@ extension SQLiteStatement {
     /// changed columns.
     ///
     /// Why not `encode` then `holds(_:at:)`: that wraps each value in a `SQLValue` and copies it
-    /// twice, about 1,700 instructions over the workload item's five attributes; strings and
+    /// twice per attribute (limit: Benchmarks/Thresholds/sqlite-update-one.txt); strings and
     /// integers, the common columns, are compared here straight from the `Value`. Everything else
     /// takes the general path, so the answer is the same.
     func holds(attribute value: Value, at column: Int32, companion: Bool) -> Bool {

@@ -22,7 +22,8 @@ final class SQLiteStatement {
     }
 
     /// Resets without clearing the bindings, for a statement whose every parameter is bound again
-    /// before each step (a save's row statements): clearing cost ~360 instructions per row.
+    /// before each step (a save's row statements): clearing would be redundant work per row
+    /// (limit: Benchmarks/Thresholds/sqlite-insert.txt).
     func resetKeepingBindings() {
         sqlite3_reset(handle)
     }

@@ -52,8 +52,8 @@ public final class SQLiteStore: DataStore {
         try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
         if !configuration.isReadOnly {
             // Every update reads its row by key on the writer first: compiled now, as the other
-            // fixed statements are on first use, so the first update is not the slow one (about
-            // 7,000 instructions per entity). A failure here resurfaces, reported, in the save.
+            // fixed statements are on first use, so the first update is not the slow one (it
+            // would compile it). A failure here resurfaces, reported, in the save.
             for texts in mapping.texts { _ = try? db.prepare(texts.selectByKey) }
         }
         self.identifier = identifier!
@@ -105,10 +105,9 @@ public final class SQLiteStore: DataStore {
 
     /// The matching records, filtered, sorted and windowed in SQL.
     public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
-        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {
+        if let id = descriptor.pointLookupIdentifier {
             // Fetch by identifier, the hottest read: one prepared statement by primary key.
             let entity = try schema.requireEntity(descriptor.entityName)
-            let id = ids[0]
             guard id.entityName == entity.name, let found = try lookup(entity, id) else { return [] }
             return [found]
         }

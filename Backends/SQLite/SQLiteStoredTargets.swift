@@ -2,8 +2,9 @@
 /// back to back in one flat buffer that the reused save transaction keeps from save to save.
 ///
 /// Why: an array of arrays per update (one outer array, one inner array per relationship, each
-/// allocated, reference counted and freed with the save's `Write`) cost a one-record update with one
-/// to-one about 600 instructions; appending to a buffer kept across saves allocates nothing.
+/// allocated, reference counted and freed with the save's `Write`) showed in a one-record update
+/// (limit: Benchmarks/Thresholds/sqlite-update-one.txt); appending to a buffer kept across saves
+/// allocates nothing.
 struct SQLiteStoredTargets {
     /// Every list's keys, in record then relationship order.
     private var keys: [Int64] = []

@@ -36,9 +36,7 @@ public final class XMLStore: DataStore {
                 throw StrataError(.unsupported, "The name '\(name.debugDescription)' holds a control character XML 1.0 cannot carry; the XML backend cannot store this schema.", entity: entity.name)
             }
         }
-        document = try JournaledDocument(
-            url: configuration.url, schema: configuration.schema, format: XMLFormat(schema: configuration.schema),
-            isReadOnly: configuration.isReadOnly, lockWait: configuration.lockWait, journalThreshold: configuration.journalThreshold)
+        document = try configuration.openDocument(format: XMLFormat(schema: configuration.schema))
     }
 
     /// The identifier in every permanent identifier, kept in the document.

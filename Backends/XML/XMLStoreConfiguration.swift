@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataFileSupport
 
 /// Opens an `XMLStore`: a document file and a schema.
 ///
@@ -7,7 +8,7 @@ import Strata
 /// let store = try XMLStore(XMLStoreConfiguration(url: dir.appendingPathComponent("app.xml"), schema: schema))
 /// let reader = try XMLStore(XMLStoreConfiguration(url: dir.appendingPathComponent("app.xml"), schema: schema, isReadOnly: true))
 /// ```
-public struct XMLStoreConfiguration: DataStoreConfiguration {
+public struct XMLStoreConfiguration: JournaledDocumentConfiguration {
     /// The store type this opens.
     public typealias Store = XMLStore
     /// The document file; the journal (`.journal`) sits beside it.
@@ -32,7 +33,4 @@ public struct XMLStoreConfiguration: DataStoreConfiguration {
         self.journalThreshold = journalThreshold
         self.isReadOnly = isReadOnly
     }
-
-    /// The document path.
-    public var name: String { url.path }
 }

@@ -4,8 +4,9 @@ import Foundation
 /// valid only during the call) into one allocation reused for every element of a parse.
 ///
 /// A plain pointer and count: emptying it is one store, where `Array.removeAll(keepingCapacity:)`
-/// cost about 110 instructions per element of a store file. No run-time exclusivity checks on its
-/// state: one parse, one thread, and no access overlaps another (see `XMLStoreReader`).
+/// does real work per element of a store file (limit: Benchmarks/Thresholds/xml-reopen.txt). No
+/// run-time exclusivity checks on its state: one parse, one thread, and no access overlaps another
+/// (see `XMLStoreReader`).
 final class XMLTextBuffer {
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var capacity: Int

@@ -1,35 +1,58 @@
 import ArgumentParser
 import Foundation
-import StrataCSV
-import StrataJSON
-import StrataLMDB
-import StrataMemory
+import StrataBuiltinBackends
+import StrataConformance
 import StrataModel
-import StrataSQLite
-import StrataXML
 
-/// The built-in backends by the names `--backend` takes, each with the configuration of a store
-/// kept in one folder. The examples' only backend-specific code: everything else is `StrataModel`.
-public enum ExampleBackend: String, CaseIterable, ExpressibleByArgument, Sendable {
-    case sqlite, lmdb, json, csv, xml, memory
+/// A built-in backend by the name `--backend` takes (`BuiltinStores.all`, the one list of built-in
+/// backends), with its store kept in one folder. The examples' only backend-specific code: everything
+/// else is `StrataModel`.
+public struct ExampleBackend: Hashable, Sendable, CustomStringConvertible, ExpressibleByArgument {
+    /// The backend's name (`sqlite`, `memory`, …).
+    public let rawValue: String
+
+    /// The backend called `rawValue`, if it is built in.
+    public init?(rawValue: String) {
+        guard BuiltinStores.named(rawValue) != nil else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// The backend named on the command line.
+    public init?(argument: String) { self.init(rawValue: argument) }
+
+    /// Every built-in backend, in the order `strata backends` lists them.
+    public static var allCases: [ExampleBackend] { BuiltinStores.all.map { ExampleBackend(rawValue: $0.name)! } }
+    /// The names `--backend` takes, for its help.
+    public static var allValueStrings: [String] { BuiltinStores.all.map(\.name) }
+    /// The default backend.
+    public static let sqlite = ExampleBackend(rawValue: "sqlite")!
+    /// The reference backend the others are compared with.
+    public static let memory = ExampleBackend(rawValue: "memory")!
+    /// The name.
+    public var description: String { rawValue }
+
+    private var entry: BuiltinStore { BuiltinStores.named(rawValue)! }
 
     /// A container for `types` whose store lives in `folder` (created if missing).
     public func container(for types: [any PersistentModel.Type], in folder: URL) throws -> ModelContainer {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        switch self {
-        case .sqlite: return try ModelContainer(for: types, configurations: SQLiteStoreConfiguration(url: folder.appendingPathComponent("store.sqlite"), schema: .empty))
-        case .lmdb: return try ModelContainer(for: types, configurations: LMDBStoreConfiguration(folder: folder.appendingPathComponent("store"), schema: .empty))
-        case .json: return try ModelContainer(for: types, configurations: JSONStoreConfiguration(url: folder.appendingPathComponent("store.json"), schema: .empty, lockWait: .seconds(5)))
-        case .csv: return try ModelContainer(for: types, configurations: CSVStoreConfiguration(folder: folder.appendingPathComponent("store"), schema: .empty, lockWait: .seconds(5)))
-        case .xml: return try ModelContainer(for: types, configurations: XMLStoreConfiguration(url: folder.appendingPathComponent("store.xml"), schema: .empty, lockWait: .seconds(5)))
-        case .memory: return try ModelContainer(for: types, configurations: MemoryStoreConfiguration(name: folder.path, schema: .empty))
-        }
+        let factory: any BuiltinStoreFactory = entry.factory
+        return try Self.openContainer(types, folder, factory)
+    }
+
+    private static func openContainer<Factory: BuiltinStoreFactory>(_ types: [any PersistentModel.Type], _ folder: URL, _ factory: Factory) throws -> ModelContainer {
+        try ModelContainer(for: types, configurations: factory.stores.configuration(folder, .empty))
     }
 
     /// Forgets what a previous run left in `folder` (the memory backend's store lives in the process).
     public func destroy(_ folder: URL) {
+        let factory: any BuiltinStoreFactory = entry.factory
+        Self.destroyStore(folder, factory)
+    }
+
+    private static func destroyStore<Factory: BuiltinStoreFactory>(_ folder: URL, _ factory: Factory) {
+        factory.stores.destroy(folder)
         try? FileManager.default.removeItem(at: folder)
-        if self == .memory { MemoryStore.destroy(name: folder.path) }
     }
 }
 

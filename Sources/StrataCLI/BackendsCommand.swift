@@ -15,6 +15,7 @@ struct BackendsCommand: ParsableCommand {
         for backend in BuiltinBackend.all {
             let capabilities = try backend.capabilities().names.joined(separator: ", ")
             print("\(backend.name)\n  \(backend.summary)\n  capabilities: \(capabilities.isEmpty ? "none" : capabilities)")
+            print("  baseline: \(BuiltinBackend.baselines[backend.name]?.description ?? "none")")
         }
     }
 }

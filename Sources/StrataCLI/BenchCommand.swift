@@ -24,7 +24,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Output format: text or json.") var format: Format = .text
     @Flag(help: "Also run the same steps on the raw engine underneath (C for sqlite and lmdb, a dictionary floor for memory), in this run, for ratios.") var baseline = false
     @Option(help: "Run the workload this many times and report each figure's median.") var runs: Int = 1
-    @Option(help: "Run only this step inside strata_measure, for callgrind (every step still runs).") var step: String?
+    @Option(help: "Run only this step inside strata_measure, for callgrind (every step still runs); 'all' runs each step inside it (make perfcheck).") var step: String?
     @Flag(help: "With --step and --baseline: measure only the baseline (skip the backend).") var baselineOnly = false
 
     static let steps = MeasuredStep.names
@@ -32,7 +32,7 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         guard records >= 1_000, records % 100 == 0 else { throw ValidationError("--records must be a multiple of 100 and at least 1000.") }
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1.") }
-        if let step, !Self.steps.contains(step) { throw ValidationError("Unknown step '\(step)'. Steps: \(Self.steps.joined(separator: ", ")).") }
+        if let step, !Self.steps.contains(step), step != MeasuredStep.all { throw ValidationError("Unknown step '\(step)'. Steps: \(Self.steps.joined(separator: ", ")).") }
         if baselineOnly, !baseline { throw ValidationError("--baseline-only needs --baseline.") }
     }
 

@@ -2,17 +2,13 @@ import ArgumentParser
 import Foundation
 import Strata
 import StrataConformance
-import StrataMemory
-import StrataSQLite
-import StrataJSON
-import StrataCSV
-import StrataLMDB
-import StrataXML
+import StrataBuiltinBackends
 import StrataToolSupport
 
 /// A backend the `strata` tool knows by name, with everything the commands do to it erased to closures.
 ///
-/// Later backends add one `BuiltinBackend.make` line to `all`.
+/// `all` is `BuiltinStores.all` (the one list of built-in backends) made into closures, each with its
+/// raw-engine baseline from `baselines`.
 struct BuiltinBackend: Sendable {
     let name: String
     let summary: String
@@ -42,7 +38,15 @@ struct BuiltinBackend: Sendable {
     /// to run inside `strata_measure` (for callgrind), if any.
     var baseline: (@Sendable (_ records: Int, _ step: String?) throws -> [String: WorkloadReport.Figure])? = nil
 
-    static func make<Store: DataStore>(_ name: String, _ summary: String, onDisk: Bool, detectsAllDamage: Bool = true, appendOnly: @escaping @Sendable (String) -> Bool = { _ in false }, factory: StoreFactory<Store>) -> BuiltinBackend {
+    /// The tool's view of one entry of `BuiltinStores.all`, its store type recovered from the entry's factory.
+    static func make(_ entry: BuiltinStore) -> BuiltinBackend {
+        make(entry, factory: entry.factory)
+    }
+
+    private static func make<Factory: BuiltinStoreFactory>(_ entry: BuiltinStore, factory builtin: Factory) -> BuiltinBackend {
+        typealias Store = Factory.Store
+        let factory = builtin.stores
+        let name = entry.name
         /// Opening to read (dumps, checks after a kill) uses the read-only mode: reading never writes.
         @Sendable func readOnly(_ dir: URL) -> Store.Configuration {
             var configuration = factory.configuration(dir, FixtureDomain.schema)
@@ -50,7 +54,7 @@ struct BuiltinBackend: Sendable {
             return configuration
         }
         return BuiltinBackend(
-            name: name, summary: summary, isPersistentOnDisk: onDisk,
+            name: name, summary: entry.summary, isPersistentOnDisk: entry.isPersistentOnDisk,
             capabilities: {
                 let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-caps-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -67,7 +71,7 @@ struct BuiltinBackend: Sendable {
             generations: { dir, count, large in try CrashWorkload.run(try Store(factory.configuration(dir, FixtureDomain.schema)), saves: count, largeEvery: large) },
             crashCheck: { dir, large in try CrashWorkload.check(try Store(readOnly(dir)), largeEvery: large) },
             damageSample: { dir, generation in try DamageSample.write(generation: generation, into: try Store(factory.configuration(dir, FixtureDomain.schema))) },
-            detectsAllDamage: detectsAllDamage, isAppendOnly: appendOnly,
+            detectsAllDamage: entry.detectsAllDamage, isAppendOnly: entry.isAppendOnly,
             differential: DifferentialBackend(name: name, factory: factory))
     }
 
@@ -77,33 +81,23 @@ struct BuiltinBackend: Sendable {
         return copy
     }
 
-    /// Every built-in backend, in the order `strata backends` lists them.
-    static let all: [BuiltinBackend] = [
-        make(
-            "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).", onDisk: true, detectsAllDamage: false, appendOnly: { $0.hasSuffix("-wal") },
-            factory: BuiltinStores.sqlite
-        ).with(baseline: { try SQLiteBaseline.run(records: $0, step: $1) }),
-        make(
-            "lmdb", "B-trees in one LMDB environment: records by key, unique, index and to-many databases, MVCC readers (liblmdb).", onDisk: true, detectsAllDamage: false,
-            factory: BuiltinStores.lmdb
-        ).with(baseline: { try LMDBBaseline.run(records: $0, step: $1) }),
-        make(
-            "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.", onDisk: true, appendOnly: { $0.hasSuffix(".journal") },
-            factory: BuiltinStores.json
-        ).with(baseline: { try FileParseBaseline.json(records: $0, step: $1) }),
-        make(
-            "csv", "A folder of CSV tables a spreadsheet opens, committed atomically through a manifest.", onDisk: true,
-            factory: BuiltinStores.csv
-        ).with(baseline: { try FileParseBaseline.csv(records: $0, step: $1) }),
-        make(
-            "xml", "A well-formed XML document, valid against its schema, plus a journal, crash-safe, read with libxml2's SAX2 parser.", onDisk: true, appendOnly: { $0.hasSuffix(".journal") },
-            factory: BuiltinStores.xml
-        ).with(baseline: { try FileParseBaseline.xml(records: $0, step: $1) }),
-        make(
-            "memory", "In-memory reference backend on the shared engine; data lives as long as the process.", onDisk: false,
-            factory: BuiltinStores.memory
-        ).with(baseline: { try MemoryBaseline.run(records: $0, step: $1) }),
+    /// The raw engine beneath each built-in backend (`strata bench --baseline`) and what it measures,
+    /// by backend name; `strata backends` prints it, and `BuiltinListTests` fails when one is missing.
+    static let baselines: [String: (description: String, run: @Sendable (Int, String?) throws -> [String: WorkloadReport.Figure])] = [
+        "sqlite": ("raw C SQLite: the backend's tables, prepared statements, one transaction per save", { try SQLiteBaseline.run(records: $0, step: $1) }),
+        "lmdb": ("raw C LMDB: the backend's databases, one write transaction per save", { try LMDBBaseline.run(records: $0, step: $1) }),
+        "json": ("Foundation JSONSerialization parsing the same files (document and journal), nothing built from them", { try FileParseBaseline.json(records: $0, step: $1) }),
+        "csv": ("a C byte-level RFC 4180 parse of the same CSV tables, counting records and fields", { try FileParseBaseline.csv(records: $0, step: $1) }),
+        "xml": ("libxml2 parsing the same XML document", { try FileParseBaseline.xml(records: $0, step: $1) }),
+        "memory": ("a plain Swift dictionary floor holding the same records", { try MemoryBaseline.run(records: $0, step: $1) }),
     ]
+
+    /// Every built-in backend (`BuiltinStores.all`), in the order `strata backends` lists them.
+    static let all: [BuiltinBackend] = BuiltinStores.all.map { entry in
+        let backend = make(entry)
+        guard let baseline = baselines[entry.name] else { return backend }
+        return backend.with(baseline: baseline.run)
+    }
 
     /// The backend called `name`, or a validation error listing the known ones.
     static func named(_ name: String) throws -> BuiltinBackend {

@@ -11,13 +11,21 @@ public final class ModelBackingData {
     /// The backing data is used on its context's thread only and never accessed overlapping, so
     /// the two properties every fetched object sets skip Swift's run-time exclusivity check
     /// (~85 instructions per access, counted with callgrind on the model-level scan).
+    #if STRATA_INTERNAL_CHECKS  // debug builds keep the run-time check (docs/architecture.md, "Internal checks")
+    public internal(set) var persistentModelID: PersistentIdentifier
+    #else
     @exclusivity(unchecked) public internal(set) var persistentModelID: PersistentIdentifier
+    #endif
     /// The context the object is registered in.
     public internal(set) weak var context: ModelContext?
     /// The model type's derived description.
     let info: ModelTypeInfo
     /// The record as stored when last loaded or saved; `nil` for a new object.
+    #if STRATA_INTERNAL_CHECKS
+    var snapshot: Strata.DefaultSnapshot?
+    #else
     @exclusivity(unchecked) var snapshot: Strata.DefaultSnapshot?
+    #endif
     /// Whether the object was deleted (pending or saved).
     public internal(set) var isDeleted = false
     /// Bits of the properties set since the last save (ordinals ≥ 64 in `changedBeyond`).

@@ -29,9 +29,10 @@ extension ModelContext {
         }
         let result = try store.save(request)
         apply(result, inserted: zip(inserted, request.inserted), updated: zip(updates, request.updated))
+        let sentUpdates = Set(request.updated.map(\.persistentIdentifier))
         let changes = ModelChanges(
             inserted: result.remappedIdentifiers.permanentIdentifiers,
-            updated: request.updated.map(\.persistentIdentifier) + result.changedSnapshots.keys.filter { id in !request.updated.contains { $0.persistentIdentifier == id } },
+            updated: request.updated.map(\.persistentIdentifier) + result.changedSnapshots.keys.filter { !sentUpdates.contains($0) },
             deleted: Array(result.deletedIdentifiers))
         container.publish(changes)
         postDidSave(changes)

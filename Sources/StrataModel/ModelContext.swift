@@ -17,9 +17,22 @@ public final class ModelContext {
     let store: any ModelStore
     /// Identity map: the registered object of each saved record.
     /// (Touched on the context's thread only, never overlapping: no run-time exclusivity check.)
+    #if STRATA_INTERNAL_CHECKS  // debug builds keep the run-time check (docs/architecture.md, "Internal checks")
+    var registered: [PersistentIdentifier: any PersistentModel] = [:]
+    #else
     @exclusivity(unchecked) var registered: [PersistentIdentifier: any PersistentModel] = [:]
-    /// Objects inserted since the last save, in insert order.
-    var inserted: [any PersistentModel] = []
+    #endif
+    /// Objects inserted since the last save, in insert order. Deleting a pending insert only takes
+    /// it out of `insertedSet`; the list drops such objects when next read or changed, in one pass,
+    /// so deleting k of n pending inserts costs O(n + k), not O(n·k).
+    var inserted: [any PersistentModel] {
+        get { dropDeletedInserts(); return insertedOrder }
+        _modify { dropDeletedInserts(); yield &insertedOrder }
+        set { insertedOrder = newValue; droppedInserts = 0 }
+    }
+    private var insertedOrder: [any PersistentModel] = []
+    /// How many objects of `insertedOrder` left `insertedSet` (deleted before a save).
+    private var droppedInserts = 0
     var insertedSet = Set<ObjectIdentifier>()
     /// Registered objects with changes since the last save, in the order they changed.
     var changed: [ObjectIdentifier: any PersistentModel] = [:]
@@ -99,7 +112,7 @@ public final class ModelContext {
         guard backing.context === self, !backing.isDeleted else { return }
         let key = ObjectIdentifier(model)
         if insertedSet.remove(key) != nil {
-            inserted.removeAll { $0 === model }
+            droppedInserts += 1
             detachFromRelationships(model)
             backing.context = nil
             backing.isDeleted = true
@@ -108,6 +121,12 @@ public final class ModelContext {
         backing.isDeleted = true
         if deleted.updateValue(model, forKey: key) == nil { deletedOrder.append(key) }
         queueAutosave()
+    }
+
+    private func dropDeletedInserts() {
+        guard droppedInserts > 0 else { return }
+        droppedInserts = 0
+        insertedOrder.removeAll { !insertedSet.contains(ObjectIdentifier($0)) }
     }
 
     /// Takes an unsaved object out of the loaded relationships of the objects it points at.
@@ -138,7 +157,7 @@ public final class ModelContext {
     }
 
     /// Whether there are inserts, changes or deletes not yet saved.
-    public var hasChanges: Bool { !inserted.isEmpty || !deleted.isEmpty || changed.values.contains { $0.persistentBackingData.hasChanges } }
+    public var hasChanges: Bool { !insertedSet.isEmpty || !deleted.isEmpty || changed.values.contains { $0.persistentBackingData.hasChanges } }
 
     /// Objects inserted since the last save.
     public var insertedModelsArray: [any PersistentModel] { inserted }

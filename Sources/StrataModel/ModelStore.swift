@@ -22,14 +22,14 @@ final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
         let rows = try store.fetch(descriptor)
         // The same type: reinterpreted, not cast (`as?` on an array checks every element, 400
         // instructions per record in a 10,000-record fetch).
-        if Store.Snapshot.self == Strata.DefaultSnapshot.self { return unsafeBitCast(rows, to: [Strata.DefaultSnapshot].self) }
+        if Store.Snapshot.self == Strata.DefaultSnapshot.self { return _identicalCast(rows, to: [Strata.DefaultSnapshot].self) }
         return rows.map(Self.read)
     }
 
     /// The store's point lookup (store contract §6): one keyed read where the backend has one.
     func snapshot(for id: PersistentIdentifier) throws -> Strata.DefaultSnapshot? {
         guard let row = try store.snapshot(for: id) else { return nil }
-        if Store.Snapshot.self == Strata.DefaultSnapshot.self { return unsafeBitCast(row, to: Strata.DefaultSnapshot.self) }
+        if Store.Snapshot.self == Strata.DefaultSnapshot.self { return _identicalCast(row, to: Strata.DefaultSnapshot.self) }
         return Self.read(row)
     }
 

@@ -1,4 +1,5 @@
 import CStrataBaselines
+import Foundation
 import StrataConformance
 
 /// The standard workload's timed steps, and the bracket that runs one of them inside the C function
@@ -8,10 +9,17 @@ public enum MeasuredStep {
     /// The steps in workload order (`size` and `peak-memory` are measured, not timed).
     public static let names = ["insert", "reopen", "fetch-by-id", "scan", "filter", "update-one", "update-batch", "unique-violation", "cascade-delete"]
 
-    /// A bracket that runs the chosen step inside `strata_measure` and every other step plainly.
+    /// The `--step` value that runs every step inside `strata_measure`, each call announced on
+    /// standard error as `strata-measure: <step>` first, so one callgrind run with
+    /// `--dump-after=strata_measure` counts every step (`make perfcheck`).
+    public static let all = "all"
+
+    /// A bracket that runs the chosen step (every step for `all`) inside `strata_measure` and every
+    /// other step plainly.
     public static func bracket(only chosen: String) -> StandardWorkload.StepBracket {
         { step, body in
-            guard step == chosen else { return try body() }
+            guard step == chosen || chosen == all else { return try body() }
+            if chosen == all { FileHandle.standardError.write(Data("strata-measure: \(step)\n".utf8)) }
             try withoutActuallyEscaping(body) { body in
                 let box = MeasuredBody(body)
                 strata_measure({ context in

@@ -1,23 +1,14 @@
 import Foundation
-import StrataCSV
+import StrataBuiltinBackends
 import StrataConformance
-import StrataJSON
-import StrataLMDB
 import StrataMemory
-import StrataSQLite
 import Testing
 
 /// A short seeded differential run on every built-in backend (`make difftest SEEDS=N` runs long
 /// ones through `strata difftest`): the same random operations, the same outcomes everywhere.
 struct DifferentialTests {
-    /// Every built-in backend, opened as the conformance tests open them.
-    static let backends: [DifferentialBackend] = [
-        DifferentialBackend(name: "memory", factory: StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }),
-        DifferentialBackend(name: "sqlite", factory: StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }),
-        DifferentialBackend(name: "lmdb", factory: StoreFactory<LMDBStore> { dir, schema in LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }),
-        DifferentialBackend(name: "json", factory: StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: .seconds(5)) }),
-        DifferentialBackend(name: "csv", factory: StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema, lockWait: .seconds(5)) }),
-    ]
+    /// Every built-in backend (`BuiltinStores.all`), the memory backend first.
+    static let backends: [DifferentialBackend] = BuiltinStores.referenceFirst.map { DifferentialBackend($0) }
 
     @Test(arguments: 1...4 as ClosedRange<UInt64>) func sameOutcomesEverywhere(seed: UInt64) throws {
         let stats = try DifferentialTest.run(seed: seed, operations: 150, backends: Self.backends)

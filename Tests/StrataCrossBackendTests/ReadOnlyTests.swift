@@ -1,22 +1,21 @@
 import Foundation
 import Strata
-import StrataCSV
+import StrataBuiltinBackends
 import StrataConformance
-import StrataJSON
-import StrataMemory
-import StrataSQLite
 import Testing
 
 /// Every backend's read-only mode: it reads what a writer saved (with the writer still open), its
 /// saves fail with `readOnlyStore`, and opening a location that holds no store creates nothing.
 struct ReadOnlyTests {
-    static func check<Configuration: DataStoreConfiguration>(_ name: String, _ make: @escaping (URL) -> Configuration) throws {
-        typealias Store = Configuration.Store
+    static func check<Factory: BuiltinStoreFactory>(_ name: String, _ factory: Factory) throws {
+        typealias Store = Factory.Store
+        typealias Configuration = Store.Configuration
+        let make = { factory.stores.configuration($0, FixtureDomain.schema) }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-readonly-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer {
+            factory.stores.destroy(dir)
             try? FileManager.default.removeItem(at: dir)
-            MemoryStore.destroy(name: dir.path)
         }
         func readOnly(_ location: URL) -> Configuration {
             var configuration = make(location)
@@ -37,11 +36,7 @@ struct ReadOnlyTests {
         #expect(try reader.fetchCount(FetchDescriptor(entity: "Tag")) == ids.filter { $0.entityName == "Tag" }.count, "\(name)")
     }
 
-    @Test func everyBackendHasAReadOnlyMode() throws {
-        let schema = FixtureDomain.schema
-        try Self.check("memory") { MemoryStoreConfiguration(name: $0.path, schema: schema) }
-        try Self.check("sqlite") { SQLiteStoreConfiguration(url: $0.appendingPathComponent("s.sqlite"), schema: schema) }
-        try Self.check("json") { JSONStoreConfiguration(url: $0.appendingPathComponent("s.json"), schema: schema) }
-        try Self.check("csv") { CSVStoreConfiguration(folder: $0.appendingPathComponent("s"), schema: schema) }
+    @Test(arguments: BuiltinStores.all) func everyBackendHasAReadOnlyMode(_ backend: BuiltinStore) throws {
+        try Self.check(backend.name, backend.factory)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataBuiltinBackends
 import Testing
 
 /// Short, seeded runs of `strata torture` and `strata fuzz` on the built-in file backends; the long runs are
@@ -25,7 +26,7 @@ struct ReliabilityToolTests {
         return (process.terminationStatus, text)
     }
 
-    @Test(arguments: ["sqlite", "json", "csv", "xml", "lmdb"])
+    @Test(arguments: BuiltinStores.all.filter(\.isPersistentOnDisk).map(\.name))
     func tortureKeepsEveryReportedSave(backend: String) throws {
         let (status, table) = try Self.run(["torture", "--backend", backend, "--trials", "8", "--seed", "7", "--large-every", "3"])
         #expect(status == 0, "\(table)")
@@ -42,7 +43,7 @@ struct ReliabilityToolTests {
         "lmdb": "bit-flip,truncate,insert-bytes,delete-bytes,delete-file,swap-files,stale-file",
     ]
 
-    @Test(arguments: ["sqlite", "json", "csv", "xml", "lmdb"])
+    @Test(arguments: BuiltinStores.all.filter(\.isPersistentOnDisk).map(\.name))
     func damageIsReportedNeverSilentNeverACrash(backend: String) throws {
         let (status, table) = try Self.run(["fuzz", "--backend", backend, "--trials", "30", "--seed", "11", "--kinds", Self.fuzzKinds[backend]!])
         #expect(status == 0, "\(table)")

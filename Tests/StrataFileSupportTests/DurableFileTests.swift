@@ -25,6 +25,16 @@ struct DurableFileTests {
         }
     }
 
+    /// A failed system call keeps its `errno`: reading a folder as a file fails with EISDIR.
+    @Test func aFailedCallKeepsItsErrno() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let error = try #require(throws: StrataError.self) { try DurableFile.read(dir.path) }
+        #expect(error.code == .ioFailure)
+        #expect(error.native == .init(.errno, code: Int(EISDIR), message: String(cString: strerror(EISDIR))), "\(error)")
+        #expect(error.description.hasSuffix("[errno \(EISDIR): Is a directory]"), "\(error)")
+    }
+
     @Test func replaceLeavesTheNewFileAndNoTemporary() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -200,6 +200,8 @@ struct LMDBFileTests {
         let error = try #require(throws: StrataError.self) { try store.save(SaveRequest(inserted: try samples(20, megabytes: 2, from: 4))) }
         #expect(error.code == .ioFailure)
         #expect(error.message.contains("ceiling"))
+        #expect(error.native == .init(.lmdb, code: Int(MDB_MAP_FULL), message: String(cString: mdb_strerror(MDB_MAP_FULL))), "\(error)")
+        #expect(error.description.contains("[lmdb -30792: MDB_MAP_FULL"), "\(error)")
         #expect(try store.fetchCount(FetchDescriptor(entity: "Sample")) == 4, "the failed save changed nothing")
         _ = try store.save(SaveRequest(inserted: try samples(1, megabytes: 1, from: 100)))
         #expect(try Self.open(folder).fetchCount(FetchDescriptor(entity: "Sample")) == 5)

@@ -1,26 +1,25 @@
 import Foundation
-import StrataCSV
-import StrataJSON
-import StrataLMDB
+import StrataBuiltinBackends
 import StrataMemory
 import StrataModel
-import StrataSQLite
-import StrataXML
 
-/// A built-in backend as the model tests open it; add a line to `all` for a new backend.
+/// A built-in backend (`BuiltinStores.all`) as the model tests open it; the memory backend comes first.
 struct ModelBackend: CustomStringConvertible, Sendable {
     let name: String
     let open: @Sendable (URL, [any PersistentModel.Type]) throws -> ModelContainer
     var description: String { name }
 
-    static let all: [ModelBackend] = [
-        ModelBackend(name: "memory") { dir, types in try ModelContainer(for: types, configurations: MemoryStoreConfiguration(name: dir.path, schema: .empty)) },
-        ModelBackend(name: "sqlite") { dir, types in try ModelContainer(for: types, configurations: SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: .empty)) },
-        ModelBackend(name: "json") { dir, types in try ModelContainer(for: types, configurations: JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: .empty, lockWait: .seconds(10))) },
-        ModelBackend(name: "lmdb") { dir, types in try ModelContainer(for: types, configurations: LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: .empty)) },
-        ModelBackend(name: "xml") { dir, types in try ModelContainer(for: types, configurations: XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: .empty, lockWait: .seconds(10))) },
-        ModelBackend(name: "csv") { dir, types in try ModelContainer(for: types, configurations: CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: .empty, lockWait: .seconds(10))) },
-    ]
+    init(name: String, open: @escaping @Sendable (URL, [any PersistentModel.Type]) throws -> ModelContainer) {
+        self.name = name
+        self.open = open
+    }
+
+    init<Factory: BuiltinStoreFactory>(name: String, _ factory: Factory) {
+        let stores = factory.stores
+        self.init(name: name) { dir, types in try ModelContainer(for: types, configurations: stores.configuration(dir, .empty)) }
+    }
+
+    static let all: [ModelBackend] = BuiltinStores.referenceFirst.map { ModelBackend(name: $0.name, $0.factory) }
 }
 
 /// A fresh location for one test, and the containers opened on it.

@@ -83,4 +83,26 @@ import Testing
         #expect(found.contains { $0 === garden })
         #expect(log.all == ["fetch QueryNote"], "one store fetch; the pending object is judged in memory: \(log.all)")
     }
+
+    /// Deleting pending inserts drops them from the pending list, in insert order, also when one of
+    /// them is inserted again before anything reads the list; the save stores exactly the rest.
+    @Test func deletedPendingInsertsLeaveTheList() throws {
+        let fixture = try ModelFixture(ModelBackend.all[0])
+        let context = ModelContext(try fixture.open())
+        let trips = (0..<6).map { Trip(name: "t\($0)", destination: "d") }
+        for trip in trips { context.insert(trip) }
+        context.delete(trips[1])
+        context.delete(trips[4])
+        context.delete(trips[2])
+        context.insert(trips[2])
+        #expect(context.insertedModelsArray.map { ($0 as! Trip).name } == ["t0", "t3", "t5", "t2"])
+        #expect(context.hasChanges)
+        try context.save()
+        #expect(try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).map(\.name) == ["t0", "t2", "t3", "t5"])
+        let alone = Trip(name: "alone", destination: "d")
+        context.insert(alone)
+        context.delete(alone)
+        #expect(!context.hasChanges)
+        #expect(context.insertedModelsArray.isEmpty)
+    }
 }

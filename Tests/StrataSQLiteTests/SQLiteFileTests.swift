@@ -61,6 +61,9 @@ struct SQLiteFileTests {
         try bytes.write(to: file)
         let error = try #require(throws: StrataError.self) { try Self.open(file) }
         #expect(error.code == .corruptStore)
+        // SQLite's own code is kept: SQLITE_NOTADB (26), shown in the description.
+        #expect(error.native?.domain == .sqlite && error.native?.code == 26, "\(error)")
+        #expect(error.description.contains("[sqlite 26: file is not a database]"), "\(error)")
         #expect(try Data(contentsOf: file) == bytes)
         #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"))
     }
@@ -109,6 +112,7 @@ struct SQLiteFileTests {
         let tag = try DefaultSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "t"])
         let error = try #require(throws: StrataError.self) { try store.save(SaveRequest(inserted: [tag])) }
         #expect(error.code == .storeLocked)
+        #expect(error.native?.domain == .sqlite && error.native.map { $0.code & 0xff } == 5 /* SQLITE_BUSY */, "\(error)")
         // Readers still read while the other process holds the lock.
         #expect(try store.fetchCount(FetchDescriptor(entity: "Tag")) == 0)
         try input.fileHandleForWriting.close()

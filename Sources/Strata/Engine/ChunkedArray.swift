@@ -78,4 +78,19 @@ struct ChunkedArray<Element: Sendable>: RandomAccessCollection, Sendable {
         total -= 1
         return removed
     }
+
+    /// Checks the chunk layout (under `STRATA_INTERNAL_CHECKS`; nothing otherwise): every chunk but
+    /// the last holds exactly 64 elements, the last 1 to 64, and `count` is their sum.
+    func _checkInvariants() {
+        #if STRATA_INTERNAL_CHECKS
+        for (c, chunk) in chunks.enumerated() {
+            if c < chunks.count - 1 {
+                internalInvariant(chunk.count == Self.chunkSize, "ChunkedArray: chunk \(c) of \(chunk.count) elements before the last")
+            } else {
+                internalInvariant((1...Self.chunkSize).contains(chunk.count), "ChunkedArray: a last chunk of \(chunk.count) elements")
+            }
+        }
+        internalInvariant(chunks.reduce(0) { $0 + $1.count } == total, "ChunkedArray: count \(total) differs from its chunks'")
+        #endif
+    }
 }

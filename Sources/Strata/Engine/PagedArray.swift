@@ -224,4 +224,32 @@ struct PagedArray<Element: Sendable>: Sendable {
     var allocatedSlots: Int {
         pages.reduce(0) { $0 + ($1.isDense ? $1.slots.count : $1.elements.count) }
     }
+
+    /// Checks the layout (under `STRATA_INTERNAL_CHECKS`; nothing otherwise): page numbers ascending
+    /// and parallel to the pages, each page dense (256 slots, no compact lists) or compact (offsets
+    /// ascending and parallel to the elements, at most `denseAbove` of them), each page's count its
+    /// elements' number and never 0, and `count` their sum. Dense pages `prepareDensePages` made ahead
+    /// of a bulk insert are full again when the insert ends, which is when this runs.
+    func _checkInvariants() {
+        #if STRATA_INTERNAL_CHECKS
+        pages._checkInvariants()
+        internalInvariant(numbers.count == pages.count, "PagedArray: \(numbers.count) page numbers for \(pages.count) pages")
+        var total = 0
+        for (i, page) in pages.enumerated() {
+            internalInvariant(i == 0 || numbers[i - 1] < numbers[i], "PagedArray: page numbers not ascending at \(i)")
+            if page.isDense {
+                internalInvariant(page.slots.count == Self.pageSize, "PagedArray: a dense page of \(page.slots.count) slots")
+                internalInvariant(page.offsets.isEmpty && page.elements.isEmpty, "PagedArray: a dense page with compact lists")
+                internalInvariant(page.slots.lazy.filter { $0 != nil }.count == page.count, "PagedArray: a dense page's count is not its elements'")
+            } else {
+                internalInvariant(page.offsets.count == page.elements.count && page.elements.count == page.count, "PagedArray: a compact page's lists and count differ")
+                internalInvariant(page.count <= Self.denseAbove, "PagedArray: a compact page of \(page.count) elements, over \(Self.denseAbove)")
+                internalInvariant(zip(page.offsets, page.offsets.dropFirst()).allSatisfy { $0 < $1 }, "PagedArray: a compact page's offsets not ascending")
+            }
+            internalInvariant(page.count > 0, "PagedArray: an empty page \(numbers[i]) kept")
+            total += page.count
+        }
+        internalInvariant(total == count, "PagedArray: count \(count), pages hold \(total)")
+        #endif
+    }
 }

@@ -14,7 +14,8 @@ public final class RecordEngine: Sendable {
     /// The store identifier in every permanent identifier.
     public let storeIdentifier: String
     private let committed: Mutex<StoreState>
-    private let writer = Mutex<Int>(0)
+    /// Serializes saves (and `replaceState` against a running save).
+    private let writer = Mutex<Void>(())
 
     /// An engine starting from `state` (empty for a new store, loaded for an existing one).
     public init(state: StoreState) {
@@ -28,13 +29,12 @@ public final class RecordEngine: Sendable {
 
     /// The snapshots matching `descriptor`, in the contract's order.
     public func fetch<S: DataStoreSnapshot>(_ descriptor: FetchDescriptor, as: S.Type = S.self) throws -> [S] {
-        if case .identifierIn(let ids)? = descriptor.predicate, ids.count == 1, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {
+        if let id = descriptor.pointLookupIdentifier {
             // Fetch by identifier, the hottest read: one lookup, no copy of the state.
             let entity = try schema.requireEntity(descriptor.entityName)
-            let id = ids[0]
             guard !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == storeIdentifier else { return [] }
             if S.self == DefaultSnapshot.self {
-                return unsafeBitCast(lookup(entity, id.primaryKey).map { [$0] } ?? [], to: [S].self)
+                return _identicalCast(lookup(entity, id.primaryKey).map { [$0] } ?? [], to: [S].self)
             }
             let state = self.state
             return state.tables[entity.index].records[id.primaryKey].map { [state.snapshot(entity, id.primaryKey, $0)] } ?? []
@@ -46,7 +46,7 @@ public final class RecordEngine: Sendable {
             var result: [DefaultSnapshot] = []
             result.reserveCapacity(keys.count)
             for key in keys { result.append(state.defaultSnapshot(entity, key, state.tables[entity.index].records[key]!)) }
-            return unsafeBitCast(result, to: [S].self)
+            return _identicalCast(result, to: [S].self)
         }
         var result: [S] = []
         result.reserveCapacity(keys.count)
@@ -96,14 +96,14 @@ public final class RecordEngine: Sendable {
     ///   if it throws, nothing is committed and the error propagates.
     /// - Throws: the contract's errors (`uniqueConstraintViolation`, `deleteDenied`, …) or `persist`'s.
     public func save<S: DataStoreSnapshot>(_ request: SaveRequest<S>, persist: (CommitContext) throws -> Void = { _ in }) throws -> SaveResult<S> {
-        try writer.withLock { generation in
+        try writer.withLock { _ in
             let previous = self.state
             var transaction = SaveTransaction(base: previous)
             let outcome = try transaction.run(IncomingRequest(request))
+            transaction.work._checkInvariants()
             try persist(CommitContext(previous: previous, next: transaction.work, changes: outcome.changes))
             let next = transaction.work
             committed.withLock { $0 = next }
-            generation += 1
             var changed: [PersistentIdentifier: S] = [:]
             for (entity, key, record) in outcome.changed { changed[next.identifier(entity, key)] = next.snapshot(entity, key, record) }
             return SaveResult(storeIdentifier: storeIdentifier, remappedIdentifiers: outcome.remap, deletedIdentifiers: outcome.deleted, changedSnapshots: changed)

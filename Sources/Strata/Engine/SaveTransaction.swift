@@ -453,9 +453,9 @@ struct IncomingRequest {
     init<S: DataStoreSnapshot>(_ request: SaveRequest<S>) {
         updatedProperties = request.updatedProperties
         if S.self == DefaultSnapshot.self {
-            inserted = unsafeBitCast(request.inserted, to: [DefaultSnapshot].self)
-            updated = unsafeBitCast(request.updated, to: [DefaultSnapshot].self)
-            deleted = unsafeBitCast(request.deleted, to: [DefaultSnapshot].self)
+            inserted = _identicalCast(request.inserted, to: [DefaultSnapshot].self)
+            updated = _identicalCast(request.updated, to: [DefaultSnapshot].self)
+            deleted = _identicalCast(request.deleted, to: [DefaultSnapshot].self)
         } else {
             func read(_ s: S) -> DefaultSnapshot {
                 DefaultSnapshot(entity: s.entity, persistentIdentifier: s.persistentIdentifier, attributes: s.attributeValues, relationships: s.relationshipValues)

@@ -29,6 +29,22 @@ struct ShardedDictionary<Key: ShardedKey, Element: Sendable>: Sendable {
 
     /// The number of keys.
     var count: Int { shards.reduce(0) { $0 + $1.count } }
+
+    /// Visits every key and element (in no particular order).
+    func forEach(_ body: (Key, Element) -> Void) {
+        for shard in shards { for (key, element) in shard { body(key, element) } }
+    }
+
+    /// Checks the sharding (under `STRATA_INTERNAL_CHECKS`; nothing otherwise): `shardCount` shards,
+    /// each key in the shard its `shard` bits choose.
+    func _checkInvariants() {
+        #if STRATA_INTERNAL_CHECKS
+        internalInvariant(shards.count == Self.shardCount, "ShardedDictionary: \(shards.count) shards")
+        for (i, shard) in shards.enumerated() {
+            for key in shard.keys { internalInvariant(Self.shard(key) == i, "ShardedDictionary: a key in shard \(i), its bits choose \(Self.shard(key))") }
+        }
+        #endif
+    }
 }
 
 /// A key that already carries well-mixed bits to choose its shard with (so it is not hashed twice).

@@ -36,10 +36,35 @@ public enum Link: Sendable, Hashable {
     }
 }
 
-/// Identifies one record inside the engine: entity index and primary key.
-struct RecordKey: Hashable, Sendable {
-    var entity: Int
-    var key: Int64
+/// Identifies one record inside a store: its entity's index in the schema and its primary key.
+///
+/// The one key type of the engine's and the SQLite and LMDB save transactions' per-record maps.
+/// Its hashing and equality are inlinable, so a backend in another module hashes it as fast as the
+/// core does.
+@frozen
+public struct RecordKey: Hashable, Sendable {
+    /// The entity's index in `Schema.entities`.
+    public var entity: Int
+    /// The record's primary key.
+    public var key: Int64
+
+    /// The key of record `key` of the entity at index `entity`.
+    @inlinable
+    public init(entity: Int, key: Int64) {
+        self.entity = entity
+        self.key = key
+    }
+
+    /// Whether both name the same record.
+    @inlinable
+    public static func == (a: RecordKey, b: RecordKey) -> Bool { a.entity == b.entity && a.key == b.key }
+
+    /// Hashes the entity index and the key.
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entity)
+        hasher.combine(key)
+    }
 }
 
 /// The key of a unique constraint's values (normalized, see `Value.uniqueKey`), hashed once.

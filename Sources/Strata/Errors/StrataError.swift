@@ -30,12 +30,15 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
     public var line: Int?
     /// A 1-based column in `file`, when known.
     public var column: Int?
+    /// The failure as the library underneath reported it (SQLite result code, LMDB return code,
+    /// `errno`), when the error comes from one.
+    public var native: NativeError?
 
     /// Makes an error; backends fill in every piece of context they have.
     public init(
         _ code: Code, _ message: String, entity: String? = nil, properties: [String] = [],
         identifiers: [PersistentIdentifier] = [], file: String? = nil, offset: Int? = nil,
-        line: Int? = nil, column: Int? = nil
+        line: Int? = nil, column: Int? = nil, native: NativeError? = nil
     ) {
         self.code = code
         self.message = message
@@ -46,9 +49,10 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         self.offset = offset
         self.line = line
         self.column = column
+        self.native = native
     }
 
-    /// `code: message [entity.properties] [identifiers] [file:line:column @offset]`.
+    /// `code: message [entity.properties] [identifiers] [file:line:column @offset] [native domain code: message]`.
     public var description: String {
         var text = "\(code.rawValue): \(message)"
         if let entity { text += " [entity \(entity)" + (properties.isEmpty ? "" : " \(properties.joined(separator: ", "))") + "]" }
@@ -57,6 +61,7 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
             text += " [\(file)" + (line.map { ":\($0)" } ?? "") + (column.map { ":\($0)" } ?? "")
                 + (offset.map { " @\($0)" } ?? "") + "]"
         }
+        if let native { text += " [\(native)]" }
         return text
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Strata
+import StrataBuiltinBackends
 import StrataConformance
 import StrataToolSupport
 
@@ -12,7 +13,8 @@ struct ModelBenchBackend: Sendable {
     /// The model-level workload.
     let model: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> [String: WorkloadReport.Figure]
 
-    init<Store: DataStore>(_ name: String, _ factory: StoreFactory<Store>) {
+    init<Factory: BuiltinStoreFactory>(_ name: String, _ builtin: Factory) {
+        let factory = builtin.stores
         self.name = name
         store = { records, bracket in
             var report = try StandardWorkload.run(name, factory: factory, records: records, bracket: bracket)
@@ -22,12 +24,8 @@ struct ModelBenchBackend: Sendable {
         model = { records, bracket in try ModelWorkload.run(factory: factory, records: records, bracket: bracket) }
     }
 
-    /// The built-in backends, in the order `strata backends` lists them.
-    static let all = [
-        ModelBenchBackend("sqlite", BuiltinStores.sqlite), ModelBenchBackend("lmdb", BuiltinStores.lmdb),
-        ModelBenchBackend("json", BuiltinStores.json), ModelBenchBackend("csv", BuiltinStores.csv),
-        ModelBenchBackend("xml", BuiltinStores.xml), ModelBenchBackend("memory", BuiltinStores.memory),
-    ]
+    /// The built-in backends (`BuiltinStores.all`), in the order `strata backends` lists them.
+    static let all = BuiltinStores.all.map { ModelBenchBackend($0.name, $0.factory) }
 
     /// The backend called `name`, or a validation error listing the known ones.
     static func named(_ name: String) throws -> ModelBenchBackend {

@@ -1,34 +1,17 @@
 import Foundation
+import StrataBuiltinBackends
 import StrataConformance
 
 /// What the report says about each built-in backend beyond its measured figures: how its store looks
 /// on disk and which tools open it (from docs/formats/), and what its raw-engine baseline measures.
 extension BuiltinBackend {
     /// The store's files and the tools that open them, from the backend's format document.
-    var storageFormat: BackendReport.StorageFormat? {
-        switch name {
-        case "sqlite": .init(description: "one SQLite 3 database file (store.sqlite), real tables", tools: ["sqlite3", "any SQLite browser", "Python sqlite3"], humanReadable: false)
-        case "lmdb": .init(description: "an LMDB environment (data.mdb, lock.mdb)", tools: ["mdb_dump", "mdb_stat", "py-lmdb"], humanReadable: false)
-        case "json": .init(description: "a JSON document plus a journal of JSON lines", tools: ["a text editor", "jq", "python3 -m json.tool", "diff"], humanReadable: true)
-        case "csv": .init(description: "a folder of RFC 4180 CSV tables and a JSON manifest", tools: ["a spreadsheet", "Python csv", "a text editor", "diff"], humanReadable: true)
-        case "xml": .init(description: "an XML document (schema docs/formats/strata-xml.xsd) plus a journal of XML entries", tools: ["xmllint", "a text editor", "diff"], humanReadable: true)
-        case "memory": .init(description: "none: the data lives in the process", tools: [], humanReadable: false, onDisk: false)
-        default: nil
-        }
-    }
+    var storageFormat: BackendReport.StorageFormat? { BuiltinStores.named(name)?.storage }
 
     /// What the baseline figures of `strata bench --baseline` measure, for the ratios' labels.
     var baselineDescription: String? {
         guard baseline != nil else { return nil }
-        switch name {
-        case "sqlite": return "raw C SQLite: the backend's tables, prepared statements, one transaction per save"
-        case "lmdb": return "raw C LMDB: the backend's databases, one write transaction per save"
-        case "memory": return "a plain Swift dictionary floor holding the same records"
-        case "json": return "Foundation JSONSerialization parsing the same files (document and journal), nothing built from them"
-        case "csv": return "a C byte-level RFC 4180 parse of the same CSV tables, counting records and fields"
-        case "xml": return "libxml2 parsing the same XML document"
-        default: return "the raw engine beneath the backend"
-        }
+        return Self.baselines[name]?.description ?? "the raw engine beneath the backend"
     }
 
     /// Measures this backend for the report, each part in a child process of this executable: the

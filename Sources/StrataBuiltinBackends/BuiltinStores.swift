@@ -1,0 +1,112 @@
+import Foundation
+import Strata
+import StrataConformance
+import StrataCSV
+import StrataJSON
+import StrataLMDB
+import StrataMemory
+import StrataSQLite
+import StrataXML
+
+/// The built-in backends: the one list every tool, example and cross-backend test reads.
+///
+/// A new built-in backend is one entry in `all` (plus the places docs/writing-a-backend.md's checklist
+/// names: its targets in Package.swift, its raw-engine baseline, the Makefile's lists, its format page);
+/// `BuiltinListTests` fails when one of those places misses a backend of this list.
+public enum BuiltinStores {
+    /// One SQLite file, `store.sqlite`.
+    public static let sqlite = StoreFactory<SQLiteStore> { dir, schema in SQLiteStoreConfiguration(url: dir.appendingPathComponent("store.sqlite"), schema: schema) }
+    /// One LMDB environment in the folder `store`.
+    public static let lmdb = StoreFactory<LMDBStore> { dir, schema in LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema) }
+    /// `store.json` and its journal.
+    public static let json = StoreFactory<JSONStore> { dir, schema in JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: .seconds(5)) }
+    /// The CSV tables in the folder `store`.
+    public static let csv = StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema, lockWait: .seconds(5)) }
+    /// `store.xml` and its journal.
+    public static let xml = StoreFactory<XMLStore> { dir, schema in XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: schema, lockWait: .seconds(5)) }
+    /// An in-process store named after the folder; destroying it forgets the store.
+    public static let memory = StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }
+
+    /// Every built-in backend, in the order `strata backends` lists them.
+    public static let all: [BuiltinStore] = [
+        BuiltinStore(
+            "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).",
+            storage: .init(description: "one SQLite 3 database file (store.sqlite), real tables", tools: ["sqlite3", "any SQLite browser", "Python sqlite3"], humanReadable: false),
+            detectsAllDamage: false, appendOnly: { $0.hasSuffix("-wal") }, factory: sqlite),
+        BuiltinStore(
+            "lmdb", "B-trees in one LMDB environment: records by key, unique, index and to-many databases, MVCC readers (liblmdb).",
+            storage: .init(description: "an LMDB environment (data.mdb, lock.mdb)", tools: ["mdb_dump", "mdb_stat", "py-lmdb"], humanReadable: false),
+            detectsAllDamage: false, factory: lmdb),
+        BuiltinStore(
+            "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.",
+            storage: .init(description: "a JSON document plus a journal of JSON lines", tools: ["a text editor", "jq", "python3 -m json.tool", "diff"], humanReadable: true),
+            appendOnly: { $0.hasSuffix(".journal") }, factory: json),
+        BuiltinStore(
+            "csv", "A folder of CSV tables a spreadsheet opens, committed atomically through a manifest.",
+            storage: .init(description: "a folder of RFC 4180 CSV tables and a JSON manifest", tools: ["a spreadsheet", "Python csv", "a text editor", "diff"], humanReadable: true),
+            factory: csv),
+        BuiltinStore(
+            "xml", "A well-formed XML document, valid against its schema, plus a journal, crash-safe, read with libxml2's SAX2 parser.",
+            storage: .init(description: "an XML document (schema docs/formats/strata-xml.xsd) plus a journal of XML entries", tools: ["xmllint", "a text editor", "diff"], humanReadable: true),
+            appendOnly: { $0.hasSuffix(".journal") }, factory: xml),
+        BuiltinStore(
+            "memory", "In-memory reference backend on the shared engine; data lives as long as the process.",
+            storage: .init(description: "none: the data lives in the process", tools: [], humanReadable: false, onDisk: false),
+            factory: memory),
+    ]
+
+    /// `all` with the memory backend, the reference the others are compared with, first.
+    public static var referenceFirst: [BuiltinStore] { all.filter { $0.name == "memory" } + all.filter { $0.name != "memory" } }
+
+    /// The built-in backend called `name`, if there is one.
+    public static func named(_ name: String) -> BuiltinStore? { all.first { $0.name == name } }
+}
+
+/// One built-in backend: its name, what it is, how its store looks on disk, and the factory of its stores.
+public struct BuiltinStore: Sendable, CustomStringConvertible {
+    /// The name `--backend` takes (`sqlite`, `memory`, …).
+    public let name: String
+    /// One sentence on what the backend is.
+    public let summary: String
+    /// The store's files and the tools that open them (from the backend's page in docs/formats/).
+    public let storage: BackendReport.StorageFormat
+    /// Whether the format checksums everything it stores, so that `strata fuzz` counts a silently
+    /// wrong open as a failure (SQLite's and LMDB's formats have no checksums of their own).
+    public let detectsAllDamage: Bool
+    /// The files (relative to the store's folder) the backend only appends to, where a cut at the
+    /// end is what a crash leaves (`strata fuzz`).
+    public let isAppendOnly: @Sendable (_ file: String) -> Bool
+    /// The factory of its stores, its store type kept: pass it to a generic function
+    /// (`func f<F: BuiltinStoreFactory>(_ factory: F)`) to get a typed `StoreFactory`.
+    public let factory: any BuiltinStoreFactory
+
+    /// Whether its stores live in files (the memory backend's do not outlive the process).
+    public var isPersistentOnDisk: Bool { storage.onDisk }
+    /// The name.
+    public var description: String { name }
+
+    init<Store: DataStore>(
+        _ name: String, _ summary: String, storage: BackendReport.StorageFormat, detectsAllDamage: Bool = true,
+        appendOnly: @escaping @Sendable (String) -> Bool = { _ in false }, factory: StoreFactory<Store>
+    ) {
+        self.name = name
+        self.summary = summary
+        self.storage = storage
+        self.detectsAllDamage = detectsAllDamage
+        self.isAppendOnly = appendOnly
+        self.factory = factory
+    }
+}
+
+/// A store factory whose store type a generic function can recover from `BuiltinStore.factory`.
+public protocol BuiltinStoreFactory: Sendable {
+    /// The backend's store type.
+    associatedtype Store: DataStore
+    /// The typed factory.
+    var stores: StoreFactory<Store> { get }
+}
+
+extension StoreFactory: BuiltinStoreFactory {
+    /// The factory itself.
+    public var stores: StoreFactory<Store> { self }
+}
