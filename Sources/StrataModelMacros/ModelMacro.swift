@@ -56,8 +56,10 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        guard let type = declaration.as(ClassDeclSyntax.self) else { return [] }
-        let decl: DeclSyntax = "extension \(type.name.trimmed): StrataModel.PersistentModel, Observation.Observable {}"
+        guard declaration.is(ClassDeclSyntax.self) else { return [] }
+        // `providingExtensionsOf` is the qualified name (`SchemaV1.Trip` for a model declared inside a
+        // `VersionedSchema`); the bare class name would not resolve at file scope.
+        let decl: DeclSyntax = "extension \(type.trimmed): StrataModel.PersistentModel, Observation.Observable {}"
         return [decl.cast(ExtensionDeclSyntax.self)]
     }
 
