@@ -17,6 +17,11 @@ public protocol DocumentFormat: Sendable {
     /// Reads a document; every damage is `corruptStore` naming `file`, another schema is
     /// `schemaMismatch`, a newer version `unsupported`.
     func decode(_ bytes: [UInt8], schema: Schema, file: String) throws -> (StoreState, DocumentHeader)
+    /// The schema a document records (`RecordedSchema`), read without decoding its records when
+    /// the format allows; a document written before records reads as a legacy record.
+    func recordedSchema(_ document: [UInt8], file: String) throws -> RecordedSchema
+    /// The same format for documents of `schema` (a migration writes the new schema's document).
+    func reshaped(for schema: Schema) -> Self
     /// Whether a document of these bytes has a journal beside it, so that a missing journal is
     /// damage (saves since the last fold would be lost). Only formats older than journals say no.
     func hasJournal(_ document: [UInt8]) -> Bool

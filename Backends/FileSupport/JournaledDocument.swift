@@ -78,7 +78,14 @@ public final class JournaledDocument<Format: DocumentFormat>: Sendable {
             }
         }
         self.lock = lock
-        let loaded = try files.load(schema)
+        var loaded = try files.load(schema)
+        if lock != nil, loaded.recordOutcome == .rewriteRecord {
+            // A store written before schema records (or of an older version): the writer folds it
+            // once into a document that records the schema (the journal's lines are in it).
+            try DurableFile.replace(files.document, with: format.encode(loaded.state, journalSequence: loaded.sequence))
+            try Journal.truncate(files.journal)
+            loaded = try files.load(schema)
+        }
         self.identifier = loaded.state.storeIdentifier
         self.engine = RecordEngine(state: loaded.state)
         self.disk = Mutex(Disk(loaded))
@@ -172,5 +179,39 @@ public final class JournaledDocument<Format: DocumentFormat>: Sendable {
                 disk.savesSeen = lock.savesHere
             }
         }
+    }
+}
+
+extension JournaledDocument {
+    /// The schema recorded in the document at `url` (its journal never changes it), or `nil` when
+    /// there is no document. Never writes.
+    ///
+    /// - Throws: `corruptStore` for a document that is not a store of this format.
+    public static func recordedSchema(url: URL, format: Format) throws -> RecordedSchema? {
+        guard let bytes = try DurableFile.read(url.path) else { return nil }
+        return try format.recordedSchema(bytes, file: url.path)
+    }
+
+    /// Migrates the store at `url` under its writer lock: loads document and journal at
+    /// `migration.source`, rewrites every record (`StoreState.migrated(by:)`), and replaces the
+    /// document in one atomic rename with one at the destination schema that includes every
+    /// journal line; then empties the journal (a crash before that is harmless: replay skips lines
+    /// the document holds, as after a fold). A crash before the rename leaves the old store whole.
+    ///
+    /// - Throws: `ioFailure` when there is no store; `storeLocked`; `schemaMismatch` when the store
+    ///   is not at the migration's source; the migration's data errors — the files untouched.
+    public static func migrate(url: URL, format: Format, migration: SchemaMigration, lockWait: Duration?) throws {
+        let files = JournaledDocumentFiles(document: url, format: format.reshaped(for: migration.source))
+        guard FileStamp(files.document) != nil else {
+            throw StrataError(.ioFailure, "There is no \(format.name) store at this path to migrate.", file: files.document)
+        }
+        let (lock, _) = try files.lockForWriting(wait: lockWait)
+        let loaded = try files.load(migration.source)
+        let next = try loaded.state.migrated(by: migration)
+        let target = format.reshaped(for: migration.destination)
+        DurableFile.removeTemporaries(of: files.document)
+        try DurableFile.replace(files.document, with: target.encode(next, journalSequence: loaded.sequence))
+        try? Journal.truncate(files.journal)
+        withExtendedLifetime(lock) {}
     }
 }

@@ -29,6 +29,9 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         var documentBytes: Int
         var documentStamp: FileStamp?
         var journalStamp: FileStamp?
+        /// Whether a writer must rewrite the document for its schema record (a legacy record, or
+        /// an older version than the schema's).
+        var recordOutcome: RecordedSchema.OpeningOutcome
     }
 
     /// Reads the document and replays the journal; never writes.
@@ -57,7 +60,18 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
             }
             throw StrataError(.ioFailure, "There is no \(format.name) store at this path (the document is missing).", file: document)
         }
-        var (state, header) = try format.decode(bytes, schema: schema, file: document)
+        let recorded: RecordedSchema
+        do {
+            recorded = try format.recordedSchema(bytes, file: document)
+        } catch {
+            // The full decode explains damage better (offsets, lines, hostile markup): let it speak.
+            _ = try format.decode(bytes, schema: schema, file: document)
+            throw error
+        }
+        let recordOutcome = try recorded.check(opening: schema, file: document)
+        var effective = schema
+        if let version = recorded.version, version > schema.version { effective.version = version }  // writing never lowers it
+        var (state, header) = try format.decode(bytes, schema: effective, file: document)
         let journalStamp = FileStamp(journal)
         var scan = Journal.Scan()
         var sequence = header.journalSequence
@@ -68,7 +82,7 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         }
         try state.finishLoading()
         try state.verifyReferences(file: document)
-        return Loaded(state: state, header: header, sequence: sequence, scan: scan, documentBytes: bytes.count, documentStamp: documentStamp, journalStamp: journalStamp)
+        return Loaded(state: state, header: header, sequence: sequence, scan: scan, documentBytes: bytes.count, documentStamp: documentStamp, journalStamp: journalStamp, recordOutcome: recordOutcome)
     }
 
     /// Takes the writer lock on the journal, creating the journal for a new store (and for a

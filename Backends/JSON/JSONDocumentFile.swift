@@ -11,7 +11,9 @@ import StrataFileSupport
 ///  "checksum": "<FNV-1a of every byte before this member>"}
 /// ```
 /// Version 1 had neither `schema` nor `checksum`; it is still read, and the first save rewrites it
-/// as version 2.
+/// as version 2. `schemaRecord` (the `RecordedSchema`: declaration and version, on one line after
+/// `schema`) came later within version 2: a document without it is a legacy store whose record the
+/// first open for writing adds.
 enum JSONDocumentFile {
     static let format = "strata-json"
     static let version: Int64 = 2
@@ -32,7 +34,9 @@ enum JSONDocumentFile {
             w.raw(n == 0 ? "\n" : ",\n")
             w.string(line)
         }
-        w.raw("\n],\n\"storeIdentifier\": ")
+        w.raw("\n],\n\"schemaRecord\": ")
+        w.raw(String(decoding: RecordedSchema(state.schema).encoded(), as: UTF8.self))
+        w.raw(",\n\"storeIdentifier\": ")
         w.string(state.storeIdentifier)
         w.raw(",\n\"journalSequence\": \(journalSequence),\n\"entities\": {")
         for (n, entity) in state.schema.entities.enumerated() {
@@ -50,6 +54,30 @@ enum JSONDocumentFile {
         }
         w.raw("\n},\n")
         return DocumentSeal.json.seal(w.bytes)
+    }
+
+    /// The schema a document records, read from its header without reading its records (the
+    /// `schemaRecord` line), or from the whole document for one written before records.
+    static func recordedSchema(_ bytes: [UInt8], file: String) throws -> RecordedSchema {
+        let marker = Array("\n\"schemaRecord\": ".utf8)
+        let limit = bytes.firstRange(of: Array("\n\"entities\": ".utf8))?.lowerBound ?? bytes.count
+        if let found = bytes[..<limit].firstRange(of: marker) {
+            var end = bytes[found.upperBound...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            while end > found.upperBound, bytes[end - 1] == UInt8(ascii: ",") || bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            return try RecordedSchema(decoding: Array(bytes[found.upperBound..<end]), file: file)
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch let error as JSONSyntaxError {
+            throw StrataError(.corruptStore, "The store file is not valid JSON at byte \(error.offset): \(error.reason). It may be truncated or edited; restore it from a backup.", file: file, offset: error.offset)
+        }
+        guard case .string(let fingerprint)? = json["schemaFingerprint"] else {
+            throw StrataError(.corruptStore, "The file is JSON but not a Strata store (no schema fingerprint).", file: file)
+        }
+        var stored: [String]?
+        if case .array(let lines)? = json["schema"] { stored = lines.compactMap { if case .string(let s) = $0 { s } else { nil } } }
+        return RecordedSchema(legacyFingerprint: fingerprint, canonicalDescription: stored)
     }
 
     /// Whether the bytes end like a sealed (version 2 or later) document, whatever their checksum.

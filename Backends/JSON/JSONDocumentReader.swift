@@ -34,6 +34,7 @@ struct JSONDocumentReader {
             member("version"), integer() == JSONDocumentFile.version, expect(","),
             member("schemaFingerprint"), string() == schema.fingerprint, expect(","),
             member("schema"), skipStrings(), expect(","),
+            member("schemaRecord"), skipLine(),
             member("storeIdentifier"), let identifier = string(), expect(","),
             member("journalSequence"), let sequence = integer(), sequence >= 0, expect(","),
             member("entities"), expect("{")
@@ -279,6 +280,14 @@ struct JSONDocumentReader {
         guard let v = JSONEscape.hex4(bytes, at: i) else { return nil }
         i += 4
         return v
+    }
+
+    /// Skips to the start of the next line (the one-line schema record, checked on its own).
+    private mutating func skipLine() -> Bool {
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+        guard i < bytes.count else { return false }
+        i += 1
+        return true
     }
 
     /// Skips an array of plain strings (the schema's description).

@@ -15,6 +15,12 @@ struct JSONFormat: DocumentFormat {
         return (state, DocumentHeader(version: header.version, journalSequence: header.journalSequence))
     }
 
+    func reshaped(for schema: Schema) -> JSONFormat { self }
+
+    func recordedSchema(_ document: [UInt8], file: String) throws -> RecordedSchema {
+        try JSONDocumentFile.recordedSchema(document, file: file)
+    }
+
     /// Version 1 documents had no journal; every sealed (version 2 or later) document has one.
     func hasJournal(_ document: [UInt8]) -> Bool { JSONDocumentFile.looksSealed(document) }
 

@@ -87,7 +87,7 @@ enum LMDBFormat {
     ///
     /// - Throws: `corruptStore` for an environment of someone else or with missing databases,
     ///   `unsupported` for a newer format, `schemaMismatch` for another schema.
-    static func inspect(_ env: LMDBEnvironment, schema: Schema) throws -> (LMDBLayout, String)? {
+    static func inspect(_ env: LMDBEnvironment, schema: Schema) throws -> (LMDBLayout, String, RecordedSchema.OpeningOutcome)? {
         var txn: OpaquePointer?
         try lmdbCheck(mdb_txn_begin(env.env, nil, UInt32(MDB_RDONLY), &txn), "begin a read transaction")
         guard let txn else { return nil }
@@ -104,7 +104,7 @@ enum LMDBFormat {
                 return nil
             }
             try lmdbCheck(rc, "open the metadata database")
-            let identifier = try check(txn, meta, schema: schema, file: env.path)
+            let (identifier, outcome) = try check(txn, meta, schema: schema, file: env.path)
             let layout: LMDBLayout
             do {
                 layout = try LMDBLayout(schema: schema, txn: txn, create: false)
@@ -112,15 +112,30 @@ enum LMDBFormat {
                 throw StrataError(.corruptStore, "The store lacks a database its schema needs (\(error.operation)); restore it from a backup.", file: env.path)
             }
             try lmdbCheck(mdb_txn_commit(txn), "commit")
-            return (layout, identifier)
+            return (layout, identifier, outcome)
         } catch {
             mdb_txn_abort(txn)
             throw error
         }
     }
 
-    /// Checks the metadata of an existing store against `schema`; returns the store identifier.
-    static func check(_ txn: OpaquePointer, _ meta: MDB_dbi, schema: Schema, file: String) throws -> String {
+    /// Checks the metadata of an existing store against `schema`; returns the store identifier and
+    /// whether a writer must rewrite the schema record.
+    static func check(_ txn: OpaquePointer, _ meta: MDB_dbi, schema: Schema, file: String) throws -> (String, RecordedSchema.OpeningOutcome) {
+        let (identifier, recorded) = try read(txn, meta, file: file)
+        return (identifier, try recorded.check(opening: schema, file: file))
+    }
+
+    /// Writes the schema record (and declaration) of `schema` into the metadata database.
+    static func writeRecord(_ txn: OpaquePointer, _ meta: MDB_dbi, schema: Schema) throws {
+        try LMDBMeta.put(txn, meta, "schema_record", RecordedSchema(schema).encoded())
+        try LMDBMeta.put(txn, meta, "schema", Array(try JSONEncoder().encode(schema)))
+        try LMDBMeta.put(txn, meta, "description", Array(schema.canonicalDescription.joined(separator: "\n").utf8))
+    }
+
+    /// The store identifier and recorded schema of an existing store's metadata. A store written
+    /// before schema records kept the declaration (`schema`) without a version.
+    static func read(_ txn: OpaquePointer, _ meta: MDB_dbi, file: String) throws -> (String, RecordedSchema) {
         guard let format = try LMDBMeta.get(txn, meta, "format"), format.count == 4 else {
             throw StrataError(.corruptStore, "The store's metadata has no readable format version; restore it from a backup.", file: file)
         }
@@ -133,31 +148,36 @@ enum LMDBFormat {
         else {
             throw StrataError(.corruptStore, "The store's metadata is incomplete (fingerprint or store identifier missing); restore it from a backup.", file: file)
         }
-        guard fingerprint == schema.fingerprint else {
-            let description = try LMDBMeta.get(txn, meta, "description").map { String(decoding: $0, as: UTF8.self).components(separatedBy: "\n") }
-            throw schema.mismatch(storedFingerprint: fingerprint, storedDescription: description, file: file)
+        if let record = try LMDBMeta.get(txn, meta, "schema_record") {
+            return (identifier, try RecordedSchema(decoding: record, file: file))
         }
-        return identifier
+        let description = try LMDBMeta.get(txn, meta, "description").map { String(decoding: $0, as: UTF8.self).components(separatedBy: "\n") }
+        var legacy = RecordedSchema(legacyFingerprint: fingerprint, canonicalDescription: description)
+        if let json = try LMDBMeta.get(txn, meta, "schema"), let declared = try? JSONDecoder().decode(Schema.self, from: Data(json)), declared.fingerprint == fingerprint {
+            legacy.schema = declared
+            legacy.canonicalDescription = declared.canonicalDescription
+        }
+        return (identifier, legacy)
     }
 
     /// Creates the store's databases and metadata in one write transaction — or, if another process
     /// created them first, checks and opens those.
     static func create(_ env: LMDBEnvironment, schema: Schema) throws -> (LMDBLayout, String) {
+        // Another process may have created it first: checked, and its record upgraded if needed.
         try env.write { txn in
             var meta: MDB_dbi = 0
             try lmdbCheck(mdb_dbi_open(txn, LMDBLayout.metaName, UInt32(MDB_CREATE), &meta), "create the metadata database")
             if try LMDBMeta.get(txn, meta, "format") != nil {
-                let identifier = try check(txn, meta, schema: schema, file: env.path)
+                let (identifier, outcome) = try check(txn, meta, schema: schema, file: env.path)
+                if outcome == .rewriteRecord { try writeRecord(txn, meta, schema: schema) }
                 return (try LMDBLayout(schema: schema, txn: txn, create: false), identifier)
             }
             let layout = try LMDBLayout(schema: schema, txn: txn, create: true)
             let identifier = PersistentIdentifier.makeStoreIdentifier()
-            let schemaJSON = Array(try JSONEncoder().encode(schema))
             try LMDBMeta.put(txn, meta, "format", withUnsafeBytes(of: LMDBMeta.formatVersion.bigEndian) { Array($0) })
             try LMDBMeta.put(txn, meta, "fingerprint", Array(schema.fingerprint.utf8))
             try LMDBMeta.put(txn, meta, "store", Array(identifier.utf8))
-            try LMDBMeta.put(txn, meta, "schema", schemaJSON)
-            try LMDBMeta.put(txn, meta, "description", Array(schema.canonicalDescription.joined(separator: "\n").utf8))
+            try writeRecord(txn, meta, schema: schema)
             return (layout, identifier)
         }
     }

@@ -40,7 +40,11 @@ public final class LMDBStore: DataStore {
             let environment = try LMDBEnvironment.shared(
                 path: path, mapSize: configuration.initialMapSize, maximumMapSize: configuration.maximumMapSize,
                 maxDatabases: LMDBLayout.databaseCount(configuration.schema) + 2, flags: flags)
-            var opened = try existed ? LMDBFormat.inspect(environment, schema: configuration.schema) : nil
+            var opened = try existed ? LMDBFormat.inspect(environment, schema: configuration.schema).map { inspected in
+                // A store written before schema records (or of an older version): upgraded by a writer.
+                if inspected.2 == .rewriteRecord, !configuration.isReadOnly { return try LMDBFormat.create(environment, schema: configuration.schema) }
+                return (inspected.0, inspected.1)
+            } : nil
             if opened == nil {
                 guard !configuration.isReadOnly else {
                     throw StrataError(.ioFailure, "The LMDB environment holds no store yet; a read-only open never creates one.", file: path)

@@ -55,6 +55,19 @@ public final class MemoryStore: DataStore {
         return try engine.save(request)
     }
 
+    /// The schema recorded under the configuration's name, or `nil` when the process has none.
+    public static func recordedSchema(_ configuration: MemoryStoreConfiguration) throws -> RecordedSchema? {
+        MemoryStoreRegistry.recorded(configuration.name)
+    }
+
+    /// Migrates the named store's records in one step (the registry entry is replaced whole).
+    /// Stores already open under the name keep reading the old state; open them again.
+    ///
+    /// - Throws: the migration's errors (`uniqueConstraintViolation`…), with nothing changed.
+    public static func migrateStore(_ configuration: MemoryStoreConfiguration, _ migration: SchemaMigration) throws {
+        try MemoryStoreRegistry.migrate(configuration.name, migration)
+    }
+
     /// Deletes the named store's data from the process.
     public static func destroy(name: String) { MemoryStoreRegistry.remove(name) }
 }

@@ -20,7 +20,8 @@ enum SQLiteFormat {
             for statement in mapping.ddl() { try db.execute(statement) }
             let schemaJSON = String(decoding: try JSONEncoder().encode(mapping.schema), as: UTF8.self)
             let insert = try db.prepare("INSERT INTO \(SQLiteMapping.quote(metadataTable)) (\"key\", \"value\") VALUES (?, ?)")
-            for (k, v) in [("format", String(version)), ("fingerprint", mapping.schema.fingerprint), ("store_identifier", storeIdentifier), ("schema", schemaJSON)] {
+            let record = String(decoding: RecordedSchema(mapping.schema).encoded(), as: UTF8.self)
+            for (k, v) in [("format", String(version)), ("fingerprint", mapping.schema.fingerprint), ("store_identifier", storeIdentifier), ("schema", schemaJSON), ("schema_record", record)] {
                 try insert.run([.text(k), .text(v)])
             }
             try db.execute("COMMIT")
@@ -30,9 +31,35 @@ enum SQLiteFormat {
         }
     }
 
-    /// Checks an existing file without writing to it; returns the store identifier, or `nil` if the
+    /// Checks an existing file without writing to it; returns the store identifier and whether a
+    /// writer must rewrite the schema record (`RecordedSchema.check(opening:)`), or `nil` if the
     /// file is an empty SQLite database that can be made a store.
-    static func inspect(_ db: SQLiteConnection, schema: Schema) throws -> String? {
+    static func inspect(_ db: SQLiteConnection, schema: Schema) throws -> (String, RecordedSchema.OpeningOutcome)? {
+        guard let (identifier, recorded) = try read(db) else { return nil }
+        return (identifier, try recorded.check(opening: schema, file: db.path))
+    }
+
+    /// Writes the schema record of `schema` (the upgrade of a store written before records, or
+    /// of an older version), in one transaction.
+    static func writeRecord(_ db: SQLiteConnection, schema: Schema) throws {
+        let record = String(decoding: RecordedSchema(schema).encoded(), as: UTF8.self)
+        let schemaJSON = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            let upsert = try db.prepare("INSERT OR REPLACE INTO \(SQLiteMapping.quote(metadataTable)) (\"key\", \"value\") VALUES (?, ?)")
+            try upsert.run([.text("schema_record"), .text(record)])
+            try upsert.run([.text("schema"), .text(schemaJSON)])
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Reads the store identifier and recorded schema of an existing file without writing to it,
+    /// or `nil` if the file is an empty SQLite database. A store written before schema records
+    /// kept the declaration (`schema`) without a version: it reads with `version == nil`.
+    static func read(_ db: SQLiteConnection) throws -> (String, RecordedSchema)? {
         let file = db.path
         func scalar(_ sql: String) throws -> Int64 {
             do {
@@ -53,14 +80,26 @@ enum SQLiteFormat {
         guard version <= Self.version else {
             throw StrataError(.unsupported, "The store was written by a newer Strata (format \(version), this one reads up to \(Self.version)); it was left untouched. Upgrade Strata.", file: file)
         }
-        let rows = try db.prepare("SELECT \"key\", \"value\" FROM \(SQLiteMapping.quote(metadataTable))").rows { ($0.text(0), $0.text(1)) }
+        let rows: [(String, String)]
+        do {
+            rows = try db.prepare("SELECT \"key\", \"value\" FROM \(SQLiteMapping.quote(metadataTable))").rows { ($0.text(0), $0.text(1)) }
+        } catch let error as SQLiteError {
+            throw error.primary == 11 /* SQLITE_CORRUPT */ || error.primary == 26 /* SQLITE_NOTADB */
+                ? StrataError(.corruptStore, "The store's metadata table is damaged (\(error.message)); it was left untouched. Restore it from a backup.", file: file)
+                : error.strataError(file: file)
+        }
         let metadata = Dictionary(rows, uniquingKeysWith: { a, _ in a })
         guard let fingerprint = metadata["fingerprint"], let identifier = metadata["store_identifier"] else {
             throw StrataError(.corruptStore, "The store's metadata table is incomplete.", file: file)
         }
-        guard fingerprint == schema.fingerprint else {
-            throw schema.mismatch(storedFingerprint: fingerprint, storedDescription: nil, file: file)
+        if let record = metadata["schema_record"] {
+            return (identifier, try RecordedSchema(decoding: Array(record.utf8), file: file))
         }
-        return identifier
+        var legacy = RecordedSchema(legacyFingerprint: fingerprint, canonicalDescription: nil)
+        if let json = metadata["schema"], let declared = try? JSONDecoder().decode(Schema.self, from: Data(json.utf8)), declared.fingerprint == fingerprint {
+            legacy.schema = declared
+            legacy.canonicalDescription = declared.canonicalDescription
+        }
+        return (identifier, legacy)
     }
 }

@@ -39,7 +39,15 @@ public final class SQLiteStore: DataStore {
             throw StrataError(.ioFailure, "There is no SQLite store at this path; a read-only open never creates one.", file: path)
         }
         let db = try SQLiteConnection(path: path, create: size == nil, readOnly: configuration.isReadOnly, busyTimeout: configuration.busyTimeout)
-        var identifier = size.flatMap { $0 > 0 ? $0 : nil } == nil ? nil : try SQLiteFormat.inspect(db, schema: configuration.schema)
+        let inspected = size.flatMap { $0 > 0 ? $0 : nil } == nil ? nil : try SQLiteFormat.inspect(db, schema: configuration.schema)
+        var identifier = inspected?.0
+        if inspected?.1 == .rewriteRecord, !configuration.isReadOnly {
+            do {
+                try SQLiteFormat.writeRecord(db, schema: configuration.schema)
+            } catch let error as SQLiteError {
+                throw error.strataError(file: path)
+            }
+        }
         if identifier == nil {
             let fresh = PersistentIdentifier.makeStoreIdentifier()
             do {

@@ -6,7 +6,7 @@ import StrataFileSupport
 ///
 /// ```xml
 /// <?xml version="1.0" encoding="UTF-8"?>
-/// <strata-store format="strata-xml" version="1" schemaFingerprint="…" storeIdentifier="…" journalSequence="12">
+/// <strata-store format="strata-xml" version="1" schemaFingerprint="…" storeIdentifier="…" journalSequence="12" schemaRecord="{…}">
 /// <schema><line>entity Item</line>…</schema>
 /// <entity name="Item" nextKey="101">
 /// <record id="1"><value name="name">…</value><to-one name="owner">1</to-one></record>
@@ -18,6 +18,48 @@ enum XMLDocumentFile {
     static let version: Int64 = 1
     /// The seal: the checksum is the root's last child, so the sealed file is still valid XML.
     static let seal = DocumentSeal(lead: "<checksum>", trail: "</checksum>\n</strata-store>\n")
+
+    /// The schema a document records: the root's `schemaRecord` attribute (the `RecordedSchema`
+    /// JSON), read from the start tag alone; a document written before records has only
+    /// `schemaFingerprint` and reads as a legacy record.
+    static func recordedSchema(_ bytes: [UInt8], file: String) throws -> RecordedSchema {
+        let end = bytes.firstIndex(of: UInt8(ascii: ">")).flatMap { first in bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ">")) } ?? bytes.count
+        let tag = bytes[..<end]
+        func attribute(_ name: String) -> String? {
+            guard let found = tag.firstRange(of: Array(" \(name)=\"".utf8)) else { return nil }
+            guard let close = tag[found.upperBound...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+            return unescape(String(decoding: tag[found.upperBound..<close], as: UTF8.self))
+        }
+        if let record = attribute("schemaRecord") { return try RecordedSchema(decoding: Array(record.utf8), file: file) }
+        guard tag.firstRange(of: Array("<strata-store".utf8)) != nil, let fingerprint = attribute("schemaFingerprint") else {
+            throw StrataError(.corruptStore, "The file is not a Strata XML store (no <strata-store> start tag with a schema fingerprint).", file: file)
+        }
+        return RecordedSchema(legacyFingerprint: fingerprint, canonicalDescription: nil)
+    }
+
+    /// An attribute value with the references `XMLWriter.attribute` writes resolved.
+    private static func unescape(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            result += rest[..<amp]
+            guard let semi = rest[amp...].firstIndex(of: ";") else { break }
+            let entity = rest[rest.index(after: amp)..<semi]
+            switch entity {
+            case "amp": result += "&"
+            case "lt": result += "<"
+            case "gt": result += ">"
+            case "quot": result += "\""
+            case "apos": result += "'"
+            default:
+                let number = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
+                if let number, let scalar = Unicode.Scalar(number) { result.unicodeScalars.append(scalar) }
+            }
+            rest = rest[rest.index(after: semi)...]
+        }
+        return result + rest
+    }
 
     /// The codec of every entity, in schema order.
     static func codecs(_ schema: Schema) -> [XMLRecordCodec] { schema.entities.map(XMLRecordCodec.init) }
@@ -31,6 +73,7 @@ enum XMLDocumentFile {
         w.attribute("schemaFingerprint", state.schema.fingerprint)
         w.attribute("storeIdentifier", state.storeIdentifier)
         w.attribute("journalSequence", journalSequence)
+        w.attribute("schemaRecord", String(decoding: RecordedSchema(state.schema).encoded(), as: UTF8.self))
         w.raw(">\n<schema>\n")
         for line in state.schema.canonicalDescription {
             if XMLWriter.canCarry(line) {

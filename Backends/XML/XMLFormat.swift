@@ -20,6 +20,12 @@ struct XMLFormat: DocumentFormat {
         return (state, DocumentHeader(version: header.version, journalSequence: header.journalSequence))
     }
 
+    func recordedSchema(_ document: [UInt8], file: String) throws -> RecordedSchema {
+        try XMLDocumentFile.recordedSchema(document, file: file)
+    }
+
+    func reshaped(for schema: Schema) -> XMLFormat { XMLFormat(schema: schema) }
+
     /// Every XML document has had a journal beside it since the first format version.
     func hasJournal(_ document: [UInt8]) -> Bool { true }
 

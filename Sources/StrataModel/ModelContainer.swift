@@ -20,6 +20,8 @@ public final class ModelContainer: Sendable {
     /// backend configuration (its name, location and `allowsSave`). Always exactly one: a container
     /// opens one store.
     public let configurations: Set<ModelConfiguration>
+    /// The plan the store was migrated with on open (`ModelContainer(for:migrationPlan:configurations:)`), if any.
+    public let migrationPlan: (any SchemaMigrationPlan.Type)?
     let modelSchema: ModelSchema
     let store: any ModelStore
     private let subscribers = Mutex<[Int: AsyncStream<ModelChanges>.Continuation]>([:])
@@ -45,12 +47,13 @@ public final class ModelContainer: Sendable {
     }
 
     /// Every initializer ends here: the models' schema and the store opened for it.
-    init(modelSchema: ModelSchema, opened: OpenedStore, configurations: Set<ModelConfiguration>) {
+    init(modelSchema: ModelSchema, opened: OpenedStore, configurations: Set<ModelConfiguration>, migrationPlan: (any SchemaMigrationPlan.Type)? = nil) {
         self.modelSchema = modelSchema
         self.schema = modelSchema.schema
         self.configuration = opened.configuration
         self.store = opened.store
         self.configurations = configurations
+        self.migrationPlan = migrationPlan
     }
 
     /// The store's identifier, part of every permanent identifier.

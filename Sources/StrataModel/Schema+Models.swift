@@ -13,10 +13,8 @@ extension Schema {
     /// `ModelContainer(for: schema, configurations: …)` knows which class serves which entity.
     public init(_ types: [any PersistentModel.Type], version: Schema.Version = Version(1, 0, 0)) {
         self = ModelTypeRegistry.register(types, version: version)
+        self.version = version  // the core's `Schema.version`, which stores record
     }
-
-    /// The version given to `Schema(_:version:)` (`1.0.0` for schemas made otherwise).
-    public var version: Schema.Version { ModelTypeRegistry.entry(for: self)?.version ?? Version(1, 0, 0) }
 }
 
 /// The model types behind each schema made from model types, by schema fingerprint: the core's

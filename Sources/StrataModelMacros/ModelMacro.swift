@@ -56,15 +56,17 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax, providingExtensionsOf type: some TypeSyntaxProtocol,
         conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        guard let type = declaration.as(ClassDeclSyntax.self) else { return [] }
+        guard let classDecl = declaration.as(ClassDeclSyntax.self) else { return [] }
         // The compiler lists only the protocols the class does not conform to yet: a class that
         // already is a PersistentModel without saying so inherits it from a model superclass.
-        let named = type.inheritanceClause?.inheritedTypes.contains { $0.type.trimmedDescription.hasSuffix("PersistentModel") } ?? false
+        let named = classDecl.inheritanceClause?.inheritedTypes.contains { $0.type.trimmedDescription.hasSuffix("PersistentModel") } ?? false
         if !named, !protocols.contains(where: { $0.trimmedDescription.hasSuffix("PersistentModel") }) {
-            context.diagnose(Diagnostic(node: Syntax(type.name), message: ModelDiagnostic.modelSubclass(type.name.text)))
+            context.diagnose(Diagnostic(node: Syntax(classDecl.name), message: ModelDiagnostic.modelSubclass(classDecl.name.text)))
             return []
         }
-        let decl: DeclSyntax = "extension \(type.name.trimmed): StrataModel.PersistentModel, Observation.Observable {}"
+        // `providingExtensionsOf` is the qualified name (`SchemaV1.Trip` for a model declared inside a
+        // `VersionedSchema`); the bare class name would not resolve at file scope.
+        let decl: DeclSyntax = "extension \(type.trimmed): StrataModel.PersistentModel, Observation.Observable {}"
         return [decl.cast(ExtensionDeclSyntax.self)]
     }
 

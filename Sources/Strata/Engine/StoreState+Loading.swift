@@ -60,6 +60,14 @@ extension StoreState {
     ///
     /// - Throws: `corruptStore` naming the entity, properties and both records.
     public mutating func finishLoading() throws {
+        try buildUniqueIndexes { entity, properties, other, key in
+            StrataError(.corruptStore, "Records \(other.primaryKey) and \(key.primaryKey) of '\(entity.name)' share unique values.", entity: entity.name, properties: properties, identifiers: [other, key])
+        }
+    }
+
+    /// Builds every unique index from the records; `collision` makes the error for two records
+    /// (the lower key first) sharing values of one constraint.
+    mutating func buildUniqueIndexes(collision: (EntitySchema, [String], PersistentIdentifier, PersistentIdentifier) -> StrataError) throws {
         for entity in schema.entities where !entity.uniqueConstraints.isEmpty {
             let count = tables[entity.index].records.count
             for c in entity.uniqueConstraints.indices {
@@ -69,7 +77,7 @@ extension StoreState {
                 try tables[entity.index].records.forEach { key, record in
                     guard let u = uniqueKey(entity, c, record) else { return true }
                     if let other = index.updateValue(key, forKey: u) {
-                        throw StrataError(.corruptStore, "Records \(other) and \(key) of '\(entity.name)' share unique values.", entity: entity.name, properties: entity.uniqueConstraints[c].map(entity.name(of:)), identifiers: [identifier(entity, other), identifier(entity, key)])
+                        throw collision(entity, entity.uniqueConstraints[c].map(entity.name(of:)), identifier(entity, other), identifier(entity, key))
                     }
                     return true
                 }

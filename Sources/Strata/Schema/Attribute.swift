@@ -18,12 +18,17 @@ public struct Attribute: Sendable, Hashable, Codable {
     public var isUnique: Bool
     /// Shorthand for a single-attribute index.
     public var isIndexed: Bool
+    /// The name this attribute had in the previous version of the schema, when it was renamed
+    /// (SwiftData's `@Attribute(originalName:)`): lightweight migration carries the values over.
+    /// Not part of the fingerprint.
+    public var originalName: String?
 
     /// Declares an attribute.
     public init(
         _ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: Value? = nil,
-        unique: Bool = false, indexed: Bool = false
+        unique: Bool = false, indexed: Bool = false, originalName: String? = nil
     ) {
+        self.originalName = originalName
         self.name = name
         self.type = type
         self.isOptional = optional

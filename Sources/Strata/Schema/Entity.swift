@@ -18,6 +18,9 @@ public struct Entity: Sendable, Hashable, Codable {
     public var uniqueConstraints: [UniqueConstraint]
     /// Indexes beyond the per-attribute `indexed:` shorthand.
     public var indexes: [Index]
+    /// The name this entity had in the previous version of the schema, when it was renamed:
+    /// lightweight migration keeps its records. Not part of the fingerprint.
+    public var originalName: String?
 
     /// Declares an entity from its members.
     public init(_ name: String, @EntityBuilder _ members: () -> [EntityMember]) {

@@ -40,25 +40,28 @@ public struct Relationship: Sendable, Hashable, Codable {
     public var minCount: Int?
     /// For to-many: the most targets allowed, if bounded.
     public var maxCount: Int?
+    /// The name this relationship had in the previous version of the schema, when it was renamed
+    /// (SwiftData's `@Relationship(originalName:)`). Not part of the fingerprint.
+    public var originalName: String?
 
     /// Declares a to-one relationship.
     public static func toOne(
         _ name: String, _ destination: String, inverse: String, optional: Bool = true,
-        deleteRule: DeleteRule = .nullify
+        deleteRule: DeleteRule = .nullify, originalName: String? = nil
     ) -> Relationship {
         Relationship(
             name: name, destination: destination, inverse: inverse, isToMany: false, isOrdered: false,
-            isOptional: optional, deleteRule: deleteRule, minCount: nil, maxCount: nil)
+            isOptional: optional, deleteRule: deleteRule, minCount: nil, maxCount: nil, originalName: originalName)
     }
 
     /// Declares a to-many relationship, ordered or not, with optional count bounds.
     public static func toMany(
         _ name: String, _ destination: String, inverse: String, ordered: Bool = false,
-        deleteRule: DeleteRule = .nullify, minCount: Int? = nil, maxCount: Int? = nil
+        deleteRule: DeleteRule = .nullify, minCount: Int? = nil, maxCount: Int? = nil, originalName: String? = nil
     ) -> Relationship {
         Relationship(
             name: name, destination: destination, inverse: inverse, isToMany: true, isOrdered: ordered,
-            isOptional: true, deleteRule: deleteRule, minCount: minCount, maxCount: maxCount)
+            isOptional: true, deleteRule: deleteRule, minCount: minCount, maxCount: maxCount, originalName: originalName)
     }
 }
 

@@ -23,10 +23,19 @@ public struct Schema: Sendable, Hashable, Codable {
     private let entityIndices: [String: Int]
     /// A stable hash of the declaration: equal schemas have equal fingerprints on every platform.
     public let fingerprint: String
+    /// The version of the application's models this schema describes (SwiftData's
+    /// `Schema.version`); `1.0.0` unless set. Not part of the fingerprint. Stores record it.
+    public var version: Version = Version(1, 0, 0)
 
     /// Validates entities declared with the builder.
     public init(@SchemaBuilder _ entities: () -> [Entity]) throws {
         try self.init(entities: entities())
+    }
+
+    /// Validates an array of entity declarations, at a version.
+    public init(entities declarations: [Entity], version: Version) throws {
+        try self.init(entities: declarations)
+        self.version = version
     }
 
     /// Validates an array of entity declarations.

@@ -49,6 +49,16 @@ public protocol DataStore: AnyObject, Sendable {
     func snapshot(for id: PersistentIdentifier) throws -> Snapshot?
     /// Applies `request` atomically: all of it or, on any error, none of it.
     func save(_ request: SaveRequest<Snapshot>) throws -> SaveResult<Snapshot>
+
+    /// The schema recorded in the store at `configuration`'s location (whose `schema` is ignored),
+    /// read without opening the store at a schema; `nil` when no store is there. Never writes.
+    /// The default throws `unsupported` (see `DataStore+Migration.swift`).
+    static func recordedSchema(_ configuration: Configuration) throws -> RecordedSchema?
+    /// Migrates the store at `configuration`'s location from `migration.source` to
+    /// `migration.destination`, atomically: afterwards it holds the destination schema and records
+    /// it, or (on any error, or a crash) it is unchanged. The default copies and swaps
+    /// (`CopyAndSwapMigratable`) or throws `unsupported`.
+    static func migrateStore(_ configuration: Configuration, _ migration: SchemaMigration) throws
 }
 
 extension DataStore {

@@ -1,0 +1,22 @@
+import Foundation
+import Strata
+
+/// The SQLite backend's side of migration: reading the recorded schema of a file without opening
+/// it at a schema.
+extension SQLiteStore {
+    /// The schema recorded in the file (row `schema_record` of `strata_metadata`), or `nil` when
+    /// there is no file or it is empty. Opens the file read-only; never writes.
+    ///
+    /// - Throws: `corruptStore` for a file that is not a Strata store, `unsupported` for a newer
+    ///   format.
+    public static func recordedSchema(_ configuration: SQLiteStoreConfiguration) throws -> RecordedSchema? {
+        let path = configuration.url.path
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil, size > 0 else { return nil }
+        do {
+            let db = try SQLiteConnection(path: path, create: false, readOnly: true, busyTimeout: configuration.busyTimeout)
+            return try SQLiteFormat.read(db)?.1
+        } catch let error as SQLiteError {
+            throw error.strataError(file: path)
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import Strata
+import StrataFileSupport
+
+/// The XML backend's side of migration: the root element records the schema (`schemaRecord`),
+/// and a migration rewrites the document in one atomic replace (`JournaledDocument.migrate`).
+extension XMLStore {
+    /// The schema the document records, or `nil` when there is no document. Never writes.
+    public static func recordedSchema(_ configuration: XMLStoreConfiguration) throws -> RecordedSchema? {
+        try JournaledDocument<XMLFormat>.recordedSchema(url: configuration.url, format: XMLFormat(schema: configuration.schema))
+    }
+
+    /// Rewrites the store at the migration's destination schema in one atomic document replace,
+    /// under the writer lock.
+    public static func migrateStore(_ configuration: XMLStoreConfiguration, _ migration: SchemaMigration) throws {
+        try JournaledDocument<XMLFormat>.migrate(url: configuration.url, format: XMLFormat(schema: migration.source), migration: migration, lockWait: configuration.lockWait)
+    }
+}

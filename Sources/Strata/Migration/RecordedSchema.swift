@@ -1,0 +1,115 @@
+import Foundation
+
+/// What a store records about the schema its data was written with: the full declaration, its
+/// version and its fingerprint. Every built-in backend keeps it (a table row in SQLite, a key in
+/// LMDB, the document or manifest of JSON, XML and CSV, the registry entry of the memory store), so
+/// a store describes itself: `strata schema` prints it, `strata dump` reads any store without
+/// being told its schema, and migration knows where it starts.
+///
+/// Stores written before schemas were recorded in full (Strata before issue 26) kept only the
+/// fingerprint, sometimes with `Schema.canonicalDescription`: `schema` is then `nil` and
+/// `isLegacy` is true. Such a store is upgraded once, when it is opened for writing with a schema
+/// whose fingerprint matches: the full record is written then.
+///
+/// The encoded form (`encoded()`) is JSON with sorted keys:
+/// `{"entities":[…],"fingerprint":"…","format":1,"version":"2.0.0"}`; `entities` is `Schema`'s
+/// `Codable` form (the entity declarations).
+public struct RecordedSchema: Sendable, Hashable, CustomStringConvertible {
+    /// The recorded schema, with `version` set; `nil` for a legacy store that kept only the
+    /// fingerprint.
+    public var schema: Schema?
+    /// The recorded version, or `nil` for a store recorded before versions existed.
+    public var version: Schema.Version?
+    /// The fingerprint of the recorded schema (always present).
+    public var fingerprint: String
+    /// The canonical description a legacy store kept beside its fingerprint, if any (used to
+    /// explain a mismatch); `schema.canonicalDescription` otherwise.
+    public var canonicalDescription: [String]?
+
+    /// The format of the encoded record this code writes.
+    public static let format = 1
+
+    /// The record of a store written now with `schema` (its version included).
+    public init(_ schema: Schema) {
+        self.schema = schema
+        self.version = schema.version
+        self.fingerprint = schema.fingerprint
+        self.canonicalDescription = schema.canonicalDescription
+    }
+
+    /// The record of a legacy store: a fingerprint, perhaps a canonical description, no
+    /// declaration, no version.
+    public init(legacyFingerprint: String, canonicalDescription: [String]?) {
+        self.schema = nil
+        self.version = nil
+        self.fingerprint = legacyFingerprint
+        self.canonicalDescription = canonicalDescription
+    }
+
+    /// Whether the store recorded only a fingerprint (written before issue 26).
+    public var isLegacy: Bool { schema == nil }
+
+    /// The record's JSON bytes (sorted keys, no whitespace): what stores write.
+    public func encoded() -> [UInt8] {
+        var object: [String: Any] = ["format": Self.format, "fingerprint": fingerprint]
+        if let version { object["version"] = version.description }
+        if let schema, let data = try? JSONEncoder().encode(schema), let entities = try? JSONSerialization.jsonObject(with: data) {
+            object["entities"] = entities
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return Array(data)
+    }
+
+    /// Reads bytes written by `encoded()`.
+    ///
+    /// - Throws: `corruptStore` naming `file` for bytes that are not such a record or whose
+    ///   declaration does not match its fingerprint; `unsupported` for a newer record format.
+    public init(decoding bytes: [UInt8], file: String? = nil) throws {
+        func damaged(_ why: String) -> StrataError {
+            StrataError(.corruptStore, "The store's recorded schema is unreadable (\(why)); restore the store from a backup.", file: file)
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else { throw damaged("not a JSON object") }
+        guard let format = object["format"] as? Int else { throw damaged("no format") }
+        guard format <= Self.format else {
+            throw StrataError(.unsupported, "The store's schema record is of format \(format); this Strata reads up to \(Self.format). Upgrade Strata.", file: file)
+        }
+        guard let fingerprint = object["fingerprint"] as? String else { throw damaged("no fingerprint") }
+        self.fingerprint = fingerprint
+        if let text = object["version"] as? String {
+            guard let version = Schema.Version(text) else { throw damaged("version '\(text)'") }
+            self.version = version
+        } else {
+            self.version = nil
+        }
+        if let entities = object["entities"] {
+            let data = try JSONSerialization.data(withJSONObject: entities)
+            var schema: Schema
+            do { schema = try JSONDecoder().decode(Schema.self, from: data) } catch { throw damaged("the declaration does not decode: \(error)") }
+            guard schema.fingerprint == fingerprint else { throw damaged("the declaration's fingerprint \(schema.fingerprint) is not the recorded \(fingerprint)") }
+            if let version { schema.version = version }
+            self.schema = schema
+            self.canonicalDescription = schema.canonicalDescription
+        } else {
+            self.schema = nil
+            self.canonicalDescription = nil
+        }
+    }
+
+    /// One line per entity and property (the canonical description), headed by the version and
+    /// fingerprint: what `strata schema` prints.
+    public var description: String {
+        var lines = ["version \(version?.description ?? "(none recorded)")", "fingerprint \(fingerprint)"]
+        if isLegacy { lines.append("(recorded by an older Strata: fingerprint only; upgraded on the next open for writing with a matching schema)") }
+        lines += canonicalDescription ?? []
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Schema.Version {
+    /// Parses `major.minor.patch`; `nil` for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let a = parts[0], let b = parts[1], let c = parts[2], a >= 0, b >= 0, c >= 0 else { return nil }
+        self.init(a, b, c)
+    }
+}
