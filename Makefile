@@ -11,7 +11,7 @@ TRIALS ?= 1000
 SEED ?= 1
 RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
-.PHONY: deps build release model-bench test consumer examples report report-screenshot instructions perfcheck difftest mutants torture fuzz clean
+.PHONY: deps build release model-bench test consumer docs examples report report-screenshot instructions perfcheck difftest mutants torture fuzz clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -38,6 +38,20 @@ test: deps
 	SWIFT=$(SWIFT) bash Tests/Consumer/run.sh plan
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## docs: the reference (DocC) of Strata, StrataModel and StrataConformance as one static site in DOCS_DIR
+## (serve DOCS_DIR over HTTP to browse it). Fails on a broken symbol link or any other DocC warning, except
+## a function parameter without its own doc line (the source's doc comments, not the catalog's links).
+DOCS_DIR ?= .build/docs
+docs: deps
+	@start=$$(date +%s); log=$$(mktemp); \
+	$(SWIFT) package --allow-writing-to-directory $(DOCS_DIR) generate-documentation \
+		--target Strata --target StrataModel --target StrataConformance \
+		--enable-experimental-combined-documentation --transform-for-static-hosting \
+		--output-path $(DOCS_DIR) > $$log 2>&1; status=$$?; \
+	problems=$$(grep -E '^(warning|error):' $$log | grep -v "^warning: Parameter '.*' is missing documentation"); \
+	if [ $$status -ne 0 ] || [ -n "$$problems" ]; then cat $$log; echo "docs FAILED:"; echo "$$problems"; rm -f $$log; exit 1; fi; \
+	rm -f $$log; echo "docs: $(DOCS_DIR)/index.html and documentation/ ($$(( $$(date +%s) - start )) s)"
 
 ## consumer: build and run Tests/Consumer, a package that depends on Strata by version (from:) through the
 ## file:// URL of a tagged temporary copy of this working tree, uses every library product and saves and

@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// How tables are cut into chunk files, and which chunks a save changed.
 ///

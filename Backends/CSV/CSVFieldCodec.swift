@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// How an attribute value is written in a CSV field, and read back exactly.
 ///

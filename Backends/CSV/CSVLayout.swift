@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Which files and columns a schema becomes; `docs/formats/csv.md` describes the result.
 ///

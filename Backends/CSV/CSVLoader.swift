@@ -1,6 +1,6 @@
 import Foundation
-import Strata
-import StrataFileSupport
+@_spi(StrataEngine) import Strata
+@_spi(StrataEngine) import StrataFileSupport
 
 /// Reads the files a manifest names back into a state, checking every row.
 struct CSVLoader {

@@ -1,6 +1,6 @@
 import Foundation
-import Strata
-import StrataFileSupport
+@_spi(StrataEngine) import Strata
+@_spi(StrataEngine) import StrataFileSupport
 
 /// The manifest of a CSV store: which file is current for every table, with its checksum, the key
 /// counters and the schema. Replacing it is the commit point of a save.

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// One field of a CSV row: its text, and whether it was quoted (an unquoted empty field is `nil`,
 /// a quoted one `""` is an empty string).

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The CSV backend's own snapshot: a record kept as its row of CSV fields, converted to typed values
 /// only when a value is read.

@@ -1,6 +1,6 @@
 import Foundation
-import Strata
-import StrataFileSupport
+@_spi(StrataEngine) import Strata
+@_spi(StrataEngine) import StrataFileSupport
 import Synchronization
 
 /// The CSV backend: a folder of spreadsheet-readable tables, committed atomically, on the shared engine.

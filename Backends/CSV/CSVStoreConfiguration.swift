@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Opens a `CSVStore`: a folder and a schema.
 ///

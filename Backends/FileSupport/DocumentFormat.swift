@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// A file format that keeps a whole store in one document with an append-only journal beside it
 /// (JSON, XML): what `JournaledDocument` needs from it to open, read and save such a store.
@@ -6,7 +6,7 @@ import Strata
 /// The format owns the bytes (document layout, seal, journal lines); `JournaledDocument` owns
 /// everything else the two backends would otherwise each write: the writer lock, creating a new
 /// store, loading a consistent pair of files, noticing outside changes, appending and folding.
-public protocol DocumentFormat: Sendable {
+@_spi(StrataEngine) public protocol DocumentFormat: Sendable {
     /// The format's name in messages ("JSON", "XML").
     var name: String { get }
     /// The document version this code writes; the first save to an older document folds, so the

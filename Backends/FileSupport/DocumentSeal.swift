@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// A checksum sealed at the end of a whole-file document, so that damage to any byte is found at open.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 import Synchronization
 
 /// A whole store in one document with a journal beside it, held in memory on the shared engine:
@@ -12,7 +12,7 @@ import Synchronization
 /// number of read-only stores beside it. Before every save, and at most every 5 ms before a fetch,
 /// the files' identity and size are checked and reloaded if someone else changed them (a reader
 /// sees the writer's saves this way).
-public final class JournaledDocument<Format: DocumentFormat>: Sendable {
+@_spi(StrataEngine) public final class JournaledDocument<Format: DocumentFormat>: Sendable {
     /// The identifier in every permanent identifier, kept in the document.
     public let identifier: String
     /// The document's path.

@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 extension StoreState {
     /// Checks that every relationship of a state read from files points at records it holds.
@@ -9,7 +9,7 @@ extension StoreState {
     /// must still name a key that was once given out.
     ///
     /// - Throws: `corruptStore` naming the entity, relationship, record and `file`.
-    public func verifyReferences(file: String) throws {
+    @_spi(StrataEngine) public func verifyReferences(file: String) throws {
         for entity in schema.entities {
             for (r, relationship) in entity.relationships.enumerated() {
                 let destination = schema.entities[entity.destinationIndices[r]]

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Reads a sealed document straight into a `StoreState`, without a JSON value tree.
 ///

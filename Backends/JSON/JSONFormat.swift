@@ -1,5 +1,5 @@
-import Strata
-import StrataFileSupport
+@_spi(StrataEngine) import Strata
+@_spi(StrataEngine) import StrataFileSupport
 
 /// The JSON backend's document and journal bytes, for the shared `JournaledDocument`.
 struct JSONFormat: DocumentFormat {

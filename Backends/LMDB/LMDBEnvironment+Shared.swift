@@ -1,6 +1,6 @@
 import CLMDB
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 import Synchronization
 
 /// One environment per folder per process: liblmdb forbids opening an environment twice in one

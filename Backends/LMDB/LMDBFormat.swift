@@ -1,6 +1,6 @@
 import CLMDB
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// What makes an LMDB environment a Strata store, and the checks made before touching a folder.
 enum LMDBFormat {

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The byte forms of keys: primary keys in big-endian (so LMDB's byte order is key order), and
 /// order-preserving encodings of values for unique-constraint and index databases.

@@ -1,6 +1,6 @@
 import CLMDB
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The metadata database `strata.meta`: format version, schema fingerprint and declaration, store
 /// identifier, and one key counter per entity (`next.<Entity>`, 8 bytes big-endian), so keys are

@@ -1,6 +1,6 @@
 import CLMDB
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// A decoded record with its key and entity, as the predicate evaluator sees it.
 struct LMDBKeyedRecord {

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// One record as the LMDB backend holds it: the attribute values and the to-one targets.
 ///

@@ -1,6 +1,6 @@
 import CLMDB
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// What every transaction of one opened store reads: its databases, identifier and path, behind one
 /// reference, so a transaction's reader copies one pointer instead of a layout and two strings

@@ -1,6 +1,6 @@
 import CLMDB
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Deletes and the validation after every change, inside a save: the rules are `SaveRules`';
 /// LMDB answers its questions (`LMDBSaveTransaction+Rules.swift`) and removes the records.

@@ -1,6 +1,6 @@
 import CLMDB
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Writing a save's records, unique-constraint and index entries and key counters.
 extension LMDBSaveTransaction {

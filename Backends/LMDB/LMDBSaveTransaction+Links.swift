@@ -1,6 +1,6 @@
 import CLMDB
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Relationship maintenance inside a save: both sides of every edge, as the shared engine keeps them.
 extension LMDBSaveTransaction {

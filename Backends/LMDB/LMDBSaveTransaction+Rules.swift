@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// LMDB's answers to the save rules (`SaveRules`): records as the save holds them (inserts, the
 /// record cache), lists as changed in place in their databases.

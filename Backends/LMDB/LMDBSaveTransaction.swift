@@ -1,6 +1,6 @@
 import CLMDB
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Applies one save inside one LMDB write transaction, with the contract's semantics.
 ///

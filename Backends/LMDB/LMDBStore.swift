@@ -1,6 +1,6 @@
 import CLMDB
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 import Synchronization
 
 /// The LMDB backend: records in B-trees keyed by big-endian primary keys, unique constraints,

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Opens an `LMDBStore`: an environment folder, a schema, and how the map and syncing behave.
 ///

@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The reference backend: records in memory, on the shared engine, passing the whole conformance suite.
 ///

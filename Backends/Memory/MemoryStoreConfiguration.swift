@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Opens a `MemoryStore`: a name and a schema.
 ///

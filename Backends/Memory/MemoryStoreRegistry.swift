@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 import Synchronization
 
 /// The process's named memory stores: one shared engine per name, which outlives the store objects.

@@ -1,5 +1,5 @@
 import CSQLite
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The core's string comparators as SQLite collations, so `ORDER BY … COLLATE strata_…` sorts
 /// exactly as every other backend does: the comparison is `StringComparator.compare`, called

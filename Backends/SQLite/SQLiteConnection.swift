@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// One SQLite connection with a cache of prepared statements.
 ///

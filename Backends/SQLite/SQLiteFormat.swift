@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The markers that make a SQLite file a Strata store, and the checks made before touching one.
 enum SQLiteFormat {

@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// How a schema maps onto SQLite tables; `docs/formats/sqlite.md` describes the result.
 ///

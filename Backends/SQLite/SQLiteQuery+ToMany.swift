@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The to-many tests in SQL: correlated subqueries over the targets' table (a one-to-many, through
 /// the foreign key pointing back) or over the join table joined to the targets (a many-to-many),

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Translates a `FetchDescriptor` into one SQL statement with bound parameters.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Reads records and relationship values through one connection.
 struct SQLiteRecords {

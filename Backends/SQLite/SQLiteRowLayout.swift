@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// How a row selected with `SQLiteMapping.Texts.columns` becomes a `DefaultSnapshot`, worked out once
 /// per entity when the mapping is built.

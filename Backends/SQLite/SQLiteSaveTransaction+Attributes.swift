@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Writing a record's row: the INSERT or UPDATE of its attribute columns (and, for an insert, the
 /// to-one columns it sets itself), holding unique values back when SQLite refuses them mid-save.

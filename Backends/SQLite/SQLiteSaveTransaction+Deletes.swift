@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Deletes: the rules (cascade, nullify, deny, noAction) are `SaveRules.applyDeleteRules`'; SQLite
 /// answers its questions (`SQLiteSaveTransaction+Rules.swift`) and removes the rows.

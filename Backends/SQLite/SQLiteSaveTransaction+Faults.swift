@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Which unique violation a failed save reports: the contract fixes it (docs/store-contract.md,
 /// "Which fault a save reports"), so SQLite names the same records as the shared engine although

@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// What a save knows, without asking SQLite, about the rows it inserted: their to-one columns hold
 /// what their INSERTs wrote, and the list of a record inserted in this save holds exactly the rows

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Relationship changes as edge additions and removals on both sides, in request order.
 extension SQLiteSaveTransaction {

@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// One save transaction object per store, reset at the end of every save instead of allocated
 /// and torn down per save.

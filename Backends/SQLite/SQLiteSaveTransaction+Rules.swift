@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// SQLite's answers to the save rules (`SaveRules`): the rows as the save has written them so far,
 /// held-back to-one values included (`currentTargets`).

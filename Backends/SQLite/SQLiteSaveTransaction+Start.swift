@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 extension SQLiteSaveTransaction {
     /// What every save starts from, per entity, built once when the store opens and shared

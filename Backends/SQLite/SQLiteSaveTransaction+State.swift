@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The per-save state of the SQLite save transaction: one value, so resetting it is assigning a
 /// fresh one (`reset()`), and a field added later cannot be forgotten by a hand-written reset.

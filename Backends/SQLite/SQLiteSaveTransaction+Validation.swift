@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The end of a save: held-back unique values set again, required relationships and counts checked,
 /// and the records the save changed beyond the request, for the result.

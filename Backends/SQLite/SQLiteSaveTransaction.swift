@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Applies one save inside `BEGIN IMMEDIATE … COMMIT`, with the contract's semantics.
 ///

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 extension SQLiteStatement {
     /// Whether the row holds attribute `value` exactly as a write would store it: the main column

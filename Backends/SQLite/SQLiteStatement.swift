@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// A prepared statement: bind values, step through rows, read columns.
 final class SQLiteStatement {

@@ -1,6 +1,6 @@
 import CSQLite
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 import Synchronization
 
 /// The SQLite backend, the embedded default: real tables, native constraints, queries in SQL.

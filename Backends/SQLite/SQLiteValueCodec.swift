@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Converts attribute values to SQLite column values and back, exactly.
 ///

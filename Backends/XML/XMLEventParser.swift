@@ -1,6 +1,6 @@
 import CLibXML2
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Bytes libxml2 owns for the duration of one callback.
 typealias XMLBytes = UnsafeBufferPointer<UInt8>

@@ -1,6 +1,6 @@
 import Foundation
-import Strata
-import StrataFileSupport
+@_spi(StrataEngine) import Strata
+@_spi(StrataEngine) import StrataFileSupport
 
 /// The XML backend: a well-formed, schema-valid document, crash-safe, whose small saves append to a journal.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Builds a store state from the SAX events of a store document or a journal entry, as they come:
 /// nothing of the file is kept but the records.

@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Prints a store's whole content as canonical JSON: the same layout for every backend, so two
 /// stores can be compared with `diff`.

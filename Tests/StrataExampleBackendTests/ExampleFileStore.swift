@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The worked example of docs/writing-a-backend.md: a complete file backend on the shared engine in
 /// one file. The whole store is one JSON document (written to a temporary file and renamed over the

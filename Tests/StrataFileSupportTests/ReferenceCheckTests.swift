@@ -1,5 +1,5 @@
-import Strata
-import StrataFileSupport
+@_spi(StrataEngine) import Strata
+@_spi(StrataEngine) import StrataFileSupport
 import Testing
 
 /// A state read from files may only name records it holds (but for noAction's dangling to-one).

@@ -1,8 +1,8 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 import StrataConformance
 @testable import StrataJSON
-import StrataFileSupport
+@_spi(StrataEngine) import StrataFileSupport
 import Testing
 
 /// The streaming reader is a fast path: it must build exactly the state the value tree builds, and

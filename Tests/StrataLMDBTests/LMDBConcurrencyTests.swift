@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 import Synchronization
 import StrataConformance
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Strata
+@_spi(StrataEngine) @testable import Strata
 
 /// Running out of primary keys is a clear error, never an overflow trap; a stored key outside the
 /// range is damage.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Strata
+@_spi(StrataEngine) @testable import Strata
 
 /// Primary keys anywhere in 1 ..< Int64.max: memory follows the number of records, never the keys,
 /// and lookups, scans and in-place changes behave as on a dense store.

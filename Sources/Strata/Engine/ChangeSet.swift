@@ -2,7 +2,7 @@
 ///
 /// Handed to a backend's persist step with the next state, so a backend that appends changes to a
 /// journal writes only these records instead of the whole store.
-public struct ChangeSet: Sendable {
+@_spi(StrataEngine) public struct ChangeSet: Sendable {
     /// Keys of records inserted (and not deleted again by a cascade of the same save), in request order.
     public internal(set) var inserted: [[Int64]]
     /// Keys of records that existed before and whose stored value changed.
@@ -25,7 +25,7 @@ public struct ChangeSet: Sendable {
 /// What a backend's persist step receives: the state before, the state after, and the difference.
 ///
 /// If the persist step throws, the engine keeps `previous` and the save fails with that error.
-public struct CommitContext: Sendable {
+@_spi(StrataEngine) public struct CommitContext: Sendable {
     /// The committed state before this save.
     public let previous: StoreState
     /// The state this save produces.

@@ -8,7 +8,7 @@ import Synchronization
 /// next state from a copy (sharing all unchanged storage), hands it to the backend's `persist` step,
 /// and publishes it only if that succeeds. Saves are serialized; fetches never wait for a save and
 /// always see one committed state.
-public final class RecordEngine: Sendable {
+@_spi(StrataEngine) public final class RecordEngine: Sendable {
     /// The schema of the records.
     public let schema: Schema
     /// The store identifier in every permanent identifier.

@@ -4,7 +4,7 @@
 /// one and either publish it (the save succeeded) or drop it (it failed): that is how a failed save
 /// changes nothing. Backends that persist whole (JSON, CSV, XML) read it to write their files and
 /// rebuild it with `load` when they open.
-public struct StoreState: Sendable {
+@_spi(StrataEngine) public struct StoreState: Sendable {
     /// The schema of the records.
     public let schema: Schema
     /// The store identifier used in every permanent identifier.

@@ -2,7 +2,7 @@
 ///
 /// Keys instead of identifiers keep the hot path free of strings; the engine turns them into
 /// `PersistentIdentifier`s only when it hands out a snapshot.
-public struct StoredRecord: Sendable, Hashable {
+@_spi(StrataEngine) public struct StoredRecord: Sendable, Hashable {
     /// Attribute values in the entity's order.
     public internal(set) var attributes: [Value]
     /// Relationship targets in the entity's order.
@@ -16,7 +16,7 @@ public struct StoredRecord: Sendable, Hashable {
 }
 
 /// The targets of one relationship of a stored record, as primary keys of the destination entity.
-public enum Link: Sendable, Hashable {
+@_spi(StrataEngine) public enum Link: Sendable, Hashable {
     /// A to-one target, or `nil`.
     case one(Int64?)
     /// To-many targets, in order.

@@ -7,7 +7,7 @@ extension SaveValidation {
     /// - Parameter resolve: turns one reference of relationship `r` into the destination's key
     ///   (usually `referenceKey`, with a cache in front).
     /// - Throws: `typeMismatch` for a to-one given a list or the reverse, or what `resolve` throws.
-    public static func links(_ relationships: [RelationshipValue], of entity: EntitySchema, identifier: PersistentIdentifier, resolve: (PersistentIdentifier, Int) throws -> Int64) throws -> [Link] {
+    @_spi(StrataEngine) public static func links(_ relationships: [RelationshipValue], of entity: EntitySchema, identifier: PersistentIdentifier, resolve: (PersistentIdentifier, Int) throws -> Int64) throws -> [Link] {
         var links: [Link] = []
         links.reserveCapacity(relationships.count)
         for r in entity.relationships.indices { links.append(try link(relationships[r], of: entity, relationship: r, identifier: identifier, resolve: resolve)) }
@@ -15,7 +15,7 @@ extension SaveValidation {
     }
 
     /// Resolves one relationship value (`links` for a single relationship `r`).
-    public static func link(_ value: RelationshipValue, of entity: EntitySchema, relationship r: Int, identifier: PersistentIdentifier, resolve: (PersistentIdentifier, Int) throws -> Int64) throws -> Link {
+    @_spi(StrataEngine) public static func link(_ value: RelationshipValue, of entity: EntitySchema, relationship r: Int, identifier: PersistentIdentifier, resolve: (PersistentIdentifier, Int) throws -> Int64) throws -> Link {
         switch (value, entity.relationshipIsToMany[r]) {
         case (.toOne(nil), false):
             return .one(nil)

@@ -48,7 +48,7 @@ public struct UpdatedProperties: Sendable, Hashable {
     /// - Throws: `invalidRequest` for an index out of range or mismatched expectations;
     ///   `writeConflict` when the check is on and a listed property's stored value differs from the
     ///   expected one.
-    public func merged(
+    @_spi(StrataEngine) public func merged(
         attributes sent: [Value], links sentLinks: [Link], storedAttributes: [Value], storedLinks: [Link],
         entity: EntitySchema, identifier: PersistentIdentifier, resolve: (RelationshipValue, Int) throws -> Link
     ) throws -> (attributes: [Value], links: [Link]) {
