@@ -14,6 +14,12 @@ struct SchemaRecordTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/LegacyStores")
 
+    /// The fixture schema the legacy stores were written with (cbbf895): today's without the
+    /// entity `Member`, added later for relationships that are their own inverse (issue 25).
+    static let legacySchema: Schema = {
+        do { return try Schema(entities: FixtureDomain.entities.filter { $0.name != "Member" }) } catch { preconditionFailure("\(error)") }
+    }()
+
     static func temporaryCopy(of backend: String) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-legacy-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent(backend), to: dir)
@@ -28,7 +34,7 @@ struct SchemaRecordTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         var configuration = make(dir)
         let before = try #require(try Store.recordedSchema(configuration), "\(name)")
-        #expect(before.fingerprint == FixtureDomain.schema.fingerprint, "\(name)")
+        #expect(before.fingerprint == legacySchema.fingerprint, "\(name)")
         #expect(before.version == nil, "\(name): a legacy store has no version")
         configuration.isReadOnly = true
         let dumpBefore = try StoreDump.json(try Store(configuration))
@@ -38,14 +44,14 @@ struct SchemaRecordTests {
         let writer = try Store(configuration)
         let after = try #require(try Store.recordedSchema(configuration), "\(name)")
         #expect(!after.isLegacy && after.version == Schema.Version(1, 2, 0), "\(name): \(after)")
-        #expect(after.schema?.entities.map(\.name) == FixtureDomain.schema.entities.map(\.name), "\(name)")
+        #expect(after.schema?.entities.map(\.name) == legacySchema.entities.map(\.name), "\(name)")
         #expect(try StoreDump.json(writer) == dumpBefore, "\(name): the upgrade changed the data")
     }
 
     @Test func legacyStoresAreRecognisedAndUpgradedOnce() throws {
-        try Self.upgrade("sqlite") { SQLiteStoreConfiguration(url: $0.appendingPathComponent("store.sqlite"), schema: FixtureDomain.schema) }
-        try Self.upgrade("json") { JSONStoreConfiguration(url: $0.appendingPathComponent("store.json"), schema: FixtureDomain.schema) }
-        try Self.upgrade("lmdb") { LMDBStoreConfiguration(folder: $0.appendingPathComponent("store"), schema: FixtureDomain.schema) }
+        try Self.upgrade("sqlite") { SQLiteStoreConfiguration(url: $0.appendingPathComponent("store.sqlite"), schema: Self.legacySchema) }
+        try Self.upgrade("json") { JSONStoreConfiguration(url: $0.appendingPathComponent("store.json"), schema: Self.legacySchema) }
+        try Self.upgrade("lmdb") { LMDBStoreConfiguration(folder: $0.appendingPathComponent("store"), schema: Self.legacySchema) }
     }
 
     static let v1 = try! Schema(entities: [

@@ -103,3 +103,35 @@ extension Peer {
         #expect(stored.count == 2 && stored["c"]?.spouse == nil && stored["b"]?.spouse == nil)
     }
 }
+
+/// Linked cells: deleting one deletes every cell linked to it, through the relationship that is its
+/// own inverse, and the cascade ends although every link is seen from both sides.
+@Model final class LinkedCell {
+    var name: String
+    @Relationship(deleteRule: .cascade, inverse: LinkedCell.linksInverse) var links: [LinkedCell] = []
+    init(name: String) { self.name = name }
+}
+
+extension LinkedCell {
+    static var linksInverse: PartialKeyPath<LinkedCell> { \LinkedCell.links }
+}
+
+@Suite struct SelfInverseCascadeTests {
+    @Test(arguments: ModelBackend.all) func aCascadeThroughASelfInverseDeletesTheLinkedGroupAndEnds(_ backend: ModelBackend) throws {
+        let fixture = try ModelFixture(backend)
+        let container = try backend.open(fixture.directory, [LinkedCell.self])
+        let context = ModelContext(container)
+        let cells = (0..<5).map { LinkedCell(name: "c\($0)") }
+        for cell in cells { context.insert(cell) }
+        cells[0].links = [cells[1], cells[2]]
+        cells[3].links = [cells[4]]
+        try context.save()
+        let other = ModelContext(container)
+        let first = try #require(try other.fetch(FetchDescriptor<LinkedCell>(predicate: #Predicate { $0.name == "c1" })).first)
+        other.delete(first)
+        try other.save()
+        let left = try ModelContext(container).fetch(FetchDescriptor<LinkedCell>(sortBy: [SortDescriptor(\.name)]))
+        #expect(left.map(\.name) == ["c3", "c4"], "c1 took c0 and, through it, c2; the other group stays")
+        #expect(left.first?.links.map(\.name) == ["c4"] && left.last?.links.map(\.name) == ["c3"])
+    }
+}
