@@ -33,4 +33,20 @@ struct DifferentialTests {
         } destroy: { MemoryStore.destroy(name: $0.path) })
         #expect(throws: Divergence.self) { try DifferentialTest.run(seed: 1, operations: 50, backends: [Self.backends[0], wrongSchema]) }
     }
+
+    /// The independent oracle takes part in every run: one backend alone is compared with it, and
+    /// agrees when it keeps the contract.
+    @Test func oneBackendIsComparedWithTheOracle() throws {
+        let stats = try DifferentialTest.run(seed: 5, operations: 150, backends: [Self.backends[0]])
+        #expect(stats.savesAccepted > 10 && stats.savesRejected > 10, "a run that compares too little: \(stats.summary)")
+    }
+
+    /// With no other backend to disagree with, the oracle alone reports a backend that differs.
+    @Test func theOracleAloneFindsADivergence() throws {
+        let wrongSchema = DifferentialBackend(name: "memory-other-schema", factory: StoreFactory<MemoryStore> { dir, _ in
+            MemoryStoreConfiguration(name: dir.path, schema: FixtureDomain.schema)
+        } destroy: { MemoryStore.destroy(name: $0.path) })
+        let error = #expect(throws: Divergence.self) { try DifferentialTest.run(seed: 1, operations: 50, backends: [wrongSchema]) }
+        #expect(error?.outcomes.map(\.backend) == ["memory-other-schema", "oracle"])
+    }
 }
