@@ -47,6 +47,7 @@ struct BuiltinListTests {
         #expect(Set(try Self.makeVariable("EXAMPLE_BACKENDS")) == Set(Self.names), "make examples")
         #expect(try Self.makeVariable("EXAMPLE_BACKENDS").first == "memory", "make examples compares with the first, the memory backend")
         #expect(Set(try Self.makeVariable("RELIABILITY_BACKENDS")) == Set(BuiltinStores.all.filter(\.isPersistentOnDisk).map(\.name)), "make torture, make fuzz")
+        #expect(Set(try Self.makeVariable("PERFCHECK_BACKENDS")) == Set(Self.names), "make perfcheck")
     }
 
     @Test func thePackageHasEveryBackendsLibrary() throws {
@@ -63,5 +64,16 @@ struct BuiltinListTests {
         }
         let guide = try String(contentsOf: Self.root.appendingPathComponent("docs/choosing-a-backend.md"), encoding: .utf8).lowercased()
         for name in Self.names { #expect(guide.contains(name), "docs/choosing-a-backend.md does not mention \(name)") }
+    }
+
+    /// `make perfcheck` has a limit for every step of every backend (the same steps for all).
+    @Test func everyBackendHasItsPerformanceLimits() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Benchmarks/Thresholds").path)
+        let steps = Set(files.compactMap { $0.hasPrefix("memory-") && $0.hasSuffix(".txt") ? String($0.dropFirst(7).dropLast(4)) : nil })
+        #expect(steps.count >= 9, "\(steps.sorted())")
+        for name in Self.names {
+            let own = Set(files.compactMap { $0.hasPrefix(name + "-") && $0.hasSuffix(".txt") ? String($0.dropFirst(name.count + 1).dropLast(4)) : nil })
+            #expect(own == steps, "Benchmarks/Thresholds: \(name) has limits for \(own.sorted()), the others for \(steps.sorted())")
+        }
     }
 }
