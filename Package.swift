@@ -182,7 +182,9 @@ let package = Package(
         .executableTarget(name: "notes", dependencies: ["NotesExample"], path: "Examples/Notes/notes"),
         .target(name: "PixarExample", dependencies: ["ExampleSupport"], path: "Examples/Pixar/PixarExample", resources: [.copy("movies.json")]),
         .executableTarget(name: "pixar", dependencies: ["PixarExample"], path: "Examples/Pixar/pixar"),
-        .testTarget(name: "ExamplesTests", dependencies: ["TripsExample", "BooksExample", "NotesExample", "PixarExample"], path: "Tests/ExamplesTests"),
+        .target(name: "MigrationsExample", dependencies: ["ExampleSupport"], path: "Examples/Migrations/MigrationsExample"),
+        .executableTarget(name: "migrations", dependencies: ["MigrationsExample"], path: "Examples/Migrations/migrations"),
+        .testTarget(name: "ExamplesTests", dependencies: ["TripsExample", "BooksExample", "NotesExample", "PixarExample", "MigrationsExample"], path: "Tests/ExamplesTests"),
     ],
     swiftLanguageModes: [.v6]
 )

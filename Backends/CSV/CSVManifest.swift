@@ -7,7 +7,9 @@ import Foundation
 ///
 /// Version 2 adds `schema` (to explain a mismatch), `checksums` (of every table it names) and its own
 /// sealed `checksum`; version 3 names chunk files (`Item@0`, see `CSVChunks`) instead of whole
-/// tables. Versions 1 and 2 are read, and a writer's first save rewrites every table and the
+/// tables; `schemaRecord` (the `RecordedSchema`: declaration and version) came later within
+/// version 3, and the first open for writing adds it to a version-3 manifest without it. Versions 1
+/// and 2 are read, and a writer's first save rewrites every table and the
 /// manifest as version 3.
 struct CSVManifest: Equatable {
     static let format = "strata-csv"
@@ -18,6 +20,8 @@ struct CSVManifest: Equatable {
     var storeIdentifier: String
     var fingerprint: String
     var schema: [String]?
+    /// The schema record (`RecordedSchema.encoded()`); `nil` in a manifest written before records.
+    var record: [UInt8]?
     var generation: Int64
     /// Chunk name (`Item@0`; version 1 and 2: the table name) → file name. A chunk or table
     /// without a file is empty.
@@ -45,6 +49,7 @@ struct CSVManifest: Equatable {
         var text = "{\n  \"format\": \"\(Self.format)\",\n  \"version\": \(Self.version),\n"
         text += "  \"schemaFingerprint\": \(json(fingerprint)),\n"
         text += "  \"schema\": [" + (schema ?? []).map { "\n    " + json($0) }.joined(separator: ",") + "\n  ],\n"
+        if let record { text += "  \"schemaRecord\": " + String(decoding: record, as: UTF8.self) + ",\n" }
         text += "  \"storeIdentifier\": \(json(storeIdentifier)),\n  \"generation\": \(generation),\n"
         text += "  \"files\": {" + object(files.map { ($0.key, json($0.value)) }) + ",\n"
         text += "  \"checksums\": {" + object(checksums.map { ($0.key, json($0.value)) }) + ",\n"
@@ -97,8 +102,22 @@ struct CSVManifest: Equatable {
         if version >= 2, let missing = files.values.first(where: { checksums[$0] == nil }) {
             throw StrataError(.corruptStore, "The manifest names \(missing) without its checksum.", file: path)
         }
+        let record = try object["schemaRecord"].map { Array(try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys])) }
         return CSVManifest(
-            version: version, storeIdentifier: identifier, fingerprint: fingerprint, schema: object["schema"] as? [String], generation: generation,
-            files: files, checksums: checksums, nextKeys: next.mapValues(\.int64Value))
+            version: version, storeIdentifier: identifier, fingerprint: fingerprint, schema: object["schema"] as? [String], record: record,
+            generation: generation, files: files, checksums: checksums, nextKeys: next.mapValues(\.int64Value))
+    }
+
+    /// The schema this manifest records; a legacy record (fingerprint and description) for one
+    /// written before records.
+    ///
+    /// - Throws: `corruptStore` for a record that does not read or does not match the fingerprint.
+    func recorded(file: String) throws -> RecordedSchema {
+        guard let record else { return RecordedSchema(legacyFingerprint: fingerprint, canonicalDescription: schema) }
+        let recorded = try RecordedSchema(decoding: record, file: file)
+        guard recorded.fingerprint == fingerprint else {
+            throw StrataError(.corruptStore, "The manifest's schema record (fingerprint \(recorded.fingerprint)) does not match its schemaFingerprint \(fingerprint).", file: file)
+        }
+        return recorded
     }
 }

@@ -34,6 +34,7 @@ public final class CSVStore: DataStore {
         /// `WriterLock.savesHere` when this store last looked (another store object of this
         /// process sharing the lock saved if it moved).
         var savesSeen = 0
+        var recordOutcome = RecordedSchema.OpeningOutcome.current
     }
     private let disk: Mutex<Disk>
 
@@ -61,11 +62,18 @@ public final class CSVStore: DataStore {
                 let schema = configuration.schema
                 try folder.commit(CSVManifest(
                     storeIdentifier: PersistentIdentifier.makeStoreIdentifier(), fingerprint: schema.fingerprint, schema: schema.canonicalDescription,
-                    generation: 0, files: [:], checksums: [:], nextKeys: [:]))
+                    record: RecordedSchema(schema).encoded(), generation: 0, files: [:], checksums: [:], nextKeys: [:]))
             }
         }
         self.lock = lock
-        let (state, disk) = try Self.load(folder, layout)
+        var (state, disk) = try Self.load(folder, layout)
+        if lock != nil, disk.recordOutcome == .rewriteRecord, disk.manifest.version == CSVManifest.version {
+            // A store written before schema records (or of an older version): the record is added once.
+            var next = disk.manifest
+            next.record = RecordedSchema(configuration.schema).encoded()
+            try folder.commit(next)
+            (state, disk) = try Self.load(folder, layout)
+        }
         self.identifier = state.storeIdentifier
         self.engine = RecordEngine(state: state)
         self.disk = Mutex(disk)
@@ -86,12 +94,10 @@ public final class CSVStore: DataStore {
                         : StrataError(.corruptStore, "manifest.json is missing but the folder holds tables (\(tables.prefix(3).joined(separator: ", "))…); restore the manifest from a backup.", file: folder.manifestPath)
                 }
                 let schema = layout.schema
-                guard manifest.fingerprint == schema.fingerprint else {
-                    throw schema.mismatch(storedFingerprint: manifest.fingerprint, storedDescription: manifest.schema, file: folder.manifestPath)
-                }
+                let outcome = try manifest.recorded(file: folder.manifestPath).check(opening: schema, file: folder.manifestPath)
                 let state = try CSVLoader(layout: layout, folder: folder).load(manifest)
                 let watched = folder.watched(manifest)
-                return (state, Disk(manifest: manifest, watched: watched, stamps: CSVFolder.stamps(watched)))
+                return (state, Disk(manifest: manifest, watched: watched, stamps: CSVFolder.stamps(watched), recordOutcome: outcome))
             } catch let error as StrataError where error.code == .corruptStore && attempt < 20 {
                 guard FileStamp(folder.manifestPath) != before else { throw error }
             }
@@ -174,6 +180,7 @@ public final class CSVStore: DataStore {
                 var next = disk.manifest
                 next.version = CSVManifest.version
                 next.schema = schema.canonicalDescription
+                if next.record == nil { next.record = RecordedSchema(schema).encoded() }  // an older format's first save
                 next.generation += 1
                 // A save rewrites the chunks it changed; the first save over an older format rewrites all.
                 let migrating = disk.manifest.version < CSVManifest.version

@@ -41,17 +41,18 @@ enum SQLiteFormat {
 
     /// Writes the schema record of `schema` (the upgrade of a store written before records, or
     /// of an older version), in one transaction.
-    static func writeRecord(_ db: SQLiteConnection, schema: Schema) throws {
+    static func writeRecord(_ db: SQLiteConnection, schema: Schema, inTransaction: Bool = false) throws {
         let record = String(decoding: RecordedSchema(schema).encoded(), as: UTF8.self)
         let schemaJSON = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
-        try db.execute("BEGIN IMMEDIATE")
+        if !inTransaction { try db.execute("BEGIN IMMEDIATE") }
         do {
             let upsert = try db.prepare("INSERT OR REPLACE INTO \(SQLiteMapping.quote(metadataTable)) (\"key\", \"value\") VALUES (?, ?)")
-            try upsert.run([.text("schema_record"), .text(record)])
-            try upsert.run([.text("schema"), .text(schemaJSON)])
-            try db.execute("COMMIT")
+            for (key, value) in [("schema_record", record), ("schema", schemaJSON), ("fingerprint", schema.fingerprint)] {
+                try upsert.run([.text(key), .text(value)])
+            }
+            if !inTransaction { try db.execute("COMMIT") }
         } catch {
-            try? db.execute("ROLLBACK")
+            if !inTransaction { try? db.execute("ROLLBACK") }
             throw error
         }
     }

@@ -19,4 +19,15 @@ extension SQLiteStore {
             throw error.strataError(file: path)
         }
     }
+
+    /// Migrates the file in one SQLite transaction (`SQLiteMigration`): `ALTER TABLE` in place
+    /// for additive changes (an added attribute costs O(1)), a table rebuild otherwise. Keys,
+    /// key counters and the store identifier are kept.
+    ///
+    /// - Throws: `storeLocked` while another connection writes; `schemaMismatch` when the file is
+    ///   not at the migration's source; `uniqueConstraintViolation` naming two colliding records —
+    ///   the file unchanged.
+    public static func migrateStore(_ configuration: SQLiteStoreConfiguration, _ migration: SchemaMigration) throws {
+        try SQLiteMigration.run(path: configuration.url.path, busyTimeout: configuration.busyTimeout, migration)
+    }
 }

@@ -34,7 +34,21 @@ enum XMLDocumentFile {
         guard tag.firstRange(of: Array("<strata-store".utf8)) != nil, let fingerprint = attribute("schemaFingerprint") else {
             throw StrataError(.corruptStore, "The file is not a Strata XML store (no <strata-store> start tag with a schema fingerprint).", file: file)
         }
-        return RecordedSchema(legacyFingerprint: fingerprint, canonicalDescription: nil)
+        return RecordedSchema(legacyFingerprint: fingerprint, canonicalDescription: legacyDescription(bytes))
+    }
+
+    /// The `<line>`s of an older document's `<schema>` element (its canonical description).
+    private static func legacyDescription(_ bytes: [UInt8]) -> [String]? {
+        guard let open = bytes.firstRange(of: Array("<schema>".utf8)), let close = bytes[open.upperBound...].firstRange(of: Array("</schema>".utf8)) else { return nil }
+        let text = String(decoding: bytes[open.upperBound..<close.lowerBound], as: UTF8.self)
+        return text.components(separatedBy: "</line>").compactMap { piece -> String? in
+            guard let start = piece.range(of: "<line"), let end = piece[start.upperBound...].firstIndex(of: ">") else { return nil }
+            let content = String(piece[piece.index(after: end)...])
+            if piece[start.upperBound..<end].contains("base64") {
+                return Data(base64Encoded: content).map { String(decoding: $0, as: UTF8.self) }
+            }
+            return unescape(content)
+        }
     }
 
     /// An attribute value with the references `XMLWriter.attribute` writes resolved.

@@ -67,6 +67,8 @@ public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterab
     case concurrency
     /// Updates that list their properties write only those; the opt-in conflict check.
     case partialUpdates
+    /// Schema changes applied atomically by `migrateStore`; refusals change nothing.
+    case migration
 
     /// The section of docs/store-contract.md whose rules the category's cases check by default.
     public var section: String {
@@ -81,13 +83,14 @@ public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterab
         case .roundTrip, .persistence: "§8 Round-trip and persistence"
         case .concurrency: "§9 Concurrency"
         case .partialUpdates: "§6a Partial updates"
+        case .migration: "§10 Migration"
         }
     }
 
     /// Whether the category is part of the required contract (section 3 of the store contract).
     public var isRequired: Bool {
         switch self {
-        case .identifiers, .relationships, .deleteRules, .unique, .atomicity, .fetch, .partialUpdates: true
+        case .identifiers, .relationships, .deleteRules, .unique, .atomicity, .fetch, .partialUpdates, .migration: true
         case .roundTrip, .persistence, .badInput, .concurrency: false
         }
     }

@@ -35,7 +35,7 @@ public enum ConformanceSuite {
         let all = identifierCases + roundTripCases + persistenceCases + relationshipCases + deleteRuleCases
             + uniqueCases + atomicityCases + fetchCases + badInputCases + concurrencyCases + partialUpdateCases
             + saveInteractionCases + faultOrderCases + textCases + orderingCases
-            + toManyCases + comparatorCases + requestShapeCases + predicateSemanticsCases + pointLookupCases + selfInverseCases
+            + toManyCases + comparatorCases + requestShapeCases + predicateSemanticsCases + pointLookupCases + selfInverseCases + migrationCases
         // Grouped by category in report order; within a category, in registration order.
         return ConformanceCategory.allCases.flatMap { category in all.filter { $0.category == category } }
     }()
@@ -115,6 +115,8 @@ public enum ConformanceSuite {
             let ctx = try CaseContext(directory: directory) { dir, schema in
                 StoreBox(try Store(factory.configuration(dir, schema)))
             }
+            ctx.migrateAt = { dir, migration in try Store.migrateStore(factory.configuration(dir, migration.destination), migration) }
+            ctx.recordedAt = { dir in try Store.recordedSchema(factory.configuration(dir, FixtureDomain.schema)) }
             context = ctx
             let missing = testCase.requires.subtracting(ctx.store.capabilities)
             if !missing.isEmpty {

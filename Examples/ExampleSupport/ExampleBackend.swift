@@ -33,15 +33,16 @@ public struct ExampleBackend: Hashable, Sendable, CustomStringConvertible, Expre
 
     private var entry: BuiltinStore { BuiltinStores.named(rawValue)! }
 
-    /// A container for `types` whose store lives in `folder` (created if missing).
-    public func container(for types: [any PersistentModel.Type], in folder: URL) throws -> ModelContainer {
+    /// A container for `types` whose store lives in `folder` (created if missing), migrated with
+    /// `migrationPlan` when one is given.
+    public func container(for types: [any PersistentModel.Type], migrationPlan: (any SchemaMigrationPlan.Type)? = nil, in folder: URL) throws -> ModelContainer {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let factory: any BuiltinStoreFactory = entry.factory
-        return try Self.openContainer(types, folder, factory)
+        return try Self.openContainer(types, migrationPlan, folder, factory)
     }
 
-    private static func openContainer<Factory: BuiltinStoreFactory>(_ types: [any PersistentModel.Type], _ folder: URL, _ factory: Factory) throws -> ModelContainer {
-        try ModelContainer(for: types, configurations: factory.stores.configuration(folder, .empty))
+    private static func openContainer<Factory: BuiltinStoreFactory>(_ types: [any PersistentModel.Type], _ migrationPlan: (any SchemaMigrationPlan.Type)?, _ folder: URL, _ factory: Factory) throws -> ModelContainer {
+        try ModelContainer(for: types, migrationPlan: migrationPlan, configurations: factory.stores.configuration(folder, .empty))
     }
 
     /// Forgets what a previous run left in `folder` (the memory backend's store lives in the process).

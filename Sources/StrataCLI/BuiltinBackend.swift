@@ -19,9 +19,20 @@ struct BuiltinBackend: Sendable {
     let bench: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> WorkloadReport
     let sample: @Sendable (_ directory: URL) throws -> Int
     let dump: @Sendable (_ directory: URL) throws -> String
+    /// The schema the store in `directory` records (`strata schema`), `nil` when there is none.
+    let recordedSchema: @Sendable (_ directory: URL) throws -> RecordedSchema?
     /// Saves generation after generation into a store until killed (for crash tests); every
     /// `largeEvery`-th is a large save (0: none).
     let generations: @Sendable (_ directory: URL, _ count: Int, _ largeEvery: Int) throws -> Void
+    /// Writes the version-1 store of `strata torture --migration` (`MigrationWorkload`).
+    let migrationTemplate: @Sendable (_ directory: URL, _ records: Int) throws -> Void
+    /// Migrates that store to version 3, reporting each version reached (the killed writer).
+    let migrate: @Sendable (_ directory: URL, _ reached: (Int) -> Void) throws -> Void
+    /// Adds an attribute with a default to that version-1 store (timed) and removes it again (`strata
+    /// migration-bench`): the store is at version 1 afterwards.
+    let addAttribute: @Sendable (_ directory: URL) throws -> Duration
+    /// Checks that store after a kill and returns the version it holds.
+    let migrationCheck: @Sendable (_ directory: URL, _ records: Int) throws -> Int
     /// Reopens a crash-workload store and returns its generation (`strata torture`).
     let crashCheck: @Sendable (_ directory: URL, _ largeEvery: Int) throws -> Int
     /// Writes one generation of the damage fuzzer's sample store (`strata fuzz`).
@@ -67,8 +78,29 @@ struct BuiltinBackend: Sendable {
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
                 return try FixtureDomain.writeSample(into: try Store(factory.configuration(dir, FixtureDomain.schema))).count
             },
-            dump: { dir in try StoreDump.json(try Store(readOnly(dir))) },  // a dump never creates, repairs or removes a file
+            dump: { dir in
+                // The store says its own schema; one that recorded only a fingerprint is read as the fixture domain.
+                var configuration = readOnly(dir)
+                if let recorded = try Store.recordedSchema(configuration)?.schema { configuration.schema = recorded }
+                return try StoreDump.json(try Store(configuration))  // a dump never creates, repairs or removes a file
+            },
+            recordedSchema: { dir in try Store.recordedSchema(readOnly(dir)) },
             generations: { dir, count, large in try CrashWorkload.run(try Store(factory.configuration(dir, FixtureDomain.schema)), saves: count, largeEvery: large) },
+            migrationTemplate: { dir, records in try MigrationWorkload.write({ factory.configuration(dir, $0) }, records: records) },
+            migrate: { dir, reached in try MigrationWorkload.migrate({ factory.configuration(dir, $0) }, reached: reached) },
+            addAttribute: { dir in
+                let v1 = MigrationWorkload.schema(1)
+                var entities = v1.entities.map(\.declaration)
+                entities[0].attributes.append(Attribute("isPinned", .bool, default: false))
+                let added = try Schema(entities: entities, version: v1.version)
+                let migration = try SchemaMigration.lightweight(from: v1, to: added)
+                let started = ContinuousClock.now
+                try Store.migrateStore(factory.configuration(dir, added), migration)
+                let took = ContinuousClock.now - started
+                try Store.migrateStore(factory.configuration(dir, v1), SchemaMigration.lightweight(from: added, to: v1))
+                return took
+            },
+            migrationCheck: { dir, records in try MigrationWorkload.check({ factory.configuration(dir, $0) }, records: records) },
             crashCheck: { dir, large in try CrashWorkload.check(try Store(readOnly(dir)), largeEvery: large) },
             damageSample: { dir, generation in try DamageSample.write(generation: generation, into: try Store(factory.configuration(dir, FixtureDomain.schema))) },
             detectsAllDamage: entry.detectsAllDamage, isAppendOnly: entry.isAppendOnly,

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
 
-/// `strata dump --backend <name> --path <dir>`: a store's whole content as canonical JSON, for `diff`.
+/// `strata dump --backend <name> --path <dir>`: a store's whole content as canonical JSON, for `diff`,
+/// read at the schema the store records (a store of an older Strata, fingerprint only: the fixture domain).
 struct DumpCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "dump", abstract: "Print a fixture-domain store's content as canonical JSON (the same layout for every backend).")
+    static let configuration = CommandConfiguration(commandName: "dump", abstract: "Print a store's content as canonical JSON (the same layout for every backend), read at the schema the store records.")
 
     @Option(help: "The backend that wrote the store.") var backend: String
     @Option(help: "The directory of the store.") var path: String

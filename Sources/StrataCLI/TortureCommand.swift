@@ -13,6 +13,8 @@ struct TortureCommand: ParsableCommand {
     @Option(help: "The seed of every random choice.") var seed: UInt64 = 1
     @Option(help: "Every k-th generation is a large save of thousands of records (0: none).") var largeEvery: Int = 4
     @Option(help: "Where stores are written (default: a new temporary folder, removed after a passing run).") var workDirectory: String?
+    @Flag(help: "Kill writers inside a schema migration (v1 → v2 → v3) instead of inside saves.") var migration = false
+    @Option(help: "With --migration: the records of the version-1 store.") var records: Int = 2_000
 
     func validate() throws {
         guard trials > 0 else { throw ValidationError("--trials must be at least 1.") }
@@ -24,6 +26,19 @@ struct TortureCommand: ParsableCommand {
         guard chosen.isPersistentOnDisk else { throw ValidationError("The \(backend) backend keeps nothing after its process ends: there is nothing to reopen after a kill.") }
         let work = ToolFolder(workDirectory, prefix: "strata-torture")
         let tool = try ToolFolder.executable
+        if migration {
+            let records = self.records
+            let report = try MigrationTorture.run(
+                trials: trials, seed: seed, in: try work.create(),
+                template: { dir in try chosen.migrationTemplate(dir, records) },
+                writer: { dir in (tool, ["crash-writer", "--backend", backend, "--path", dir.path, "--migrate"]) },
+                check: { dir in try chosen.migrationCheck(dir, records) },
+                progress: { trial in if trial % 50 == 0 { FileHandle.standardError.write(Data("\(trial)/\(trials) trials\n".utf8)) } })
+            print(report.table(backend: backend, records: records))
+            work.finish(keep: !report.passed)
+            if !report.passed { throw ExitCode(1) }
+            return
+        }
         let report = try Torture.run(
             Torture.Options(trials: trials, seed: seed, largeEvery: largeEvery), in: try work.create(),
             writer: { dir, saves, large in (tool, ["crash-writer", "--backend", backend, "--path", dir.path, "--saves", "\(saves)", "--large-every", "\(large)"]) },

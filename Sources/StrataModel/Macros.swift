@@ -29,7 +29,7 @@ public macro _PersistedProperty() = #externalMacro(module: "StrataModelMacros", 
 
 /// Options of an attribute: `.unique` makes a single-property unique constraint.
 ///
-/// `originalName` records the property's previous name for the migration work to come.
+/// `originalName` is the property's previous name: a migration keeps its values under the new one.
 @attached(peer)
 public macro Attribute(_ options: ModelAttributeOption..., originalName: String? = nil) = #externalMacro(module: "StrataModelMacros", type: "MarkerMacro")
 

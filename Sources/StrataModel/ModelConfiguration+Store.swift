@@ -40,7 +40,7 @@ struct OpenedStore {
 /// - Throws: `unsupported` for CloudKit sync; `invalidRequest` for an in-memory store that allows no
 ///   save (it could never hold anything); whatever the backend throws on open (`schemaMismatch`,
 ///   `corruptStore`, `storeLocked`, a missing store when read-only…).
-func openStore(_ configuration: ModelConfiguration, schema: Schema) throws -> OpenedStore {
+func openStore(_ configuration: ModelConfiguration, schema: Schema, plan: ResolvedMigrationPlan? = nil) throws -> OpenedStore {
     if let database = configuration.cloudKitDatabase.privateDatabase {
         throw StrataError(.unsupported, "ModelConfiguration '\(configuration.name)' asks to sync with the CloudKit database '\(database)'; CloudKit does not exist on Linux. Use cloudKitDatabase: .none (or .automatic, which syncs nothing here).")
     }
@@ -58,17 +58,25 @@ func openStore(_ configuration: ModelConfiguration, schema: Schema) throws -> Op
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     }
     switch backend {
-    case .memory, .sqlite: return try openBackend(SQLiteStoreConfiguration(url: url, schema: schema, isReadOnly: readOnly))
-    case .json: return try openBackend(JSONStoreConfiguration(url: url, schema: schema, isReadOnly: readOnly))
-    case .xml: return try openBackend(XMLStoreConfiguration(url: url, schema: schema, isReadOnly: readOnly))
-    case .lmdb: return try openBackend(LMDBStoreConfiguration(folder: url, schema: schema, isReadOnly: readOnly))
-    case .csv: return try openBackend(CSVStoreConfiguration(folder: url, schema: schema, isReadOnly: readOnly))
+    case .memory, .sqlite: return try openBackend(SQLiteStoreConfiguration(url: url, schema: schema, isReadOnly: readOnly), plan: plan)
+    case .json: return try openBackend(JSONStoreConfiguration(url: url, schema: schema, isReadOnly: readOnly), plan: plan)
+    case .xml: return try openBackend(XMLStoreConfiguration(url: url, schema: schema, isReadOnly: readOnly), plan: plan)
+    case .lmdb: return try openBackend(LMDBStoreConfiguration(folder: url, schema: schema, isReadOnly: readOnly), plan: plan)
+    case .csv: return try openBackend(CSVStoreConfiguration(folder: url, schema: schema, isReadOnly: readOnly), plan: plan)
     }
 }
 
-/// Opens a backend's own configuration.
-func openBackend<Configuration: Strata.DataStoreConfiguration>(_ configuration: Configuration) throws -> OpenedStore {
-    OpenedStore(store: ModelStoreBox(try Configuration.Store(configuration)), configuration: configuration)
+/// Opens a backend's own configuration, first migrating the store with `plan` when there is one
+/// (`MigrationRunner`).
+///
+/// Without a plan the store opens as it is (same schema, or `schemaMismatch`). Migrating a
+/// lightweight difference on open (`DataStore.openMigrating`) waits for the store side: today it
+/// would migrate a store another container of this process has open (a container opened with the
+/// wrong models on a shared store would drop its entities), and reports `unsupported` instead of
+/// `schemaMismatch` on backends that do not migrate yet.
+func openBackend<Configuration: Strata.DataStoreConfiguration>(_ configuration: Configuration, plan: ResolvedMigrationPlan? = nil) throws -> OpenedStore {
+    if let plan { try MigrationRunner(plan: plan, configuration: configuration).run() }
+    return OpenedStore(store: ModelStoreBox(try Configuration.Store(configuration)), configuration: configuration)
 }
 
 extension ModelConfiguration {

@@ -20,8 +20,9 @@ extension ModelContainer {
         try self.init(modelSchema: ModelSchema(ModelTypeRegistry.types(of: givenSchema)), configurations: configurations)
     }
 
-    /// Opens the store of at most one configuration for the models' schema.
-    convenience init(modelSchema: ModelSchema, configurations: [ModelConfiguration]) throws {
+    /// Opens the store of at most one configuration for the models' schema, migrated with `plan`
+    /// when there is one (then the schema is the plan's current version's).
+    convenience init(modelSchema: ModelSchema, configurations: [ModelConfiguration], plan: ResolvedMigrationPlan? = nil) throws {
         guard configurations.count <= 1 else {
             throw StrataError(.unsupported, "A container opens one store; \(configurations.count) configurations (\(configurations.map(\.name).joined(separator: ", "))) would each hold some entities in a store of their own, which Strata does not do. Use one configuration, or one container per store.")
         }
@@ -32,7 +33,8 @@ extension ModelContainer {
                 throw StrataError(.invalidSchema, "ModelConfiguration '\(configuration.name)' names entities the container's schema lacks: \(missing.joined(separator: ", ")). Add their model types to the container.", entity: missing.first)
             }
         }
-        try self.init(modelSchema: modelSchema, opened: openStore(configuration, schema: modelSchema.schema), configurations: [configuration])
+        let opened = try openStore(configuration, schema: plan?.current.storeSchema ?? modelSchema.schema, plan: plan)
+        self.init(modelSchema: plan?.current.schema ?? modelSchema, opened: opened, configurations: [configuration], migrationPlan: plan?.type)
     }
 
     /// Opens the store a SwiftData configuration describes (or the default store), for a schema.

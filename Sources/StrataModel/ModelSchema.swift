@@ -29,7 +29,11 @@ struct ModelSchema: Sendable {
         }
         var entities = ordered.map { info -> Entity in
             var members: [EntityMember] = []
-            for p in info.properties { if case .attribute(let a) = p.kind { members.append(.attribute(a)) } }
+            for p in info.properties {
+                guard case .attribute(var a) = p.kind else { continue }
+                a.originalName = p.originalName  // `@Attribute(originalName:)`: a rename, for migrations
+                members.append(.attribute(a))
+            }
             for c in info.constraints.unique { members.append(.unique(UniqueConstraint(properties: c))) }
             for i in info.constraints.indexes { members.append(.index(Index(properties: i))) }
             return Entity(info.entityName, members: members)
@@ -51,8 +55,8 @@ struct ModelSchema: Sendable {
                     hidden.append((d, .toMany(inverseName, info.entityName, inverse: p.name)))
                 }
                 let relationship: Relationship = r.isToMany
-                    ? .toMany(p.name, destination.entityName, inverse: inverseName, ordered: true, deleteRule: r.deleteRule, minCount: r.minimumCount, maxCount: r.maximumCount)
-                    : .toOne(p.name, destination.entityName, inverse: inverseName, optional: r.isOptional, deleteRule: r.deleteRule)
+                    ? .toMany(p.name, destination.entityName, inverse: inverseName, ordered: true, deleteRule: r.deleteRule, minCount: r.minimumCount, maxCount: r.maximumCount, originalName: p.originalName)
+                    : .toOne(p.name, destination.entityName, inverse: inverseName, optional: r.isOptional, deleteRule: r.deleteRule, originalName: p.originalName)
                 entities[e].relationships.append(relationship)
             }
         }

@@ -1,6 +1,7 @@
 import BooksExample
 import ExampleSupport
 import Foundation
+import MigrationsExample
 import NotesExample
 import PixarExample
 import Testing
@@ -12,9 +13,9 @@ import TripsExample
     typealias Example = (ExampleBackend, URL, ExampleOutput) throws -> Void
 
     /// The example's output on each backend, in a fresh folder each.
-    func outputs(_ example: Example) throws -> [ExampleBackend: [String]] {
+    func outputs(_ example: Example, on backends: [ExampleBackend] = ExampleBackend.allCases) throws -> [ExampleBackend: [String]] {
         var result: [ExampleBackend: [String]] = [:]
-        for backend in ExampleBackend.allCases {
+        for backend in backends {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-example-\(backend)-\(UUID().uuidString)")
             defer { backend.destroy(folder) }
             let out = ExampleOutput()
@@ -40,6 +41,17 @@ import TripsExample
             "  3 of 4 are in the plan.",
             "Deleted Lisbon: 3 trips, 6 bucket-list items, 1 accommodations left.",
             "  Tokyo — Japan, 2025-10-03 to 2025-10-12, 4 items, staying at Ryokan Sakura (2-1 Nihonbashi)",
+        ])
+    }
+
+    @Test func migrations() throws {
+        // The backends that migrate today (Tests/StrataModelTests/Migration/MigrationBackend.swift).
+        expectSame(try outputs({ try MigrationsExample.run($0, folder: $1, out: $2) }, on: ExampleBackend.allCases.filter { ["memory", "json", "xml"].contains($0.rawValue) }), containing: [
+            "v1 wrote 6 to-dos (titles repeat, projects are names).",
+            "  Trip: Book flights (done), Pack",
+            "  Work: Review budget (done), Write report",
+            "  Book flights — Trip, priority 0, done",
+            "  1 to-do marked urgent with v3's new property.",
         ])
     }
 

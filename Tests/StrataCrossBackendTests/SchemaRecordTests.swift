@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataCSV
 import StrataConformance
 import StrataJSON
 import StrataLMDB
@@ -51,6 +52,7 @@ struct SchemaRecordTests {
     @Test func legacyStoresAreRecognisedAndUpgradedOnce() throws {
         try Self.upgrade("sqlite") { SQLiteStoreConfiguration(url: $0.appendingPathComponent("store.sqlite"), schema: Self.legacySchema) }
         try Self.upgrade("json") { JSONStoreConfiguration(url: $0.appendingPathComponent("store.json"), schema: Self.legacySchema) }
+        try Self.upgrade("csv") { CSVStoreConfiguration(folder: $0.appendingPathComponent("store"), schema: Self.legacySchema) }
         try Self.upgrade("lmdb") { LMDBStoreConfiguration(folder: $0.appendingPathComponent("store"), schema: Self.legacySchema) }
     }
 
@@ -126,20 +128,25 @@ struct SchemaRecordTests {
         try body(dir.path, dir)
     }
 
-    @Test(arguments: ["memory", "json"])
+    /// The in-place backends (keys kept); LMDB's copy-and-swap is checked by the suite.
+    @Test(arguments: ["memory", "json", "csv", "sqlite"])
     func aLightweightChangeMigratesOnOpen(backend: String) throws {
         try Self.each { name, dir in
             defer { MemoryStore.destroy(name: name) }
             switch backend {
             case "memory": try Self.migrateOnOpen(backend) { MemoryStoreConfiguration(name: name, schema: $0) }
-            default: try Self.migrateOnOpen(backend) { JSONStoreConfiguration(url: dir.appendingPathComponent("s.json"), schema: $0) }
+            case "json": try Self.migrateOnOpen(backend) { JSONStoreConfiguration(url: dir.appendingPathComponent("s.json"), schema: $0) }
+            case "csv": try Self.migrateOnOpen(backend) { CSVStoreConfiguration(folder: dir.appendingPathComponent("s"), schema: $0) }
+            default: try Self.migrateOnOpen(backend) { SQLiteStoreConfiguration(url: dir.appendingPathComponent("s.sqlite"), schema: $0) }
             }
         }
         try Self.each { name, dir in
             defer { MemoryStore.destroy(name: name) }
             switch backend {
             case "memory": try Self.duplicatesRefused(backend) { MemoryStoreConfiguration(name: name, schema: $0) }
-            default: try Self.duplicatesRefused(backend) { JSONStoreConfiguration(url: dir.appendingPathComponent("s.json"), schema: $0) }
+            case "json": try Self.duplicatesRefused(backend) { JSONStoreConfiguration(url: dir.appendingPathComponent("s.json"), schema: $0) }
+            case "csv": try Self.duplicatesRefused(backend) { CSVStoreConfiguration(folder: dir.appendingPathComponent("s"), schema: $0) }
+            default: try Self.duplicatesRefused(backend) { SQLiteStoreConfiguration(url: dir.appendingPathComponent("s.sqlite"), schema: $0) }
             }
         }
     }

@@ -103,6 +103,9 @@ public final class ExampleFileStore: DataStore {
 
     private struct Document: Codable {
         var fingerprint: String
+        /// The declaration and version (`DataStore.recordedSchema`); absent in older documents.
+        var schema: Schema?
+        var version: Schema.Version?
         var storeIdentifier: String
         /// Per entity name: the key counter and the records in key order.
         var tables: [String: Table]
@@ -131,7 +134,7 @@ public final class ExampleFileStore: DataStore {
             }
             tables[entity.name] = Table(nextKey: state.nextPrimaryKey(entity), records: rows)
         }
-        let document = Document(fingerprint: state.schema.fingerprint, storeIdentifier: state.storeIdentifier, tables: tables)
+        let document = Document(fingerprint: state.schema.fingerprint, schema: state.schema, version: state.schema.version, storeIdentifier: state.storeIdentifier, tables: tables)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
@@ -165,5 +168,46 @@ public final class ExampleFileStore: DataStore {
         }
         try state.finishLoading()
         return state
+    }
+}
+
+/// 4. Migration, the generic way: the backend names a staging location and an atomic swap, and the
+/// core's copy-and-swap path (`CopyAndSwapMigratable`) does the rest. It reads the schema recorded
+/// in the document too, so `openMigrating` and `strata schema` work with it.
+extension ExampleFileStore: CopyAndSwapMigratable {
+    /// The declaration and version the document records (a fingerprint only for older documents).
+    public static func recordedSchema(_ configuration: ExampleFileConfiguration) throws -> RecordedSchema? {
+        guard let data = FileManager.default.contents(atPath: configuration.url.path) else { return nil }
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: data)
+        } catch {
+            throw StrataError(.corruptStore, "\(configuration.url.path) is not a store document: \(error)", file: configuration.url.path)
+        }
+        guard var schema = document.schema else { return RecordedSchema(legacyFingerprint: document.fingerprint, canonicalDescription: nil) }
+        schema.version = document.version ?? schema.version
+        return RecordedSchema(schema)
+    }
+
+    /// `<document>.migrating` beside the document.
+    public static func stagingConfiguration(for configuration: ExampleFileConfiguration, schema: Schema) throws -> ExampleFileConfiguration {
+        var staging = configuration
+        staging.url = configuration.url.appendingPathExtension("migrating")
+        staging.schema = schema
+        return staging
+    }
+
+    /// One rename: the migrated document replaces the old one.
+    public static func replaceStore(_ configuration: ExampleFileConfiguration, with staging: ExampleFileConfiguration) throws {
+        guard rename(staging.url.path, configuration.url.path) == 0 else {
+            throw StrataError(.ioFailure, "Cannot move the migrated document into place (errno \(errno)).", file: configuration.url.path)
+        }
+        removeStore(staging)
+    }
+
+    /// Removes the staging document and its lock file.
+    public static func removeStore(_ staging: ExampleFileConfiguration) {
+        unlink(staging.url.path)
+        unlink(staging.url.path + ".lock")
     }
 }

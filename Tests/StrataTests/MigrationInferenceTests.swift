@@ -37,7 +37,8 @@ import Testing
             "change the delete rule of Trip.stops from cascade to nullify", "add unique constraint Trip(name)",
         ])
         #expect(m.entities[0].attributes == [.copy(0), .copy(1), .copy(2), .constant(.bool(false))])
-        #expect(m.entities[1].isIdentity)
+        #expect(m.isIdentity(1))
+        #expect(!m.isIdentity(0))
     }
 
     @Test func typeChangeAndRequiredWithoutDefaultAreRefusedByName() throws {

@@ -13,6 +13,10 @@ final class CaseContext: @unchecked Sendable {
     private let openAt: (URL, Schema) throws -> any SuiteStore
     private var current: (any SuiteStore)?
     private(set) var otherDirectories: [URL] = []
+    /// Applies a migration to the store at a location (`Store.migrateStore`), for migration cases.
+    var migrateAt: ((URL, SchemaMigration) throws -> Void)?
+    /// Reads the schema recorded at a location (`Store.recordedSchema`), for migration cases.
+    var recordedAt: ((URL) throws -> RecordedSchema?)?
 
     init(directory: URL, open: @escaping (URL, Schema) throws -> any SuiteStore) throws {
         self.directory = directory
@@ -48,6 +52,24 @@ final class CaseContext: @unchecked Sendable {
     func openSameLocation() throws -> any SuiteStore { try openAt(directory, schema) }
 
     func close() { current = nil }
+
+    /// Closes the store, migrates its location from the fixture schema to `destination` (by
+    /// lightweight inference, through the backend's `migrateStore`) and opens it at `destination`.
+    @discardableResult
+    func migrate(to destination: Schema) throws -> SchemaMigration {
+        let migration = try SchemaMigration.lightweight(from: schema, to: destination)
+        guard let migrateAt else { throw CaseFailure(message: "The harness has no migration hook.") }
+        current = nil
+        try migrateAt(directory, migration)
+        current = try openAt(directory, destination)
+        return migration
+    }
+
+    /// The schema recorded at the store's location.
+    func recordedSchema() throws -> RecordedSchema? {
+        guard let recordedAt else { throw CaseFailure(message: "The harness has no recorded-schema hook.") }
+        return try recordedAt(directory)
+    }
 
     // MARK: Readable names
 

@@ -16,7 +16,7 @@ extension StoreState {
         for (i, mapping) in migration.entities.enumerated() {
             guard let s = mapping.source else { continue }
             let entity = migration.destination.entities[i]
-            let identity = mapping.isIdentity
+            let identity = migration.isIdentity(i)
             var records = PagedArray<StoredRecord>()
             tables[s].records.forEach { key, record in
                 if identity {

@@ -31,14 +31,6 @@ public struct SchemaMigration: Sendable {
         /// keeps, or `nil` for a new relationship (no targets). Primary keys never change.
         public let relationships: [Int?]
 
-        /// Whether records are copied unchanged (same attributes and relationships in the same
-        /// order): a backend may keep their stored form.
-        public var isIdentity: Bool {
-            guard source != nil else { return false }
-            for (i, a) in attributes.enumerated() { guard case .copy(i) = a else { return false } }
-            for (i, r) in relationships.enumerated() { guard r == i else { return false } }
-            return true
-        }
     }
 
     /// Where one destination attribute's value comes from.
@@ -58,6 +50,18 @@ public struct SchemaMigration: Sendable {
         self.destination = destination
         self.changes = changes
         self.entities = entities
+    }
+
+    /// Whether records of destination entity `entity` are copied unchanged (same attributes and
+    /// relationships in the same order as its source entity's): a backend may keep their stored form.
+    public func isIdentity(_ entity: Int) -> Bool {
+        let mapping = entities[entity]
+        guard let s = mapping.source, source.entities[s].attributes.count == mapping.attributes.count,
+              source.entities[s].relationships.count == mapping.relationships.count
+        else { return false }
+        for (i, a) in mapping.attributes.enumerated() { guard case .copy(i) = a else { return false } }
+        for (i, r) in mapping.relationships.enumerated() { guard r == i else { return false } }
+        return true
     }
 
     /// Whether there is nothing to do to the data or declarations (the fingerprints are equal).

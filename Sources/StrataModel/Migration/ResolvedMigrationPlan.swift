@@ -16,6 +16,8 @@ struct ResolvedMigrationPlan {
         var label: String { "\(name) (\(identifier))" }
     }
 
+    /// The plan as the app declared it.
+    let type: any SchemaMigrationPlan.Type
     let planName: String
     /// The plan's versions, in its order.
     let versions: [Version]
@@ -29,6 +31,7 @@ struct ResolvedMigrationPlan {
     /// - Throws: `invalidSchema` naming the plan and what is wrong with it.
     init(_ plan: any SchemaMigrationPlan.Type, models: ModelSchema) throws {
         let planName = String(describing: plan)
+        self.type = plan
         self.planName = planName
         func refuse(_ message: String) -> StrataError { StrataError(.invalidSchema, "Migration plan \(planName): \(message)") }
         var versions: [Version] = []

@@ -75,3 +75,15 @@ final class BrokenStore<Flaw: StoreFlaw>: DataStore {
 
     static func factoryName() -> String { "\(Flaw.self)" }
 }
+
+extension BrokenStore {
+    /// The inner memory store's record.
+    static func recordedSchema(_ configuration: BrokenConfiguration<Flaw>) throws -> RecordedSchema? {
+        try MemoryStore.recordedSchema(MemoryStoreConfiguration(name: configuration.name, schema: configuration.schema))
+    }
+
+    /// The inner memory store's migration (a flaw weakens saves and fetches, not migrations).
+    static func migrateStore(_ configuration: BrokenConfiguration<Flaw>, _ migration: SchemaMigration) throws {
+        try MemoryStore.migrateStore(MemoryStoreConfiguration(name: configuration.name, schema: configuration.schema), migration)
+    }
+}

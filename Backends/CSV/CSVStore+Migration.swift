@@ -1,0 +1,70 @@
+import Foundation
+import Strata
+import StrataFileSupport
+
+/// The CSV backend's side of migration: the manifest records the schema (`schemaRecord`), and a
+/// migration writes every table of the new schema beside the old files and switches the manifest.
+extension CSVStore {
+    /// The schema the manifest records, or `nil` when the folder holds no manifest. Never writes.
+    ///
+    /// - Throws: `corruptStore` for a damaged manifest, `unsupported` for a newer format.
+    public static func recordedSchema(_ configuration: CSVStoreConfiguration) throws -> RecordedSchema? {
+        let folder = CSVFolder(url: configuration.folder)
+        return try folder.readManifest()?.recorded(file: folder.manifestPath)
+    }
+
+    /// Migrates the store under its writer lock: reads every table at `migration.source`, rewrites
+    /// the records (`StoreState.migrated(by:)`), writes every chunk of the destination's tables as
+    /// new files (a new generation, beside the old ones) and switches the manifest in one atomic
+    /// replace; the old files are removed after. A crash before the switch leaves the old store
+    /// whole (the new files are strays the next save removes).
+    ///
+    /// - Throws: `ioFailure` when there is no store, `storeLocked`, `schemaMismatch` when the store
+    ///   is not at the migration's source, the migration's data errors — the files untouched.
+    public static func migrateStore(_ configuration: CSVStoreConfiguration, _ migration: SchemaMigration) throws {
+        let folder = CSVFolder(url: configuration.folder)
+        guard FileStamp(folder.manifestPath) != nil else {
+            throw StrataError(.ioFailure, "There is no CSV store in this folder (no manifest.json) to migrate.", file: folder.manifestPath)
+        }
+        let lock = try WriterLock(path: configuration.folder.path, store: configuration.folder.path, wait: configuration.lockWait)
+        guard let manifest = try folder.readManifest() else {
+            throw StrataError(.ioFailure, "There is no CSV store in this folder (no manifest.json) to migrate.", file: folder.manifestPath)
+        }
+        let recorded = try manifest.recorded(file: folder.manifestPath)
+        guard recorded.fingerprint == migration.source.fingerprint else {
+            throw recorded.mismatch(opening: migration.source, file: folder.manifestPath, reason: "The migration starts at another schema than the store holds")
+        }
+        let old = CSVLayout(schema: migration.source)
+        let state = try CSVLoader(layout: old, folder: folder).load(manifest)
+        let next = try state.migrated(by: migration)
+        let layout = CSVLayout(schema: migration.destination)
+        let schema = migration.destination
+        var written = manifest
+        written.version = CSVManifest.version
+        written.fingerprint = schema.fingerprint
+        written.schema = schema.canonicalDescription
+        written.record = RecordedSchema(schema).encoded()
+        written.generation += 1
+        written.files = [:]
+        written.checksums = [:]
+        written.nextKeys = [:]
+        let chunks = CSVChunks.all(next, layout)
+        func put(_ table: String, _ chunk: Int64, _ bytes: [UInt8]?) throws {
+            guard let bytes else { return }
+            let name = CSVChunks.name(table, chunk)
+            let file = "\(name).\(written.generation).csv"
+            written.files[name] = file
+            written.checksums[file] = try folder.write(file, bytes)
+        }
+        for entity in schema.entities {
+            for chunk in (chunks[entity.name] ?? []).sorted() { try put(entity.name, chunk, layout.rows(entity, chunk: chunk, in: next)) }
+            written.nextKeys[entity.name] = next.nextPrimaryKey(entity)
+        }
+        for pair in layout.pairs {
+            for chunk in (chunks[pair.name] ?? []).sorted() { try put(pair.name, chunk, layout.rows(pair, chunk: chunk, in: next)) }
+        }
+        try folder.commit(written)
+        folder.removeUnnamed(previous: manifest, keeping: written, tables: Set(schema.entities.map(\.name) + layout.pairs.map(\.name)), everyStray: false)
+        withExtendedLifetime(lock) {}
+    }
+}

@@ -1,0 +1,153 @@
+/// Runs a `SchemaMigrationPlan` on the store a configuration names, before the container opens it.
+///
+/// Reads the store's recorded schema and version, finds the stages from there to the app's
+/// version, infers each stage's schema change (refusing, before anything runs, what a lightweight
+/// stage cannot do), and applies them. One lightweight stage is the store's own atomic
+/// `migrateStore`; any other path runs first on a copy in memory (`MigrationStaging`), so a thrown
+/// error in any stage leaves the store untouched, and then reaches the store stage by stage.
+struct MigrationRunner<Configuration: Strata.DataStoreConfiguration> {
+    typealias Store = Configuration.Store
+    let plan: ResolvedMigrationPlan
+    let configuration: Configuration
+
+    /// One stage with its schema change.
+    private struct Step {
+        let stage: MigrationStage
+        let from: ResolvedMigrationPlan.Version
+        let to: ResolvedMigrationPlan.Version
+        let migration: SchemaMigration
+    }
+
+    /// Migrates the store to the plan's current version; does nothing when there is no store yet,
+    /// when it is at that version already, or when the backend does not record its schema.
+    ///
+    /// - Throws: `schemaMismatch` naming both versions (a store version the plan does not list, a
+    ///   store newer than the app, no stages to the app's version); `migrationRequired` naming both
+    ///   versions, the entity, the property and the stage that must be custom; whatever a stage's
+    ///   code throws, or the store's errors. The store is at its old version after any of them.
+    func run() throws {
+        let recorded: RecordedSchema?
+        do {
+            recorded = try Store.recordedSchema(configuration)
+        } catch let error as StrataError where error.code == .unsupported {
+            return
+        }
+        guard let recorded else { return }
+        let start = try plan.storeVersion(recorded)
+        let path = try plan.path(from: start.identifier)
+        guard !path.isEmpty else { return }
+        guard !configuration.isReadOnly else {
+            throw StrataError(.readOnlyStore, "The store is at \(start.label) and this app at \(plan.current.label); a read-only container cannot migrate it. Open it for writing once.", file: configuration.name)
+        }
+        let steps = try path.map { try Step(stage: $0.stage, from: $0.from, to: $0.to, migration: inferred($0.stage, from: $0.from, to: $0.to)) }
+        if steps.count == 1, case .lightweight = steps[0].stage {
+            try Store.migrateStore(configuration, steps[0].migration)
+            return
+        }
+        try runStaged(steps)
+    }
+
+    /// The schema change of a stage: the lightweight inference between the two versions. A custom
+    /// stage may also add a required attribute without a default (or make one required): records
+    /// start with the type's zero value there, for `didMigrate` to set.
+    ///
+    /// - Throws: `migrationRequired` naming both versions, the entity and property, and the stage.
+    private func inferred(_ stage: MigrationStage, from: ResolvedMigrationPlan.Version, to: ResolvedMigrationPlan.Version) throws -> SchemaMigration {
+        let source = from.storeSchema, destination = to.storeSchema
+        do {
+            guard case .custom = stage else { return try SchemaMigration.lightweight(from: source, to: destination) }
+            let filled = try SchemaMigration.lightweight(from: source, to: Self.zeroFilled(destination, from: source))
+            return SchemaMigration(source: source, destination: destination, changes: filled.changes, entities: filled.entities)
+        } catch let error as StrataError where error.code == .migrationRequired {
+            let what = [error.entity, error.properties.first].compactMap { $0 }.joined(separator: ".")
+            let advice: String
+            if case .custom = stage {
+                advice = "a custom stage cannot make this change either: add the new property under a new name in one version, copy the values in didMigrate, and remove the old one in the next"
+            } else {
+                advice = "make the stage from \(from.name) to \(to.name) a MigrationStage.custom and set the values in didMigrate"
+            }
+            throw StrataError(
+                .migrationRequired,
+                "Migration plan \(plan.planName), \(stage.kindName) stage from \(from.label) to \(to.label): \(what.isEmpty ? "the change" : what) cannot be migrated without code (\(error.message)); \(advice).",
+                entity: error.entity, properties: error.properties)
+        }
+    }
+
+    /// `destination` with a zero default on every required attribute the source lacks or holds as
+    /// optional, and none of its own: what a custom stage's schema change fills in.
+    static func zeroFilled(_ destination: Schema, from source: Schema) throws -> Schema {
+        var entities = destination.entities.map(\.declaration)
+        for e in entities.indices {
+            let old = source.entity(named: entities[e].originalName ?? entities[e].name)
+            for a in entities[e].attributes.indices {
+                let attribute = entities[e].attributes[a]
+                guard !attribute.isOptional, attribute.defaultValue == nil else { continue }
+                let before = old.flatMap { o in (attribute.originalName.flatMap(o.attributeIndex) ?? o.attributeIndex(attribute.name)).map { o.attributes[$0] } }
+                if let before, !before.isOptional { continue }
+                entities[e].attributes[a].defaultValue = Value.zero(of: attribute.type)
+            }
+        }
+        return try Schema(entities: entities, version: destination.version)
+    }
+
+    /// Runs every stage on a copy in memory, then applies the result to the store stage by stage.
+    private func runStaged(_ steps: [Step]) throws {
+        // Stage: nothing is written to the store in this block.
+        var states: [(willBefore: StoreState?, willAfter: StoreState?, didBefore: StoreState?, didAfter: StoreState?)] = []
+        let storeIdentifier: String
+        do {
+            var old = configuration
+            old.schema = steps[0].from.storeSchema
+            let source = ModelStoreBox(try Store(old))
+            storeIdentifier = source.identifier
+            let staging = try MigrationStaging(loading: source, schema: old.schema)
+            for step in steps {
+                var entry: (willBefore: StoreState?, willAfter: StoreState?, didBefore: StoreState?, didAfter: StoreState?) = (nil, nil, nil, nil)
+                if case .custom(_, _, let willMigrate, _) = step.stage, let willMigrate {
+                    entry.willBefore = staging.state
+                    try run(willMigrate, on: staging, models: step.from)
+                    entry.willAfter = staging.state
+                }
+                try staging.migrate(by: step.migration)
+                if case .custom(_, _, _, let didMigrate) = step.stage, let didMigrate {
+                    entry.didBefore = staging.state
+                    try run(didMigrate, on: staging, models: step.to)
+                    entry.didAfter = staging.state
+                }
+                states.append(entry)
+            }
+        }
+        // Apply: each save and schema change is atomic in the store.
+        var replay = MigrationReplay()
+        for (step, entry) in zip(steps, states) {
+            if let before = entry.willBefore, let after = entry.willAfter {
+                try save(before, after, at: step.from.storeSchema, storeIdentifier: storeIdentifier, &replay)
+            }
+            try Store.migrateStore(configuration, step.migration)
+            if let before = entry.didBefore, let after = entry.didAfter {
+                try save(before, after, at: step.to.storeSchema, storeIdentifier: storeIdentifier, &replay)
+            }
+        }
+    }
+
+    /// Runs a stage's closure with a context on the staged records and the version's models.
+    private func run(_ body: (ModelContext) throws -> Void, on staging: MigrationStaging, models: ResolvedMigrationPlan.Version) throws {
+        var at = configuration
+        at.schema = models.storeSchema
+        let container = ModelContainer(modelSchema: models.schema, opened: OpenedStore(store: staging, configuration: at), configurations: [ModelConfiguration(describing: at)])
+        let context = ModelContext(container)
+        try body(context)
+        // SwiftData saves what the closure left unsaved when the stage ends.
+        if context.hasChanges { try context.save() }
+    }
+
+    /// Saves the net change from `before` to `after` into the store, opened at `schema`.
+    private func save(_ before: StoreState, _ after: StoreState, at schema: Schema, storeIdentifier: String, _ replay: inout MigrationReplay) throws {
+        let (request, inserted) = replay.request(from: before, to: after, storeIdentifier: storeIdentifier)
+        guard !request.isEmpty else { return }
+        var at = configuration
+        at.schema = schema
+        let store = ModelStoreBox(try Store(at))
+        replay.record(inserted, try store.save(request))
+    }
+}
