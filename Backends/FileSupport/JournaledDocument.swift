@@ -195,8 +195,9 @@ extension JournaledDocument {
     /// Migrates the store at `url` under its writer lock: loads document and journal at
     /// `migration.source`, rewrites every record (`StoreState.migrated(by:)`), and replaces the
     /// document in one atomic rename with one at the destination schema that includes every
-    /// journal line; then empties the journal (a crash before that is harmless: replay skips lines
-    /// the document holds, as after a fold). A crash before the rename leaves the old store whole.
+    /// journal line. A non-empty journal is folded into an old-schema document and emptied first,
+    /// so a new document never meets old journal lines. A crash at any step leaves the old store
+    /// whole or the new one.
     ///
     /// - Throws: `ioFailure` when there is no store; `storeLocked`; `schemaMismatch` when the store
     ///   is not at the migration's source; the migration's data errors — the files untouched.
@@ -210,8 +211,14 @@ extension JournaledDocument {
         let next = try loaded.state.migrated(by: migration)
         let target = format.reshaped(for: migration.destination)
         DurableFile.removeTemporaries(of: files.document)
+        if loaded.scan.end > 0 {
+            // Fold first, at the old schema, and empty the journal: a new-schema document must never
+            // sit beside journal lines of the old schema (a format may not read them with the new
+            // codecs even to skip them). A crash between the steps leaves a whole old store.
+            try DurableFile.replace(files.document, with: files.format.encode(loaded.state, journalSequence: loaded.sequence))
+            try Journal.truncate(files.journal)
+        }
         try DurableFile.replace(files.document, with: target.encode(next, journalSequence: loaded.sequence))
-        try? Journal.truncate(files.journal)
         withExtendedLifetime(lock) {}
     }
 }
