@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The configuration of a store kept in one `JournaledDocument` (JSON, XML): the document file, the schema, and how the
 /// journal and the writer lock behave. `JSONStoreConfiguration` and `XMLStoreConfiguration` declare
@@ -18,7 +18,7 @@ extension JournaledDocumentConfiguration {
     public var name: String { url.path }
 
     /// Opens (or, for a writer, creates) the document and journal this configuration describes.
-    public func openDocument<Format: DocumentFormat>(format: Format) throws -> JournaledDocument<Format> {
+    @_spi(StrataEngine) public func openDocument<Format: DocumentFormat>(format: Format) throws -> JournaledDocument<Format> {
         try JournaledDocument(url: url, schema: schema, format: format, isReadOnly: isReadOnly, lockWait: lockWait, journalThreshold: journalThreshold)
     }
 }

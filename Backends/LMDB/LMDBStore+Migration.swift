@@ -1,6 +1,6 @@
 import CLMDB
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The LMDB backend's side of migration: reading the recorded schema of an environment without
 /// opening it at a schema.

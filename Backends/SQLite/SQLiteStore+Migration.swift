@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// The SQLite backend's side of migration: reading the recorded schema of a file without opening
 /// it at a schema.

@@ -1,5 +1,5 @@
-import Strata
-import StrataFileSupport
+@_spi(StrataEngine) import Strata
+@_spi(StrataEngine) import StrataFileSupport
 
 /// The XML backend's side of migration: the root element records the schema (`schemaRecord`),
 /// and a migration rewrites the document in one atomic replace (`JournaledDocument.migrate`).

@@ -1,5 +1,5 @@
 import Testing
-@testable import Strata
+@_spi(StrataEngine) @testable import Strata
 
 @Suite struct MigrationInferenceTests {
     func v1() throws -> Schema {
