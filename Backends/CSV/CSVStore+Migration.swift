@@ -1,6 +1,6 @@
 import Foundation
-import Strata
-import StrataFileSupport
+@_spi(StrataEngine) import Strata
+@_spi(StrataEngine) import StrataFileSupport
 
 /// The CSV backend's side of migration: the manifest records the schema (`schemaRecord`), and a
 /// migration writes every table of the new schema beside the old files and switches the manifest.

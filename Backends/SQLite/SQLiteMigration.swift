@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 
 /// Applies a `SchemaMigration` to a SQLite file in one transaction (`BEGIN IMMEDIATE … COMMIT`):
 /// a crash or an error at any point leaves the file at the old schema (SQLite's own atomicity).
