@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 import StrataConformance
 import Testing
 

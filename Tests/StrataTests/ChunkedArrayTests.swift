@@ -1,5 +1,5 @@
 import Testing
-@testable import Strata
+@_spi(StrataEngine) @testable import Strata
 
 /// The page list's chunked storage behaves exactly like an `Array` under inserts and removals
 /// anywhere, and a copy shares what it does not change.

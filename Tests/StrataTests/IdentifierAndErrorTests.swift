@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Strata
+@_spi(StrataEngine) @testable import Strata
 
 struct IdentifierAndErrorTests {
     @Test func uriRoundTrips() {

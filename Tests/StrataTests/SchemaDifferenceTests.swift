@@ -1,5 +1,5 @@
 import Testing
-@testable import Strata
+@_spi(StrataEngine) @testable import Strata
 
 /// `schemaMismatch` says what differs, from the description a store keeps beside the fingerprint.
 struct SchemaDifferenceTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Strata
+@_spi(StrataEngine) @testable import Strata
 
 struct SchemaTests {
     static func invalid(_ entities: [Entity]) -> StrataError? {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Strata
+@_spi(StrataEngine) @testable import Strata
 
 struct StringComparatorTests {
     static let words = ["apple", "Apple", "\u{C4}pfel", "banana", "Zebra", "zebra", "\u{E9}clair", "Eclair", "file2", "file10",

@@ -1,4 +1,5 @@
 @_spi(StrataEngine) import Strata
+
 import Synchronization
 
 /// A store's records copied into memory for a migration plan's run: the core's `RecordEngine`,
