@@ -1,3 +1,5 @@
+@_spi(StrataEngine) import Strata
+
 /// The net change between two staged states of one schema, as one save for the real store.
 ///
 /// Records the stage kept have the same primary key in both; records a stage inserted have a key

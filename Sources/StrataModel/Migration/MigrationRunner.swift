@@ -1,3 +1,5 @@
+@_spi(StrataEngine) import Strata
+
 /// Runs a `SchemaMigrationPlan` on the store a configuration names, before the container opens it.
 ///
 /// Reads the store's recorded schema and version, finds the stages from there to the app's

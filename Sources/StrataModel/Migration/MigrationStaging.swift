@@ -1,3 +1,4 @@
+@_spi(StrataEngine) import Strata
 import Synchronization
 
 /// A store's records copied into memory for a migration plan's run: the core's `RecordEngine`,
