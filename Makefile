@@ -69,15 +69,15 @@ model-bench: deps
 ## example imports its full 10,000 notes here). EXAMPLES=… and EXAMPLE_BACKENDS=… pick a subset.
 EXAMPLES ?= trips books notes pixar migrations
 EXAMPLE_BACKENDS ?= memory sqlite json csv lmdb xml
-# example:backend pairs not run, each reported as skipped: the migrations example needs a backend whose
-# stores migrate (SQLite and LMDB do not migrate yet, CSV does not record its schema; docs/migrations.md).
-EXAMPLE_SKIPS ?= migrations:sqlite migrations:lmdb migrations:csv
+# example:backend pairs not run, each reported as skipped: LMDB's migrated store is still read at the old
+# schema by the next open in the same process (docs/migrations.md).
+EXAMPLE_SKIPS ?= migrations:lmdb
 examples: deps
 	@for e in $(EXAMPLES); do $(SWIFT) build -q --product $$e || exit 1; done
 	@dir=$$(mktemp -d /tmp/strata-examples.XXXXXX); status=0; \
 	for e in $(EXAMPLES); do \
 		for b in $(EXAMPLE_BACKENDS); do \
-			case " $(EXAMPLE_SKIPS) " in *" $$e:$$b "*) printf "skip %-5s on %-6s (EXAMPLE_SKIPS: its stores do not migrate yet)\n" $$e $$b; continue;; esac; \
+			case " $(EXAMPLE_SKIPS) " in *" $$e:$$b "*) printf "skip %-5s on %-6s (EXAMPLE_SKIPS)\n" $$e $$b; continue;; esac; \
 			start=$$(date +%s%N); \
 			if ! $(SWIFT) run -q --skip-build $$e --backend $$b --path $$dir/$$e-$$b > $$dir/$$e-$$b.out 2>&1; then \
 				echo "FAIL $$e on $$b: exited with an error"; tail -5 $$dir/$$e-$$b.out; status=1; continue; fi; \

@@ -45,8 +45,8 @@ import TripsExample
     }
 
     @Test func migrations() throws {
-        // The backends that migrate today (Tests/StrataModelTests/Migration/MigrationBackend.swift).
-        expectSame(try outputs({ try MigrationsExample.run($0, folder: $1, out: $2) }, on: ExampleBackend.allCases.filter { ["memory", "json", "xml"].contains($0.rawValue) }), containing: [
+        // Not LMDB yet (Tests/StrataModelTests/Migration/MigrationBackend.swift).
+        expectSame(try outputs({ try MigrationsExample.run($0, folder: $1, out: $2) }, on: ExampleBackend.allCases.filter { $0.rawValue != "lmdb" }), containing: [
             "v1 wrote 6 to-dos (titles repeat, projects are names).",
             "  Trip: Book flights (done), Pack",
             "  Work: Review budget (done), Write report",

@@ -97,6 +97,7 @@ struct MigrationRunner<Configuration: Strata.DataStoreConfiguration> {
         // Stage: nothing is written to the store in this block.
         var states: [(willBefore: StoreState?, willAfter: StoreState?, didBefore: StoreState?, didAfter: StoreState?)] = []
         let storeIdentifier: String
+        let final: StoreState
         do {
             var old = configuration
             old.schema = steps[0].from.storeSchema
@@ -118,6 +119,13 @@ struct MigrationRunner<Configuration: Strata.DataStoreConfiguration> {
                 }
                 states.append(entry)
             }
+            final = staging.state
+        }
+        // A store that migrates by copy and swap renumbers its keys, so the saves below could not
+        // name its records: the staged result replaces it in one swap (atomic under kill -9 too).
+        if let swappable = Store.self as? any CopyAndSwapMigratable.Type {
+            try swapIn(final, swappable)
+            return
         }
         // Apply: each save and schema change is atomic in the store.
         var replay = MigrationReplay()
@@ -130,6 +138,26 @@ struct MigrationRunner<Configuration: Strata.DataStoreConfiguration> {
                 try save(before, after, at: step.to.storeSchema, storeIdentifier: storeIdentifier, &replay)
             }
         }
+    }
+
+    /// Writes `state` into a new store beside the old one (`stagingConfiguration`), in one save,
+    /// and swaps it in (`replaceStore`): the copy-and-swap path of the store contract, fed with the
+    /// staged records instead of the old store's.
+    private func swapIn<Swappable: CopyAndSwapMigratable>(_ state: StoreState, _: Swappable.Type) throws {
+        guard let configuration = configuration as? Swappable.Configuration else {
+            throw StrataError(.invalidRequest, "A \(Configuration.self) does not open a \(Swappable.self).")
+        }
+        let staging = try Swappable.stagingConfiguration(for: configuration, schema: state.schema)
+        Swappable.removeStore(staging)
+        do {
+            let empty = StoreState(schema: state.schema, storeIdentifier: "")
+            let (request, _) = MigrationReplay().request(from: empty, to: state, storeIdentifier: "")
+            _ = try ModelStoreBox(try Swappable(staging)).save(request)
+        } catch {
+            Swappable.removeStore(staging)
+            throw error
+        }
+        try Swappable.replaceStore(configuration, with: staging)
     }
 
     /// Runs a stage's closure with a context on the staged records and the version's models.

@@ -15,11 +15,10 @@ struct MigrationBackend: CustomStringConvertible, Sendable {
         self.open = { dir, types, plan in try ModelContainer(for: types, migrationPlan: plan, configurations: stores.configuration(dir, .empty)) }
     }
 
-    /// The backends whose stores migrate today (`DataStore.migrateStore` and `recordedSchema`):
-    /// memory, JSON and XML. SQLite and LMDB record their schema but do not migrate yet, and CSV
-    /// does not record it (the store side, docs/architecture.md "Migrations"); they join this list
-    /// when they do — every test here is written for all of them.
-    static let all: [MigrationBackend] = every.filter { ["memory", "json", "xml"].contains($0.name) }
+    /// The built-in backends these tests pass on: every one but LMDB, whose copy-and-swap
+    /// migration is then still read at the old schema by the next open in this process (an open
+    /// LMDB environment of the process; left to the store side).
+    static let all: [MigrationBackend] = every.filter { $0.name != "lmdb" }
 
     /// Every built-in backend, the memory backend first.
     static let every: [MigrationBackend] = BuiltinStores.referenceFirst.map { MigrationBackend(name: $0.name, $0.factory) }
