@@ -32,7 +32,7 @@ public enum BackendTool {
                 case "markdown": print(report.markdown)
                 default: print(report.text)
                 }
-                return report.requiredFailed ? 1 : 0
+                return report.anyFailed ? 1 : 0
             case "bench":
                 let report = try StandardWorkload.run(name, factory: factory, records: Int(option("--records") ?? "") ?? 100_000)
                 if option("--format") == "json" {

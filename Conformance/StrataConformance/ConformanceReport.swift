@@ -17,8 +17,25 @@ public struct ConformanceReport: Sendable {
     /// Results that passed, failed or were skipped.
     public func count(_ label: String) -> Int { results.filter { $0.outcome.label == label }.count }
 
-    /// Whether a required case failed (the CLI's exit status).
+    /// Whether a required case failed.
     public var requiredFailed: Bool { results.contains { $0.isRequired && $0.outcome.label != "passed" } }
+
+    /// Whether any case failed, required or optional (the CLI's exit status). A case the backend
+    /// declared unsupported (by not declaring the capability it needs) is skipped, not failed.
+    public var anyFailed: Bool { results.contains { $0.outcome.label == "failed" } }
+
+    /// One line per reason a case was skipped, naming the cases: `Skipped (the backend does not
+    /// declare largeValues): roundTrip.string-long, roundTrip.data-large`. Empty when nothing was skipped.
+    public var skippedSummary: [String] {
+        var reasons: [String] = []
+        var cases: [String: [String]] = [:]
+        for r in results {
+            guard case .skipped(let reason) = r.outcome else { continue }
+            if cases[reason] == nil { reasons.append(reason) }
+            cases[reason, default: []].append(r.caseID)
+        }
+        return reasons.map { "Skipped (\($0)): \(cases[$0]!.joined(separator: ", "))" }
+    }
 
     /// `N passed, N failed, N skipped`.
     public var summary: String { "\(count("passed")) passed, \(count("failed")) failed, \(count("skipped")) skipped" }
@@ -31,13 +48,14 @@ public struct ConformanceReport: Sendable {
             if let detail = detail(r.outcome) { line += " — " + detail }
             lines.append(line)
         }
-        lines += ["", summary]
+        lines += ["", summary] + skippedSummary
         return lines.joined(separator: "\n")
     }
 
     /// A Markdown table per category with a summary line.
     public var markdown: String {
         var lines = ["# Conformance: \(backend)", "", "Strata \(StrataVersion.current): **\(summary)**.", ""]
+        if !skippedSummary.isEmpty { lines += skippedSummary.map { "- " + $0 } + [""] }
         for category in ConformanceCategory.allCases {
             let rows = results.filter { $0.category == category }
             guard !rows.isEmpty else { continue }

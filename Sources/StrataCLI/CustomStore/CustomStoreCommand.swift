@@ -32,7 +32,7 @@ struct CustomStoreCommand: ParsableCommand {
             case .json: print(report.json)
             case .markdown: print(report.markdown)
             }
-            if report.requiredFailed { throw ExitCode(1) }
+            if report.anyFailed { throw ExitCode(1) }
         }
     }
 }
