@@ -17,20 +17,27 @@ public struct ConformanceCase: Sendable, Identifiable, Hashable, CustomStringCon
 
     /// The rule as a failure message quotes it: the sentence and where the contract states it.
     public var rule: String { "\(summary) (docs/store-contract.md \(section))" }
-    /// Capabilities the case needs. A missing one skips an optional case and fails a required one.
+    /// Capabilities the case needs. A missing one skips an optional case and fails a required one,
+    /// unless it is one of `declarable`.
     public let requires: StoreCapabilities
+    /// Capabilities by whose absence a backend may declare a required case unsupported (the value
+    /// type it checks, such as `largeValues`): the case is then skipped, and the report names the
+    /// capability. Empty for most cases.
+    public let declarable: StoreCapabilities
     let body: @Sendable (CaseContext) throws -> Void
 
-    /// Whether the case belongs to the required contract (identifiers, relationships, delete rules,
-    /// unique constraints, atomicity, fetch); required cases cannot be skipped.
+    /// Whether the case belongs to the required contract (identifiers, round-trips, relationships,
+    /// delete rules, unique constraints, atomicity, fetch, partial updates); required cases cannot be
+    /// skipped, except through a `declarable` capability.
     public var isRequired: Bool { category.isRequired }
 
-    init(_ id: String, _ category: ConformanceCategory, requires: StoreCapabilities = [], section: String? = nil, _ summary: String, body: @escaping @Sendable (CaseContext) throws -> Void) {
+    init(_ id: String, _ category: ConformanceCategory, requires: StoreCapabilities = [], declarable: StoreCapabilities = [], section: String? = nil, _ summary: String, body: @escaping @Sendable (CaseContext) throws -> Void) {
         self.id = category.rawValue + "." + id
         self.category = category
         self.summary = summary
         self.section = section ?? category.section
         self.requires = requires
+        self.declarable = declarable.intersection(requires)
         self.body = body
     }
 
@@ -47,7 +54,8 @@ public struct ConformanceCase: Sendable, Identifiable, Hashable, CustomStringCon
 public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterable {
     /// Identifier assignment, remapping, stability and rejection.
     case identifiers
-    /// Every attribute type with edge values, before and after reopen.
+    /// Every attribute type with edge values, before and after reopen (required: a value type may be
+    /// declared unsupported only through a capability, such as `largeValues`).
     case roundTrip
     /// Data, counters and graphs survive reopen.
     case persistence
@@ -90,8 +98,8 @@ public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterab
     /// Whether the category is part of the required contract (section 3 of the store contract).
     public var isRequired: Bool {
         switch self {
-        case .identifiers, .relationships, .deleteRules, .unique, .atomicity, .fetch, .partialUpdates, .migration: true
-        case .roundTrip, .persistence, .badInput, .concurrency: false
+        case .identifiers, .roundTrip, .relationships, .deleteRules, .unique, .atomicity, .fetch, .partialUpdates, .migration: true
+        case .persistence, .badInput, .concurrency: false
         }
     }
 }

@@ -97,6 +97,38 @@ struct BrokenBackendTests {
         #expect(reopen?.outcome.label == "failed", "a required case needing a missing capability must fail")
     }
 
+    /// A backend that corrupts one value fails the run: `anyFailed` (the CLI's exit status) is set
+    /// whatever the case's category, and the failure names the round-trip that caught it.
+    @Test func corruptedValueFailsTheRun() {
+        let results = Self.results(CanonicalNaN.self)
+        let failed = Self.failed(results)
+        #expect(failed.contains("roundTrip.double-nan-payload"), "caught: \(failed.sorted())")
+        #expect(ConformanceReport(backend: "canonical-nan", results: results).anyFailed)
+    }
+
+    /// Skips are listed in the report's summary with their reason; a run with only skips passes.
+    @Test func theSummaryListsSkipsAndWhy() {
+        let report = ConformanceReport(backend: "no-persistence", results: Self.results(WithoutPersistence.self))
+        #expect(report.anyFailed, "required reopen cases fail")
+        #expect(report.skippedSummary.contains { $0.hasPrefix("Skipped (the backend does not declare persistence): ") && $0.contains("persistence.") })
+        #expect(report.text.contains("Skipped (the backend does not declare persistence): "))
+    }
+
+    /// Round-trips are required; a value type leaves them only through a declared capability: a
+    /// backend without `largeValues` has exactly the large-value round-trips skipped, with the
+    /// capability in the report, and passes the rest.
+    @Test func roundTripsAreRequiredExceptThroughACapability() {
+        let roundTrips = ConformanceSuite.cases.filter { $0.category == .roundTrip }
+        #expect(!roundTrips.isEmpty && roundTrips.allSatisfy { $0.isRequired })
+        let report = ConformanceReport(backend: "no-large-values", results: Self.results(WithoutLargeValues.self))
+        let skipped = report.results.filter { $0.outcome.label == "skipped" }.map(\.caseID)
+        #expect(Set(skipped) == ["roundTrip.string-long", "roundTrip.data-large"], "skipped: \(skipped)")
+        // The broken-store wrapper does not forward partial updates, so only round-trips are asked about.
+        let failedRoundTrips = report.results.filter { $0.category == .roundTrip && $0.outcome.label == "failed" }.map(\.caseID)
+        #expect(failedRoundTrips.isEmpty, "failed: \(failedRoundTrips)")
+        #expect(report.skippedSummary == ["Skipped (the backend does not declare largeValues): roundTrip.string-long, roundTrip.data-large"])
+    }
+
     @Test func registryIsWellFormed() {
         let ids = ConformanceSuite.cases.map(\.id)
         #expect(Set(ids).count == ids.count, "duplicate case ids")

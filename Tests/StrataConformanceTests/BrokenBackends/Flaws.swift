@@ -188,3 +188,23 @@ struct DropsOwnChanges: StoreFlaw {
         return result
     }
 }
+
+/// Loses a NaN's payload and sign on the way out (every NaN comes back as the canonical `.nan`), as a
+/// file format that writes NaN as the word `nan` does: the data is corrupted, nothing else breaks.
+struct CanonicalNaN: StoreFlaw {
+    func fetch(_ d: FetchDescriptor, inner: MemoryStore) throws -> [DefaultSnapshot] {
+        try inner.fetch(d).map { snapshot in
+            var copy = snapshot
+            for attribute in snapshot.entity.attributes {
+                if case .double(let x) = snapshot[attribute.name], x.isNaN { copy[attribute.name] = .double(.nan) }
+            }
+            return copy
+        }
+    }
+}
+
+/// Declares it cannot hold large values (honestly, by leaving out `largeValues`): the round-trips of
+/// large values must be skipped as declared unsupported, and the report must say so.
+struct WithoutLargeValues: StoreFlaw {
+    func capabilities(inner: MemoryStore) -> StoreCapabilities { inner.capabilities.subtracting(.largeValues) }
+}
