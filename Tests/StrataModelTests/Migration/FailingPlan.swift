@@ -1,6 +1,5 @@
 import Foundation
 import StrataModel
-import Synchronization
 
 /// Version 2 of the trips app with a new required value, and a plan whose custom stage changes
 /// records and then throws, in `willMigrate` or in `didMigrate`.
@@ -33,26 +32,41 @@ enum FailingSchemaV2: VersionedSchema {
     }
 }
 
-enum FailingPlan: SchemaMigrationPlan {
+/// The stages of a plan whose custom stage changes records and then throws at `point`.
+///
+/// Each failure point is its own plan type, not a shared flag: the test runs once per backend in
+/// parallel, and a flag one backend's test set while another's stage ran made that stage not throw.
+enum FailingPlan {
     enum Where: Sendable { case willMigrate, didMigrate }
     struct Failure: Error {}
-    static let failing = Mutex(Where.willMigrate)
 
     static var schemas: [any VersionedSchema.Type] { [SampleTripsSchemaV1.self, FailingSchemaV2.self] }
-    static var stages: [MigrationStage] {
+    static func stages(failing point: Where) -> [MigrationStage] {
         [
             .custom(
                 fromVersion: SampleTripsSchemaV1.self, toVersion: FailingSchemaV2.self,
                 willMigrate: { context in
                     for trip in try context.fetch(FetchDescriptor<SampleTripsSchemaV1.Trip>()) where trip.name == "Oslo" { context.delete(trip) }
                     try context.save()
-                    if failing.withLock({ $0 }) == .willMigrate { throw Failure() }
+                    if point == .willMigrate { throw Failure() }
                 },
                 didMigrate: { context in
                     for trip in try context.fetch(FetchDescriptor<FailingSchemaV2.Trip>()) { trip.rating = 5 }
                     try context.save()
-                    if failing.withLock({ $0 }) == .didMigrate { throw Failure() }
+                    if point == .didMigrate { throw Failure() }
                 })
         ]
     }
+}
+
+/// `FailingPlan` failing in `willMigrate`, after its own save.
+enum FailingInWillMigratePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { FailingPlan.schemas }
+    static var stages: [MigrationStage] { FailingPlan.stages(failing: .willMigrate) }
+}
+
+/// `FailingPlan` failing in `didMigrate`, after the schema change and its own save.
+enum FailingInDidMigratePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { FailingPlan.schemas }
+    static var stages: [MigrationStage] { FailingPlan.stages(failing: .didMigrate) }
 }

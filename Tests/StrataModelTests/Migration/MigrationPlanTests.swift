@@ -75,9 +75,9 @@ import Testing
     @Test(arguments: MigrationBackend.all) func aThrowingStageLeavesTheOldStore(_ backend: MigrationBackend) throws {
         let fixture = try MigrationFixture(backend)
         try Self.writeTripsV1(fixture)
-        for failing in [FailingPlan.Where.willMigrate, .didMigrate] {
-            FailingPlan.failing.withLock { $0 = failing }
-            #expect(throws: FailingPlan.Failure.self) { try fixture.open(FailingSchemaV2.self, plan: FailingPlan.self) }
+        let plans: [(FailingPlan.Where, any SchemaMigrationPlan.Type)] = [(.willMigrate, FailingInWillMigratePlan.self), (.didMigrate, FailingInDidMigratePlan.self)]
+        for (failing, plan) in plans {
+            #expect(throws: FailingPlan.Failure.self) { try fixture.open(FailingSchemaV2.self, plan: plan) }
             // The v1 app still reads its store as it wrote it.
             let context = ModelContext(try fixture.open(SampleTripsSchemaV1.self, plan: SampleTripsMigrationPlan.self))
             let trips = try context.fetch(FetchDescriptor<SampleTripsSchemaV1.Trip>())
