@@ -236,7 +236,7 @@ struct SQLiteMigration {
                     let pair = try db.prepare("SELECT a.\(q("_pk")), b.\(q("_pk")) FROM \(q(table.name)) AS a JOIN \(q(table.name)) AS b ON a.\(q("_pk")) < b.\(q("_pk")) AND \(on) ORDER BY b.\(q("_pk")), a.\(q("_pk")) LIMIT 1").rows { ($0.int64(0), $0.int64(1)) }.first
                     let properties = refs.map(entity.name(of:))
                     let ids = pair.map { [$0.0, $0.1].map { PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entity.name, primaryKey: $0) } } ?? []
-                    throw StrataError(.uniqueConstraintViolation, "Records \(ids.map(\.description).joined(separator: " and ")) of '\(entity.name)' share values of (\(properties.joined(separator: ", "))), which the new schema makes unique; the store was not changed. Remove the duplicates in a custom stage before this one.", entity: entity.name, properties: properties, identifiers: ids)
+                    throw SaveRules.migrationUniqueViolation(entity, properties: properties, records: ids)
                 }
             }
             throw error

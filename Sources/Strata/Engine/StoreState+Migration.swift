@@ -35,7 +35,7 @@ extension StoreState {
             try next.checkCounts(entity)
         }
         try next.buildUniqueIndexes { entity, properties, other, key in
-            StrataError(.uniqueConstraintViolation, "Records \(other) and \(key) of '\(entity.name)' share values of (\(properties.joined(separator: ", "))), which the new schema makes unique; the store was not changed. Remove the duplicates in a custom stage before this one.", entity: entity.name, properties: properties, identifiers: [other, key])
+            SaveRules.migrationUniqueViolation(entity, properties: properties, records: [other, key])
         }
         return next
     }
@@ -44,13 +44,7 @@ extension StoreState {
     private func checkCounts(_ entity: EntitySchema) throws {
         for (r, relationship) in entity.relationships.enumerated() where relationship.isToMany && (relationship.minCount != nil || relationship.maxCount != nil) {
             try tables[entity.index].records.forEach { key, record in
-                let count = record.links[r].keys.count
-                if let lo = relationship.minCount, count < lo {
-                    throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(identifier(entity, key)) holds \(count) record(s); the new schema requires at least \(lo). Fix the records in a custom stage before this one.", entity: entity.name, properties: [relationship.name], identifiers: [identifier(entity, key)])
-                }
-                if let hi = relationship.maxCount, count > hi {
-                    throw StrataError(.relationshipCountViolation, "'\(relationship.name)' of \(identifier(entity, key)) holds \(count) record(s); the new schema allows at most \(hi). Fix the records in a custom stage before this one.", entity: entity.name, properties: [relationship.name], identifiers: [identifier(entity, key)])
-                }
+                try SaveRules.checkMigratedCount(entity, relationship, count: record.links[r].keys.count, record: identifier(entity, key))
                 return true
             }
         }
