@@ -41,7 +41,10 @@ let package = Package(
         .target(name: "StrataMemory", dependencies: ["Strata"], path: "Backends/Memory"),
         .target(name: "StrataConformance", dependencies: ["Strata"], path: "Conformance/StrataConformance"),
         .systemLibrary(name: "CSQLite", path: "Backends/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite"], path: "Backends/SQLite", swiftSettings: internalChecks),
+        // The mapping, query builder and save transaction the SQL backends share, over a dialect
+        // (not a product: SQL backends link it in; docs/architecture.md, "SQL backends share one mapping layer").
+        .target(name: "StrataSQLSupport", dependencies: ["Strata"], path: "Backends/SQLSupport", swiftSettings: internalChecks),
+        .target(name: "StrataSQLite", dependencies: ["Strata", "CSQLite", "StrataSQLSupport"], path: "Backends/SQLite", swiftSettings: internalChecks),
         // The durable-file code the file backends share (not a product: backends link it in).
         .target(name: "StrataFileSupport", dependencies: ["Strata"], path: "Backends/FileSupport"),
         .target(name: "StrataJSON", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/JSON"),

@@ -53,9 +53,9 @@ extension LMDBSaveTransaction {
         }
     }
 
+    /// `SaveRules.requireExists`, answered from the record cache and the database.
     func requireExists(_ entity: Int, _ key: Int64, _ w: Write, _ r: Int) throws {
-        guard try !exists(entity, key) else { return }
-        throw SaveValidation.danglingReference(client(entity, key), from: w.entity, relationship: r, source: client(w.entity.index, w.key))
+        try SaveRules.requireExists(entity, key, referencedBy: w.entity, w.key, relationship: r, holds: { try exists(entity, key) }, client: client)
     }
 
     /// Removes the edge between `key` (relationship `r`) and `target` (relationship `inverse`) on both sides.

@@ -1,5 +1,6 @@
 import CSQLite
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// The core's string comparators as SQLite collations, so `ORDER BY … COLLATE strata_…` sorts
 /// exactly as every other backend does: the comparison is `StringComparator.compare`, called

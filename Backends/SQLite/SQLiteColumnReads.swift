@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import StrataSQLSupport
 
 /// Reads the columns of the row a statement is on, asking for a column's storage class only when
 /// the value read leaves NULL open.

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// The markers that make a SQLite file a Strata store, and the checks made before touching one.
 enum SQLiteFormat {

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// Applies a `SchemaMigration` to a SQLite file in one transaction (`BEGIN IMMEDIATE … COMMIT`):
 /// a crash or an error at any point leaves the file at the old schema (SQLite's own atomicity).
@@ -91,7 +92,7 @@ struct SQLiteMigration {
                 let column = table.attributeColumns[j], bits = table.bitsColumns[j]
                 switch a {
                 case .constant(let v):
-                    let (main, companion) = SQLiteValueCodec.encode(v)
+                    let (main, companion) = SQLValueCodec.encode(v)
                     try db.execute("ALTER TABLE \(q(table.name)) ADD COLUMN \(q(column)) \(SQLiteMapping.sqlType(entity.attributes[j].type))\(Self.defaultClause(main))")
                     if let bits { try db.execute("ALTER TABLE \(q(table.name)) ADD COLUMN \(q(bits)) INTEGER\(Self.defaultClause(companion))") }
                 case .copy(let k), .copyFillingNil(let k, _):
@@ -100,7 +101,7 @@ struct SQLiteMigration {
                         if let oldBits = before.bitsColumns[k], let bits { try db.execute("ALTER TABLE \(q(table.name)) RENAME COLUMN \(q(oldBits)) TO \(q(bits))") }
                     }
                     if case .copyFillingNil(_, let fill) = a {
-                        let (main, companion) = SQLiteValueCodec.encode(fill)
+                        let (main, companion) = SQLValueCodec.encode(fill)
                         let isNil = "\(q(column)) IS NULL" + (bits.map { " AND \(q($0)) IS NULL" } ?? "")
                         let set = "\(q(column)) = ?" + (bits.map { ", \(q($0)) = ?" } ?? "")
                         try db.prepare("UPDATE \(q(table.name)) SET \(set) WHERE \(isNil)").run(bits == nil ? [main] : [main, companion])
@@ -162,7 +163,7 @@ struct SQLiteMigration {
                 selects.append("o.\(q(before.attributeColumns[k]))")
                 if bits != nil { selects.append(before.bitsColumns[k].map { "o.\(q($0))" } ?? "NULL") }
             case .copyFillingNil(let k, let fill):
-                let (main, companion) = SQLiteValueCodec.encode(fill)
+                let (main, companion) = SQLValueCodec.encode(fill)
                 let isNil = "o.\(q(before.attributeColumns[k])) IS NULL" + (before.bitsColumns[k].map { " AND o.\(q($0)) IS NULL" } ?? "")
                 selects.append("CASE WHEN \(isNil) THEN ? ELSE o.\(q(before.attributeColumns[k])) END")
                 values.append(main)
@@ -171,7 +172,7 @@ struct SQLiteMigration {
                     values.append(companion)
                 }
             case .constant(let v):
-                let (main, companion) = SQLiteValueCodec.encode(v)
+                let (main, companion) = SQLValueCodec.encode(v)
                 selects.append("?")
                 values.append(main)
                 if bits != nil {

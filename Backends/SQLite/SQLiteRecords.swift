@@ -1,16 +1,20 @@
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// Reads records and relationship values through one connection.
 struct SQLiteRecords {
     let db: SQLiteConnection
     let mapping: SQLiteMapping
+    /// Per entity, how a row becomes a snapshot (`SQLiteStore.layouts`).
+    let layouts: [SQLiteRowLayout]
     let storeIdentifier: String
     private let q = SQLiteMapping.quote
 
-    init(db: SQLiteConnection, mapping: SQLiteMapping, storeIdentifier: String) {
+    init(db: SQLiteConnection, mapping: SQLiteMapping, layouts: [SQLiteRowLayout], storeIdentifier: String) {
         self.db = db
         self.mapping = mapping
+        self.layouts = layouts
         self.storeIdentifier = storeIdentifier
     }
 
@@ -23,7 +27,7 @@ struct SQLiteRecords {
         var result: [DefaultSnapshot] = []
         try statement.bind(parameters)
         defer { statement.reset() }
-        let layout = mapping.layouts[entity.index]
+        let layout = layouts[entity.index]
         while try statement.step() { result.append(try snapshot(of: statement, layout)) }
         return result
     }
@@ -126,7 +130,7 @@ struct SQLiteRecords {
         try statement.bind(.integer(key), at: 1)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        return try mapping.layouts[entity.index].snapshot(statement, storeIdentifier: storeIdentifier, file: db.path) { r, key in
+        return try layouts[entity.index].snapshot(statement, storeIdentifier: storeIdentifier, file: db.path) { r, key in
             try knownTargets(r) ?? targets(entity, key, r)
         }
     }

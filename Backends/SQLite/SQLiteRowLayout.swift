@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// How a row selected with `SQLiteMapping.Texts.columns` becomes a `DefaultSnapshot`, worked out once
 /// per entity when the mapping is built.

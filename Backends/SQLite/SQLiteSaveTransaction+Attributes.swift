@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// Writing a record's row: the INSERT or UPDATE of its attribute columns (and, for an insert, the
 /// to-one columns it sets itself), holding unique values back when SQLite refuses them mid-save.
@@ -26,7 +27,7 @@ extension SQLiteSaveTransaction {
         // write (`bindUpdate`) and builds this array only to hold unique values back.
         var values: [SQLValue] = []
         func add(_ i: Int) {
-            let (main, bits) = SQLiteValueCodec.encode(w.attributes[i])
+            let (main, bits) = SQLValueCodec.encode(w.attributes[i])
             values.append(main)
             if t.bitsColumns[i] != nil { values.append(bits) }
         }
@@ -107,7 +108,7 @@ extension SQLiteSaveTransaction {
             try prepared.bind(.integer(w.key), at: 1)
             var index: Int32 = 2
             for i in written {
-                let (main, bits) = SQLiteValueCodec.encode(w.attributes[i])
+                let (main, bits) = SQLValueCodec.encode(w.attributes[i])
                 try prepared.bind(main, at: index)
                 index += 1
                 if t.bitsColumns[i] != nil {
@@ -144,7 +145,6 @@ extension SQLiteSaveTransaction {
         return direct
     }
 
-    func isUniqueFailure(_ error: SQLiteError) -> Bool {
-        error.code == 2067 /* SQLITE_CONSTRAINT_UNIQUE */ || error.code == 1555 /* SQLITE_CONSTRAINT_PRIMARYKEY */
-    }
+    /// A unique failure, as the connection recognises it (`SQLConnection.isUniqueFailure`).
+    func isUniqueFailure(_ error: SQLiteError) -> Bool { db.isUniqueFailure(error) }
 }

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// Deletes: the rules (cascade, nullify, deny, noAction) are `SaveRules.applyDeleteRules`'; SQLite
 /// answers its questions (`SQLiteSaveTransaction+Rules.swift`) and removes the rows.

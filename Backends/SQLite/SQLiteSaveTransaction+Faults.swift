@@ -1,5 +1,6 @@
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// Which unique violation a failed save reports: the contract fixes it (docs/store-contract.md,
 /// "Which fault a save reports"), so SQLite names the same records as the shared engine although
@@ -49,7 +50,7 @@ extension SQLiteSaveTransaction {
             switch ref {
             case .attribute(let i):
                 if let w = written[Key(entity: entity.index, key: key)] {
-                    value = SQLiteValueCodec.encode(w.attributes[i]).0
+                    value = SQLValueCodec.encode(w.attributes[i]).0
                 } else {
                     value = try records.storedAttribute(entity, key, i) ?? .null
                 }

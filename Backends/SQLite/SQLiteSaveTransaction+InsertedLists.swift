@@ -1,4 +1,5 @@
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// What a save knows, without asking SQLite, about the rows it inserted: their to-one columns hold
 /// what their INSERTs wrote, and the list of a record inserted in this save holds exactly the rows

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// Relationship changes as edge additions and removals on both sides, in request order.
 extension SQLiteSaveTransaction {
@@ -16,14 +17,16 @@ extension SQLiteSaveTransaction {
     }
 
 
+    /// `SaveRules.requireExists`, answered from the save's inserts and known records first, then
+    /// the table (a record found there is remembered as known).
     func requireExists(_ destination: EntitySchema, _ target: Int64, from w: Write, _ r: Int) throws {
-        let k = Key(entity: destination.index, key: target)
-        if (isInserted(k) || known.contains(k)) && !deletedSet.contains(k) { return }
-        if try records.exists(destination, target) {
+        try SaveRules.requireExists(destination.index, target, referencedBy: w.entity, w.key, relationship: r, holds: {
+            let k = Key(entity: destination.index, key: target)
+            if (isInserted(k) || known.contains(k)) && !deletedSet.contains(k) { return true }
+            guard try records.exists(destination, target) else { return false }
             known.insert(k)
-            return
-        }
-        throw SaveValidation.danglingReference(client(Key(entity: destination.index, key: target)), from: w.entity, relationship: r, source: client(Key(entity: w.entity.index, key: w.key)))
+            return true
+        }, client: { client(Key(entity: $0, key: $1)) })
     }
 
     /// Sets a to-one column; a UNIQUE failure holds the value back until the end of the save.
@@ -122,12 +125,12 @@ extension SQLiteSaveTransaction {
             var values: [SQLValue] = [.integer(key), .integer(target)]
             if let order { columns.append(order); values.append(.integer(try nextPosition(join.name, mine, order, key))) }
             if let otherOrder { columns.append(otherOrder); values.append(.integer(try nextPosition(join.name, other, otherOrder, target))) }
-            try db.prepare("INSERT OR IGNORE INTO \(q(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))").run(values)
+            try db.prepare(SQLiteDialect.insertIgnoringDuplicate(into: join.name, columns: columns)).run(values)
             if join.isSymmetric, target != key {
                 // The mirror row: the target lists this record, at the end of its own list.
                 var mirror: [SQLValue] = [.integer(target), .integer(key)]
                 if let order { mirror.append(.integer(try nextPosition(join.name, mine, order, target))) }
-                try db.prepare("INSERT OR IGNORE INTO \(q(join.name)) (\(columns.map(q).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))").run(mirror)
+                try db.prepare(SQLiteDialect.insertIgnoringDuplicate(into: join.name, columns: columns)).run(mirror)
             }
             touch(entity.index, key)
             touch(destination.index, target)

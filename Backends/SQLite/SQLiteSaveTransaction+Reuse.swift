@@ -1,4 +1,5 @@
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// One save transaction object per store, reset at the end of every save instead of allocated
 /// and torn down per save.

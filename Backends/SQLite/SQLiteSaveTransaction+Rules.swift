@@ -1,4 +1,5 @@
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// SQLite's answers to the save rules (`SaveRules`): the rows as the save has written them so far,
 /// held-back to-one values included (`currentTargets`).

@@ -1,4 +1,5 @@
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 extension SQLiteSaveTransaction {
     /// What every save starts from, per entity, built once when the store opens and shared

@@ -1,4 +1,5 @@
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// The per-save state of the SQLite save transaction: one value, so resetting it is assigning a
 /// fresh one (`reset()`), and a field added later cannot be forgotten by a hand-written reset.

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// The end of a save: held-back unique values set again, required relationships and counts checked,
 /// and the records the save changed beyond the request, for the result.
@@ -21,7 +22,7 @@ extension SQLiteSaveTransaction {
                 case .attribute(let i):
                     guard let attributes = values[key] else { continue }
                     sets.append("\(q(t.attributeColumns[i])) = ?")
-                    params.append(SQLiteValueCodec.encode(attributes[i]).0)
+                    params.append(SQLValueCodec.encode(attributes[i]).0)
                 case .relationship(let r):
                     guard case .column(let c, _) = t.relationships[r], let value = intended[key]?[r] else { continue }
                     sets.append("\(q(c)) = ?")

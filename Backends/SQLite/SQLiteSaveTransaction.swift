@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// Applies one save inside `BEGIN IMMEDIATE … COMMIT`, with the contract's semantics.
 ///
@@ -157,11 +158,12 @@ final class SQLiteSaveTransaction {
         }
     }
 
-    /// The key after the largest one `sqlite_sequence` records for `entity` (keys are never reused).
-    /// A sequence at `Int64.max` stays there, so the caller reports `keysExhausted` instead of
-    /// overflowing; a negative one (a damaged file) restarts at 1.
+    /// The key after the largest one handed out for `entity` (`SQLDialect.lastKeyQuery`: keys are
+    /// never reused). A sequence at `Int64.max` stays there, so the caller reports `keysExhausted`
+    /// instead of overflowing; a negative one (a damaged file) restarts at 1.
     func firstFreeKey(_ entity: EntitySchema) throws -> Int64 {
-        let sequence = try db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").rows([.text(mapping.tables[entity.index].name)]) { $0.int64(0) }.first ?? 0
+        let last = SQLiteDialect.lastKeyQuery(table: mapping.tables[entity.index].name)
+        let sequence = try db.prepare(last.sql).rows(last.parameters) { $0.int64(0) }.first ?? 0
         return sequence >= StoreState.keyLimit ? StoreState.keyLimit : max(sequence, 0) + 1
     }
 

@@ -1,11 +1,12 @@
 import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 extension SQLiteStatement {
     /// Whether the row holds attribute `value` exactly as a write would store it: the main column
     /// at `column` and, when the table has one (`companion`), the `__bits` column after it
-    /// (`SQLiteValueCodec.encode`). An update compares every attribute this way to write only the
+    /// (`SQLValueCodec.encode`). An update compares every attribute this way to write only the
     /// changed columns.
     ///
     /// Why not `encode` then `holds(_:at:)`: that wraps each value in a `SQLValue` and copies it
@@ -30,7 +31,7 @@ extension SQLiteStatement {
         case .date(let date) where Self.isPlain(date.timeIntervalSinceReferenceDate):
             return holds(real: date.timeIntervalSinceReferenceDate, at: column, companion: companion)
         default:
-            let (main, bits) = SQLiteValueCodec.encode(value)
+            let (main, bits) = SQLValueCodec.encode(value)
             return holds(main, at: column) && (!companion || holds(bits, at: column + 1))
         }
     }

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// A prepared statement: bind values, step through rows, read columns.
 final class SQLiteStatement {
@@ -148,40 +149,5 @@ final class SQLiteStatement {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return Data() }
         return Data(bytes: pointer, count: count)
-    }
-}
-
-/// A value as SQLite stores it.
-enum SQLValue: Hashable {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case blob(Data)
-
-    /// Equal as SQLite's BINARY collation compares: text by its UTF-8 bytes. Swift's `String ==`
-    /// (which the synthesized conformance would use) treats canonically equivalent texts as equal,
-    /// so "café" precomposed and decomposed — two values for a unique constraint — fell into one
-    /// group and a failed save named records that did not collide.
-    static func == (lhs: SQLValue, rhs: SQLValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null): true
-        case let (.integer(a), .integer(b)): a == b
-        case let (.real(a), .real(b)): a == b
-        case let (.text(a), .text(b)): a.utf8.elementsEqual(b.utf8)
-        case let (.blob(a), .blob(b)): a == b
-        default: false
-        }
-    }
-
-    /// Hashes consistently with `==` (text hashes by its canonical form, a coarser relation).
-    func hash(into hasher: inout Hasher) {
-        switch self {
-        case .null: hasher.combine(0 as UInt8)
-        case .integer(let v): hasher.combine(1 as UInt8); hasher.combine(v)
-        case .real(let v): hasher.combine(2 as UInt8); hasher.combine(v)
-        case .text(let v): hasher.combine(3 as UInt8); hasher.combine(v)
-        case .blob(let v): hasher.combine(4 as UInt8); hasher.combine(v)
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// The SQLite backend's side of migration: reading the recorded schema of a file without opening
 /// it at a schema.

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
 import Synchronization
+import StrataSQLSupport
 
 /// The SQLite backend, the embedded default: real tables, native constraints, queries in SQL.
 ///
@@ -19,6 +20,8 @@ public final class SQLiteStore: DataStore {
     /// The identifier in every permanent identifier, kept in the file's metadata.
     public let identifier: String
     let mapping: SQLiteMapping
+    /// Per entity, how a selected row becomes a snapshot (SQLite's reading of the shared mapping).
+    let layouts: [SQLiteRowLayout]
     private let writer: Mutex<Writer>
     private let saveStart: SQLiteSaveTransaction.Start
     private let readers = Mutex<[SQLiteConnection]>([])
@@ -32,6 +35,7 @@ public final class SQLiteStore: DataStore {
         self.configuration = configuration
         let mapping = try SQLiteMapping(schema: configuration.schema)
         self.mapping = mapping
+        self.layouts = mapping.tables.map(SQLiteRowLayout.init)
         self.saveStart = SQLiteSaveTransaction.Start(mapping)
         let path = configuration.url.path
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
@@ -121,7 +125,7 @@ public final class SQLiteStore: DataStore {
         }
         let entity = try validate(descriptor)
         return try withReader(consistent: needsSeveralStatements(entity)) { db in
-            let records = SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier)
+            let records = SQLiteRecords(db: db, mapping: mapping, layouts: layouts, storeIdentifier: identifier)
             var query = SQLiteQuery(mapping: mapping, storeIdentifier: identifier)
             let sql = try query.select(descriptor, entity: entity, columns: records.columns(entity))
             return try records.snapshots(try db.prepare(sql), entity, parameters: query.parameters)
@@ -140,7 +144,7 @@ public final class SQLiteStore: DataStore {
     private func lookup(_ entity: EntitySchema, _ id: PersistentIdentifier) throws -> DefaultSnapshot? {
         guard !id.isTemporary, id.storeIdentifier == identifier else { return nil }
         return try withReader(consistent: needsSeveralStatements(entity)) { db in
-            try SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier).snapshot(entity, id.primaryKey)
+            try SQLiteRecords(db: db, mapping: mapping, layouts: layouts, storeIdentifier: identifier).snapshot(entity, id.primaryKey)
         }
     }
 
@@ -189,7 +193,7 @@ public final class SQLiteStore: DataStore {
                 if let reused = writer.transaction {
                     transaction = reused
                 } else {
-                    let records = SQLiteRecords(db: db, mapping: mapping, storeIdentifier: identifier)
+                    let records = SQLiteRecords(db: db, mapping: mapping, layouts: layouts, storeIdentifier: identifier)
                     transaction = SQLiteSaveTransaction(db: db, mapping: mapping, records: records, storeIdentifier: identifier, start: saveStart, store: self)
                     writer.transaction = transaction
                 }

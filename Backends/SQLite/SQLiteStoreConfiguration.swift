@@ -1,5 +1,6 @@
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// Opens a `SQLiteStore`: a database file and a schema.
 ///

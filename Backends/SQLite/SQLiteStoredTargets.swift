@@ -1,3 +1,4 @@
+import StrataSQLSupport
 /// The targets each updated record's relationships held before the save, every record's lists
 /// back to back in one flat buffer that the reused save transaction keeps from save to save.
 ///

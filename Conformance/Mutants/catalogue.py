@@ -8,9 +8,10 @@ O = "Sources/Strata/Values/Value+Ordering.swift"
 P = "Sources/Strata/Fetch/PredicateEvaluator.swift"
 V = "Sources/Strata/Store/SaveValidation.swift"
 R = "Sources/Strata/Engine/RecordEngine.swift"
-Q = "Backends/SQLite/SQLiteQuery.swift"
+Q = "Backends/SQLSupport/SQLQuery.swift"
+QD = "Backends/SQLite/SQLiteDialect.swift"
 T = "Backends/SQLite/SQLiteSaveTransaction.swift"
-C = "Backends/SQLite/SQLiteValueCodec.swift"
+C = "Backends/SQLSupport/SQLValueCodec.swift"
 S = "Backends/SQLite/SQLiteStore.swift"
 J = "Backends/JSON/JSONRecordCodec.swift"
 K = "Backends/CSV/CSVFieldCodec.swift"
@@ -85,17 +86,17 @@ MUTANTS = [
     ("validation-foreign-accepted", V, "guard id.storeIdentifier == storeIdentifier else {\n            throw StrataError(.unknownIdentifier, \"'\\(property)' refers", "guard id.storeIdentifier == storeIdentifier || true else {\n            throw StrataError(.unknownIdentifier, \"'\\(property)' refers", "memory", "another store's identifiers are rejected (§1)"),
     ("validation-temporary-update", V, "guard !id.isTemporary else {\n            throw StrataError(.unknownIdentifier, \"Cannot \\(verb)", "guard !id.isTemporary || id.primaryKey < 0 else {\n            throw StrataError(.unknownIdentifier, \"Cannot \\(verb)", "memory", "updating a temporary identifier is unknownIdentifier (§1)"),
     # SQLite: SQL generation
-    ("sqlite-like-contains", Q, "case .contains: return \"(instr(\\(subject), \\(p)) > 0)\"", "case .contains: return \"(CAST(\\(subject) AS TEXT) LIKE '%' || CAST(\\(p) AS TEXT) || '%')\"", "sqlite", "search text is literal; no LIKE folding or wildcards (§6)"),
-    ("sqlite-ascii-lower", Q, "let subject = caseInsensitive ? \"strata_lower(\\(column))\" : \"CAST(\\(column) AS BLOB)\"", "let subject = caseInsensitive ? \"CAST(lower(\\(column)) AS BLOB)\" : \"CAST(\\(column) AS BLOB)\"", "sqlite", "case-insensitive search folds Unicode, not only ASCII (§6)"),
+    ("sqlite-like-contains", QD, "case .contains: return \"(instr(\\(subject), \\(p)) > 0)\"", "case .contains: return \"(CAST(\\(subject) AS TEXT) LIKE '%' || CAST(\\(p) AS TEXT) || '%')\"", "sqlite", "search text is literal; no LIKE folding or wildcards (§6)"),
+    ("sqlite-ascii-lower", QD, "let subject = caseInsensitive ? \"strata_lower(\\(column))\" : \"CAST(\\(column) AS BLOB)\"", "let subject = caseInsensitive ? \"CAST(lower(\\(column)) AS BLOB)\" : \"CAST(\\(column) AS BLOB)\"", "sqlite", "case-insensitive search folds Unicode, not only ASCII (§6)"),
     ("sqlite-text-compare-nocase", Q, "case .equal: return \"(\\(column) = \\(p))\"", "case .equal: return \"(\\(column) = \\(p) COLLATE NOCASE)\"", "sqlite", "no SQL case folding in == (§6)"),
     ("sqlite-tie-breaker-follows-sort", Q, "order.append(\"t0.\\(q(\"_pk\")) ASC\")", "order.append(\"t0.\\(q(\"_pk\")) \\(descriptor.sortBy.last?.order == .descending ? \"DESC\" : \"ASC\")\")", "sqlite", "ties by key ascending in both directions (§6)"),
     ("sqlite-no-nil-order", Q, "order.append(\"CASE WHEN \\(alias).\\(q(column)) IS NOT NULL THEN 1 WHEN \\(alias).\\(q(bits)) IS NOT NULL THEN 2 ELSE 0 END \\(direction)\")", "_ = direction", "sqlite", "NaN sorts after +inf, nil first (§6)"),
     ("sqlite-not-equal-null", Q, "case .notEqual: return \"(\\(column) IS NOT \\(p))\"", "case .notEqual: return \"(\\(column) != \\(p))\"", "sqlite", "nil != 3 holds (§6)"),
-    ("sqlite-nan-not-equal", Q, "if case .double(let d) = value, d.isNaN { return op == .notEqual ? \"1\" : \"0\" }", "if case .double(let d) = value, d.isNaN { return \"0\" }", "sqlite", "x != NaN holds (§6)"),
-    ("sqlite-not-unknown", Q, "return \"((\\(try expression(inner, entity))) IS NOT 1)\"", "return \"(NOT (\\(try expression(inner, entity))))\"", "sqlite", "not over nil comparisons follows Swift semantics (§6)"),
-    ("sqlite-empty-or", Q, "guard !parts.isEmpty else { return \"0\" }\n            return \"(\" + (try parts.map { try expression($0, entity) }).joined(separator: \" OR \")", "guard !parts.isEmpty else { return \"1\" }\n            return \"(\" + (try parts.map { try expression($0, entity) }).joined(separator: \" OR \")", "sqlite", "an empty or does not hold (§6)"),
-    ("sqlite-offset-dropped", Q, "LIMIT \\(descriptor.fetchLimit ?? -1) OFFSET \\(descriptor.fetchOffset)\"\n    }", "LIMIT \\(descriptor.fetchLimit ?? -1)\"\n    }", "sqlite", "fetchOffset skips (§6)"),
-    ("sqlite-prefix-length-chars", Q, "case .hasPrefix: return \"(substr(\\(subject), 1, \\(bytes.count)) = \\(p))\"", "case .hasPrefix: return \"(substr(\\(subject), 1, \\(pattern.count)) = \\(p))\"", "sqlite", "hasPrefix compares bytes of non-ASCII text (§6)"),
+    ("sqlite-nan-not-equal", Q, "if case .double(let d) = value, d.isNaN { return op == .notEqual ? t : f }", "if case .double(let d) = value, d.isNaN { return f }", "sqlite", "x != NaN holds (§6)"),
+    ("sqlite-not-unknown", Q, "return Dialect.isNotTrue(try expression(inner, entity))", "return \"(NOT (\\(try expression(inner, entity))))\"", "sqlite", "not over nil comparisons follows Swift semantics (§6)"),
+    ("sqlite-empty-or", Q, "guard !parts.isEmpty else { return f }\n            return \"(\" + (try parts.map { try expression($0, entity) }).joined(separator: \" OR \")", "guard !parts.isEmpty else { return t }\n            return \"(\" + (try parts.map { try expression($0, entity) }).joined(separator: \" OR \")", "sqlite", "an empty or does not hold (§6)"),
+    ("sqlite-offset-dropped", Q, "ORDER BY \\(body.order) \\(Dialect.window(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset))\"", "ORDER BY \\(body.order) \\(Dialect.window(limit: descriptor.fetchLimit, offset: 0))\"", "sqlite", "fetchOffset skips (§6)"),
+    ("sqlite-prefix-length-chars", QD, "case .hasPrefix: return \"(substr(\\(subject), 1, \\(bytes.count)) = \\(p))\"", "case .hasPrefix: return \"(substr(\\(subject), 1, \\(pattern.count)) = \\(p))\"", "sqlite", "hasPrefix compares bytes of non-ASCII text (§6)"),
     # SQLite: save mapping
     ("sqlite-held-value-stale", SR, "            if intended[k]?[r] != nil {\n                intended[k]?[r] = nil\n                pending[k]?.remove(.relationship(r))\n            }", "", "sqlite", "a later write of a held-back column wins (bug 1, §2)"),
     ("sqlite-cascade-ignores-held", SH, "try currentTargets(schema.entities[entity], key, r)", "try records.targets(schema.entities[entity], key, r)", "sqlite", "a cascade reaches a record moved in by the same save (bug 2, §3)"),
@@ -104,7 +105,7 @@ MUTANTS = [
     ("sqlite-dangling-late", T, "                exists = try records.exists(destination, key)\n                return exists\n", "                exists = try records.exists(destination, key)\n                return true\n", "sqlite", "references checked with the request (§5 fault order)"),
     ("sqlite-insert-own-side", T, "                    guard case .one(let target?) = writes[n].links[r], try column(writes[n].entity, writes[n].key, r) != target else { continue }", "                    guard case .one(let target?) = writes[n].links[r], false else { continue }", "sqlite", "an insert's own to-one wins over an earlier list (§2)"),
     ("sqlite-unique-holder", SF, "try committed(\"SELECT \\(condition) FROM \\(q(t.name)) WHERE \\(q(\"_pk\")) = ?\", [.integer(key)]) == values[g]", "false", "sqlite", "the error names the record that held the value (§5 fault order)"),
-    ("sqlite-text-canonical-equal", "Backends/SQLite/SQLiteStatement.swift", "case let (.text(a), .text(b)): a.utf8.elementsEqual(b.utf8)", "case let (.text(a), .text(b)): a == b", "sqlite", "unique text collides by bytes, also in the records an error names (§4, §5; found by the difftest)"),
+    ("sqlite-text-canonical-equal", "Backends/SQLSupport/SQLValue.swift", "case let (.text(a), .text(b)): a.utf8.elementsEqual(b.utf8)", "case let (.text(a), .text(b)): a == b", "sqlite", "unique text collides by bytes, also in the records an error names (§4, §5; found by the difftest)"),
     ("sqlite-reasserted-to-one-appended", S2, "try attach(writes[n].entity, writes[n].key, r, target, at: listPlaces[currentWriter!]?[r])", "try attach(writes[n].entity, writes[n].key, r, target, at: nil)", "sqlite", "an insert's own to-one joins an ordered list in request order (§2; found by the difftest)"),
     ("sqlite-negative-zero-bits", C, "if d == 0 && d.sign == .minus { return (.real(0), .integer(Int64(bitPattern: d.bitPattern))) }", "", "sqlite", "-0 round-trips bit for bit (§8)"),
     ("sqlite-fast-path-negative", S, "descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {", "descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {", "sqlite", "negative limit rejected on the identifier path (§6)"),

@@ -102,9 +102,9 @@ extension SaveTransaction {
         setLink(entity, key, r, .many(ordered))
     }
 
+    /// `SaveRules.requireExists`, answered from the save's working state.
     func requireExists(_ entity: Int, _ key: Int64, referencedBy source: EntitySchema, _ sourceKey: Int64, _ r: Int) throws {
-        guard !work.tables[entity].records.contains(key) else { return }
-        throw SaveValidation.danglingReference(clientIdentifier(entity, key), from: source, relationship: r, source: clientIdentifier(source.index, sourceKey))
+        try SaveRules.requireExists(entity, key, referencedBy: source, sourceKey, relationship: r, holds: { work.tables[entity].records.contains(key) }, client: { clientIdentifier($0, $1) })
     }
 
     /// Removes `source` from relationship `r` of record `key` (one side only).

@@ -6,6 +6,26 @@
 /// which records go, which fault wins, which records an error names, its message — are made here.
 /// The per-snapshot checks (entity, values, references, identifiers) are `SaveValidation`'s.
 public enum SaveRules {
+    // MARK: Link maintenance
+
+    /// The rule of every edge a save adds while it maintains links (both sides of a relationship,
+    /// after the request's references were checked): its target must be a record the save's state
+    /// holds, else the save fails with `danglingReference` naming the target and the source as the
+    /// client knows them. One home for the engine, SQLite and LMDB (each answers `holds` its own way,
+    /// from its caches first); inlined, so the answer's closure costs nothing on the hot path.
+    ///
+    /// - Parameters:
+    ///   - entity: the target's entity index; `key` its key.
+    ///   - source: the entity of the record whose relationship `relationship` adds the edge;
+    ///     `sourceKey` its key.
+    ///   - holds: whether the save's state holds the target now.
+    ///   - client: the identifier the client knows a record by (temporary for one the save inserts).
+    @inlinable
+    public static func requireExists(_ entity: Int, _ key: Int64, referencedBy source: EntitySchema, _ sourceKey: Int64, relationship: Int, holds: () throws -> Bool, client: (Int, Int64) -> PersistentIdentifier) throws {
+        guard try !holds() else { return }
+        throw SaveValidation.danglingReference(client(entity, key), from: source, relationship: relationship, source: client(source.index, sourceKey))
+    }
+
     // MARK: Errors
 
     /// The error for a record that would share the values of unique constraint `constraint` with

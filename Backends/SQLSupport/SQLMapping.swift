@@ -1,8 +1,9 @@
 @_spi(StrataEngine) import Strata
 
-/// How a schema maps onto SQLite tables; `docs/formats/sqlite.md` describes the result.
+/// How a schema maps onto SQL tables, for every SQL backend; `docs/formats/sqlite.md` describes the
+/// result (the SQLite dialect's spelling of it; another dialect changes only the types and quoting).
 ///
-/// One table per entity named after it: `_pk INTEGER PRIMARY KEY AUTOINCREMENT`, one typed column per
+/// One table per entity named after it: `_pk` (the dialect's `keyColumnType`), one typed column per
 /// attribute (doubles and dates get a `<name>__bits` companion for NaN and −0, which a REAL column
 /// cannot keep), one column per to-one relationship (a foreign key), and `<name>__order` beside a
 /// to-one whose inverse is an ordered to-many. A to-many is never stored on its own side: it is the
@@ -10,39 +11,49 @@
 ///
 /// A class, built once per store: every save and fetch holds it with one retain, where copying the
 /// struct retained each of its arrays (limit: Benchmarks/Thresholds/sqlite-update-one.txt).
-final class SQLiteMapping: Sendable {
-    let schema: Schema
-    let tables: [Table]
-    let joins: [JoinTable]
+///
+/// The SQL texts it builds (`texts`, `ddl(_:)`) are written in the dialect it is given; the
+/// layout itself (`tables`, `joins`) is the same for every dialect.
+package final class SQLMapping: Sendable {
+    /// The schema mapped.
+    package let schema: Schema
+    /// Per entity (by `EntitySchema.index`), its table.
+    package let tables: [Table]
+    /// The join tables of the many-to-many relationships.
+    package let joins: [JoinTable]
     /// Per entity, the SQL text of the statements every save and fetch uses, built once.
-    let texts: [Texts]
-    /// Per entity, how a selected row becomes a snapshot.
-    let layouts: [SQLiteRowLayout]
+    package let texts: [Texts]
 
-    struct Texts {
+    /// The statements of one entity every save and fetch uses.
+    package struct Texts: Sendable {
         /// The columns a snapshot reads after `_pk`.
-        let columns: [String]
+        package let columns: [String]
         /// `SELECT _pk, <columns> FROM T AS t0` (append a WHERE).
-        let select: String
+        package let select: String
         /// `… WHERE t0._pk = ?`.
-        let selectByKey: SQLText
+        package let selectByKey: SQLText
         /// `SELECT 1 FROM T WHERE _pk = ?`.
-        let exists: SQLText
+        package let exists: SQLText
         /// Per relationship, the query of its current targets of one record.
-        let targets: [SQLText]
+        package let targets: [SQLText]
     }
 
-    struct Table {
-        let entity: EntitySchema
-        let name: String
+    /// One entity's table.
+    package struct Table: Sendable {
+        /// The entity stored.
+        package let entity: EntitySchema
+        /// The table's name (the entity's).
+        package let name: String
         /// Per attribute: its column, and the `__bits` companion for doubles and dates.
-        let attributeColumns: [String]
-        let bitsColumns: [String?]
+        package let attributeColumns: [String]
+        /// Per attribute: the `__bits` companion of a double or date column, else nil.
+        package let bitsColumns: [String?]
         /// Per relationship: how it is stored.
-        let relationships: [RelationshipStorage]
+        package let relationships: [RelationshipStorage]
     }
 
-    enum RelationshipStorage {
+    /// Where a relationship's targets are stored.
+    package enum RelationshipStorage: Sendable {
         /// A column of this table; `order` is set when the inverse is an ordered to-many.
         case column(String, order: String?)
         /// Rows of `table` whose `column` holds this record's key, in `order` when ordered.
@@ -51,20 +62,32 @@ final class SQLiteMapping: Sendable {
         case join(Int, mine: String, other: String, order: String?)
     }
 
-    struct JoinTable {
-        let name: String
-        let left: String
-        let right: String
-        let leftOrder: String?
-        let rightOrder: String?
-        let leftTable: String
-        let rightTable: String
+    /// The table of one many-to-many relationship pair: one row per edge.
+    package struct JoinTable: Sendable {
+        /// `<left>__<right>`.
+        package let name: String
+        /// The column of the left record's key (`<Entity>_<relationship>`, the smaller name).
+        package let left: String
+        /// The column of the right record's key.
+        package let right: String
+        /// The position of the edge in the left record's list, when that list is ordered.
+        package let leftOrder: String?
+        /// The position of the edge in the right record's list, when that list is ordered.
+        package let rightOrder: String?
+        /// The table the left column references.
+        package let leftTable: String
+        /// The table the right column references.
+        package let rightTable: String
         /// A relationship that is its own inverse (`Person.friends`): each edge is two rows, one per
         /// direction, so `left` lists a record's targets like any join and `right` is the mirror.
-        let isSymmetric: Bool
+        package let isSymmetric: Bool
     }
 
-    init(schema: Schema) throws {
+    /// The mapping of `schema`, its texts written in `dialect`.
+    ///
+    /// - Throws: `unsupported` for a property name the layout reserves (starting with `_` or
+    ///   containing `__`).
+    package init<Dialect: SQLDialect>(schema: Schema, dialect: Dialect.Type) throws {
         self.schema = schema
         var joins: [JoinTable] = []
         var joinIndex: [String: Int] = [:]
@@ -75,7 +98,7 @@ final class SQLiteMapping: Sendable {
             var names = Set(["_pk"])
             for a in entity.attributes {
                 guard !a.name.hasPrefix("_"), !a.name.contains("__") else {
-                    throw StrataError(.unsupported, "The SQLite backend reserves property names that start with '_' or contain '__'; rename '\(a.name)'.", entity: entity.name, properties: [a.name])
+                    throw StrataError(.unsupported, "The SQL backends reserve property names that start with '_' or contain '__'; rename '\(a.name)'.", entity: entity.name, properties: [a.name])
                 }
                 attributeColumns.append(a.name)
                 bits.append(a.type == .double || a.type == .date ? a.name + "__bits" : nil)
@@ -84,7 +107,7 @@ final class SQLiteMapping: Sendable {
             var storage: [RelationshipStorage] = []
             for (i, r) in entity.relationships.enumerated() {
                 guard !r.name.hasPrefix("_"), !r.name.contains("__") else {
-                    throw StrataError(.unsupported, "The SQLite backend reserves property names that start with '_' or contain '__'; rename '\(r.name)'.", entity: entity.name, properties: [r.name])
+                    throw StrataError(.unsupported, "The SQL backends reserve property names that start with '_' or contain '__'; rename '\(r.name)'.", entity: entity.name, properties: [r.name])
                 }
                 let destination = schema.entities[entity.destinationIndices[i]]
                 let inverse = destination.relationships[entity.inverseIndices[i]]
@@ -123,13 +146,13 @@ final class SQLiteMapping: Sendable {
         }
         self.tables = tables
         self.joins = joins
-        self.layouts = tables.map(SQLiteRowLayout.init)
         var slots = SQLTextSlots()
-        self.texts = tables.map { Self.makeTexts($0, schema: schema, joins: joins, &slots) }
+        self.texts = tables.map { Self.makeTexts($0, schema: schema, joins: joins, dialect, &slots) }
     }
 
-    private static func makeTexts(_ table: Table, schema: Schema, joins: [JoinTable], _ slots: inout SQLTextSlots) -> Texts {
-        let q = Self.quote
+    private static func makeTexts<Dialect: SQLDialect>(_ table: Table, schema: Schema, joins: [JoinTable], _ dialect: Dialect.Type, _ slots: inout SQLTextSlots) -> Texts {
+        let q = Dialect.quote
+        let p = Dialect.placeholder(1)
         var columns: [String] = []
         for (i, c) in table.attributeColumns.enumerated() {
             columns.append(c)
@@ -139,48 +162,44 @@ final class SQLiteMapping: Sendable {
         let list = (["t0.\(q("_pk"))"] + columns.map { "t0.\(q($0))" }).joined(separator: ", ")
         let select = "SELECT \(list) FROM \(q(table.name)) AS t0"
         let targets = table.relationships.map { storage -> SQLText in
-            slots.text(targetQuery(table, storage, schema: schema, joins: joins))
+            slots.text(targetQuery(table, storage, schema: schema, joins: joins, dialect))
         }
         return Texts(
-            columns: columns, select: select, selectByKey: slots.text(select + " WHERE t0.\(q("_pk")) = ?"),
-            exists: slots.text("SELECT 1 FROM \(q(table.name)) WHERE \(q("_pk")) = ?"), targets: targets)
+            columns: columns, select: select, selectByKey: slots.text(select + " WHERE t0.\(q("_pk")) = \(p)"),
+            exists: slots.text("SELECT 1 FROM \(q(table.name)) WHERE \(q("_pk")) = \(p)"), targets: targets)
     }
 
     /// The query of one relationship's current targets of one record.
-    private static func targetQuery(_ table: Table, _ storage: RelationshipStorage, schema: Schema, joins: [JoinTable]) -> String {
-        let q = Self.quote
+    private static func targetQuery<Dialect: SQLDialect>(_ table: Table, _ storage: RelationshipStorage, schema: Schema, joins: [JoinTable], _ dialect: Dialect.Type) -> String {
+        let q = Dialect.quote
+        let p = Dialect.placeholder(1)
         switch storage {
         case .column(let column, _):
-            return "SELECT \(q(column)) FROM \(q(table.name)) WHERE \(q("_pk")) = ? AND \(q(column)) IS NOT NULL"
+            return "SELECT \(q(column)) FROM \(q(table.name)) WHERE \(q("_pk")) = \(p) AND \(q(column)) IS NOT NULL"
         case .inverseColumn(let other, let column, let order):
-            return "SELECT \(q("_pk")) FROM \(q(schema.entities[other].name)) WHERE \(q(column)) = ? ORDER BY \(order.map { "\(q($0)), " } ?? "")\(q("_pk"))"
+            return "SELECT \(q("_pk")) FROM \(q(schema.entities[other].name)) WHERE \(q(column)) = \(p) ORDER BY \(order.map { "\(q($0)), " } ?? "")\(q("_pk"))"
         case .join(let index, let mine, let other, let order):
-            return "SELECT \(q(other)) FROM \(q(joins[index].name)) WHERE \(q(mine)) = ? ORDER BY \(order.map { "\(q($0)), " } ?? "")\(q(other))"
+            return "SELECT \(q(other)) FROM \(q(joins[index].name)) WHERE \(q(mine)) = \(p) ORDER BY \(order.map { "\(q($0)), " } ?? "")\(q(other))"
         }
     }
 
-    /// `"name"` with embedded quotes doubled: how every identifier appears in SQL.
-    static func quote(_ name: String) -> String {
-        guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
-        return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// The statements that create every table and index.
-    func ddl() -> [String] {
+    /// The statements that create every table and index, in `dialect`.
+    package func ddl<Dialect: SQLDialect>(_ dialect: Dialect.Type) -> [String] {
         var statements: [String] = []
-        let q = Self.quote
+        let q = Dialect.quote
+        let integer = Dialect.integerType
         for table in tables {
             let entity = table.entity
-            var columns = ["\(q("_pk")) INTEGER PRIMARY KEY AUTOINCREMENT"]
+            var columns = ["\(q("_pk")) \(Dialect.keyColumnType)"]
             for (i, a) in entity.attributes.enumerated() {
-                columns.append("\(q(table.attributeColumns[i])) \(Self.sqlType(a.type))")
-                if let bits = table.bitsColumns[i] { columns.append("\(q(bits)) INTEGER") }
+                columns.append("\(q(table.attributeColumns[i])) \(Dialect.columnType(a.type))")
+                if let bits = table.bitsColumns[i] { columns.append("\(q(bits)) \(integer)") }
             }
             for (i, storage) in table.relationships.enumerated() {
                 guard case .column(let column, let order) = storage else { continue }
                 let destination = schema.entities[entity.destinationIndices[i]]
                 let rule = destination.relationships[entity.inverseIndices[i]].deleteRule
-                var definition = "\(q(column)) INTEGER"
+                var definition = "\(q(column)) \(integer)"
                 switch rule {
                 case .cascade: definition += " REFERENCES \(q(destination.name))(\(q("_pk"))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"
                 case .nullify: definition += " REFERENCES \(q(destination.name))(\(q("_pk"))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
@@ -188,7 +207,7 @@ final class SQLiteMapping: Sendable {
                 case .noAction: break  // the reference may dangle by contract: no foreign key
                 }
                 columns.append(definition)
-                if let order { columns.append("\(q(order)) INTEGER") }
+                if let order { columns.append("\(q(order)) \(integer)") }
             }
             statements.append("CREATE TABLE \(q(table.name)) (\(columns.joined(separator: ", ")))")
             for (i, storage) in table.relationships.enumerated() {
@@ -205,34 +224,25 @@ final class SQLiteMapping: Sendable {
         }
         for join in joins {
             var columns = [
-                "\(q(join.left)) INTEGER NOT NULL REFERENCES \(q(join.leftTable))(\(q("_pk"))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
-                "\(q(join.right)) INTEGER NOT NULL REFERENCES \(q(join.rightTable))(\(q("_pk"))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
+                "\(q(join.left)) \(integer) NOT NULL REFERENCES \(q(join.leftTable))(\(q("_pk"))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
+                "\(q(join.right)) \(integer) NOT NULL REFERENCES \(q(join.rightTable))(\(q("_pk"))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED",
             ]
-            if let o = join.leftOrder { columns.append("\(q(o)) INTEGER") }
-            if let o = join.rightOrder { columns.append("\(q(o)) INTEGER") }
+            if let o = join.leftOrder { columns.append("\(q(o)) \(integer)") }
+            if let o = join.rightOrder { columns.append("\(q(o)) \(integer)") }
             columns.append("PRIMARY KEY (\(q(join.left)), \(q(join.right)))")
-            statements.append("CREATE TABLE \(q(join.name)) (\(columns.joined(separator: ", "))) WITHOUT ROWID")
+            statements.append("CREATE TABLE \(q(join.name)) (\(columns.joined(separator: ", ")))\(Dialect.joinTableOptions)")
             statements.append("CREATE INDEX \(q(join.name + "__" + join.right)) ON \(q(join.name))(\(q(join.right)))")
         }
         return statements
     }
 
     /// The column of an attribute or to-one relationship (unique constraints and indexes use these).
-    func column(of property: PropertyReference, in table: Table) -> String {
+    package func column(of property: PropertyReference, in table: Table) -> String {
         switch property {
         case .attribute(let i): return table.attributeColumns[i]
         case .relationship(let i):
             if case .column(let c, _) = table.relationships[i] { return c }
             return table.entity.relationships[i].name
-        }
-    }
-
-    static func sqlType(_ type: AttributeType) -> String {
-        switch type {
-        case .bool, .int: "INTEGER"
-        case .double, .date: "REAL"
-        case .string, .url: "TEXT"
-        case .data, .uuid: "BLOB"
         }
     }
 }

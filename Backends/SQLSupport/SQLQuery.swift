@@ -1,19 +1,25 @@
 import Foundation
 @_spi(StrataEngine) import Strata
 
-/// Translates a `FetchDescriptor` into one SQL statement with bound parameters.
+/// Translates a `FetchDescriptor` into one SQL statement with bound parameters, in `Dialect`.
 ///
 /// Every predicate the core can express is translated, with the contract's semantics: Swift optional
 /// rules for `nil` (a comparison with NULL is unknown, which `WHERE`, `AND` and `OR` treat as false,
-/// and negation is written `(x) IS NOT 1`, true for false and unknown alike, so plain comparisons
-/// stay indexable), NaN equal to nothing, byte-wise text search on `CAST(… AS BLOB)`, case-insensitive
-/// search through `strata_lower`, nil first ascending, NaN after +infinity, ties by `_pk`, string
-/// comparators as the core's collations (`SQLiteCollations`). To-many tests become correlated
-/// subqueries (`SQLiteQuery+ToMany`), each with its own scope of to-one joins.
-struct SQLiteQuery {
-    let mapping: SQLiteMapping
-    let storeIdentifier: String
-    private(set) var parameters: [SQLValue] = []
+/// and negation is written "not true" (`SQLDialect.isNotTrue`: `(x) IS NOT 1`), true for false and
+/// unknown alike, so plain comparisons stay indexable), NaN equal to nothing, byte-wise and case-insensitive text search as the dialect
+/// writes it (`SQLDialect.textTest`), nil first ascending, NaN after +infinity, ties by `_pk`, string
+/// comparators as the core's collations (`SQLDialect.collation`). To-many tests become correlated
+/// subqueries (`SQLQuery+ToMany`), each with its own scope of to-one joins.
+///
+/// Generic over the dialect, never `any SQLDialect`: the dialect is a type with static functions,
+/// so nothing is boxed or opened per call.
+package struct SQLQuery<Dialect: SQLDialect> {
+    /// The mapping whose tables the statement reads.
+    package let mapping: SQLMapping
+    /// The store's identifier: an identifier of another store names no record here.
+    package let storeIdentifier: String
+    /// The values to bind, in placeholder order, once `select` or `count` has built the text.
+    package private(set) var parameters: [SQLValue] = []
     /// The table a predicate is written over and the to-one joins its paths need: the fetched
     /// entity's (`t0`), then one per to-many test being translated, innermost last.
     struct Scope {
@@ -24,9 +30,13 @@ struct SQLiteQuery {
     var scopes = [Scope(root: "t0")]
     /// How many table aliases the statement uses so far (`t0`, `t1`, …): unique across scopes.
     var aliasCount = 1
-    let q = SQLiteMapping.quote
+    func q(_ name: String) -> String { Dialect.quote(name) }
+    /// The dialect's literals for a condition that always holds and one that never does.
+    var t: String { Dialect.trueLiteral }
+    var f: String { Dialect.falseLiteral }
 
-    init(mapping: SQLiteMapping, storeIdentifier: String) {
+    /// A builder for one statement over `mapping`'s tables.
+    package init(mapping: SQLMapping, storeIdentifier: String) {
         self.mapping = mapping
         self.storeIdentifier = storeIdentifier
     }
@@ -35,38 +45,38 @@ struct SQLiteQuery {
     enum Terminal {
         case attribute(alias: String, column: String, bits: String?, type: AttributeType)
         case toOne(alias: String, column: String, destination: EntitySchema)
-        case toMany(alias: String, storage: SQLiteMapping.RelationshipStorage, destination: EntitySchema)
+        case toMany(alias: String, storage: SQLMapping.RelationshipStorage, destination: EntitySchema)
     }
 
     /// `SELECT <columns> FROM … WHERE … ORDER BY … LIMIT … OFFSET …` for `descriptor`; the first
     /// column is `_pk`, then `columns` of the root table.
-    mutating func select(_ descriptor: FetchDescriptor, entity: EntitySchema, columns: [String]) throws -> String {
+    package mutating func select(_ descriptor: FetchDescriptor, entity: EntitySchema, columns: [String]) throws -> String {
         let body = try self.body(descriptor, entity: entity)
         let list = (["t0.\(q("_pk"))"] + columns.map { "t0.\(q($0))" }).joined(separator: ", ")
-        return "SELECT \(list) FROM \(body.from) WHERE \(body.where) ORDER BY \(body.order) LIMIT \(descriptor.fetchLimit ?? -1) OFFSET \(descriptor.fetchOffset)"
+        return "SELECT \(list) FROM \(body.from) WHERE \(body.where) ORDER BY \(body.order) \(Dialect.window(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset))"
     }
 
     /// `SELECT COUNT(*)` of the windowed result.
-    mutating func count(_ descriptor: FetchDescriptor, entity: EntitySchema) throws -> String {
+    package mutating func count(_ descriptor: FetchDescriptor, entity: EntitySchema) throws -> String {
         let body = try self.body(descriptor, entity: entity)
         if descriptor.fetchLimit == nil && descriptor.fetchOffset == 0 {
             return "SELECT COUNT(*) FROM \(body.from) WHERE \(body.where)"
         }
-        return "SELECT COUNT(*) FROM (SELECT t0.\(q("_pk")) FROM \(body.from) WHERE \(body.where) LIMIT \(descriptor.fetchLimit ?? -1) OFFSET \(descriptor.fetchOffset))"
+        return "SELECT COUNT(*) FROM (SELECT t0.\(q("_pk")) FROM \(body.from) WHERE \(body.where) \(Dialect.window(limit: descriptor.fetchLimit, offset: descriptor.fetchOffset))) AS w"
     }
 
     private mutating func body(_ descriptor: FetchDescriptor, entity: EntitySchema) throws -> (from: String, where: String, order: String) {
-        let condition = try descriptor.predicate.map { try expression($0, entity) } ?? "1"
+        let condition = try descriptor.predicate.map { try expression($0, entity) } ?? Dialect.trueLiteral
         var order: [String] = []
         for key in descriptor.sortBy {
             guard case .attribute(let alias, let column, let bits, let type) = try resolve(key.path, entity) else {
                 throw StrataError(.typeMismatch, "'\(key.path)' is a relationship; sort by one of its attributes.", entity: entity.name, properties: [key.path.description])
             }
-            let direction = key.order == .ascending ? "ASC" : "DESC"
+            let direction = Dialect.direction(ascending: key.order == .ascending)
             if let bits {
                 order.append("CASE WHEN \(alias).\(q(column)) IS NOT NULL THEN 1 WHEN \(alias).\(q(bits)) IS NOT NULL THEN 2 ELSE 0 END \(direction)")
             }
-            let collation = type == .string ? SQLiteCollations.clause(key.comparator) : ""
+            let collation = type == .string ? Dialect.collation(key.comparator) : ""
             order.append("\(alias).\(q(column))\(collation) \(direction)")
         }
         order.append("t0.\(q("_pk")) ASC")
@@ -74,9 +84,10 @@ struct SQLiteQuery {
         return (from, condition, order.joined(separator: ", "))
     }
 
+    /// Binds `value` as the next parameter and returns its placeholder.
     mutating func parameter(_ value: SQLValue) -> String {
         parameters.append(value)
-        return "?"
+        return Dialect.placeholder(parameters.count)
     }
 
     /// The key of `id` in `entity` if it can name one of this store's records there.
@@ -144,13 +155,13 @@ struct SQLiteQuery {
         if value.isNull {
             switch op {
             case .equal: return isNull(column, bits)
-            case .notEqual: return "(\(isNull(column, bits)) IS NOT 1)"
-            default: return "0"
+            case .notEqual: return Dialect.isNotTrue(isNull(column, bits))
+            default: return f
             }
         }
-        if case .double(let d) = value, d.isNaN { return op == .notEqual ? "1" : "0" }
-        if case .date(let d) = value, d.timeIntervalSinceReferenceDate.isNaN { return op == .notEqual ? "1" : "0" }
-        let p = parameter(SQLiteValueCodec.comparable(value))
+        if case .double(let d) = value, d.isNaN { return op == .notEqual ? t : f }
+        if case .date(let d) = value, d.timeIntervalSinceReferenceDate.isNaN { return op == .notEqual ? t : f }
+        let p = parameter(SQLValueCodec.comparable(value))
         switch op {
         case .equal: return "(\(column) = \(p))"
         case .notEqual: return "(\(column) IS NOT \(p))"
@@ -164,17 +175,17 @@ struct SQLiteQuery {
     mutating func expression(_ predicate: FetchPredicate, _ entity: EntitySchema) throws -> String {
         switch predicate {
         case .constant(let b):
-            return b ? "1" : "0"
+            return b ? t : f
         case .compare(let path, let op, let value):
             let (column, bits, type) = try attribute(path, entity)
             return compare(column, bits, type, op, value)
         case .compareProperties(let lhs, let op, let rhs):
             let (l, lb, _) = try attribute(lhs, entity)
             let (r, rb, _) = try attribute(rhs, entity)
-            let equal = "((\(isNull(l, lb)) AND \(isNull(r, rb))) OR IFNULL(\(l) = \(r), 0))"
+            let equal = "((\(isNull(l, lb)) AND \(isNull(r, rb))) OR COALESCE(\(l) = \(r), \(f)))"
             switch op {
             case .equal: return equal
-            case .notEqual: return "(\(equal) IS NOT 1)"
+            case .notEqual: return Dialect.isNotTrue(equal)
             case .less: return "(\(l) < \(r))"
             case .lessOrEqual: return "(\(l) <= \(r))"
             case .greater: return "(\(l) > \(r))"
@@ -188,31 +199,23 @@ struct SQLiteQuery {
             }
         case .isIn(let path, let values):
             let (column, bits, type) = try attribute(path, entity)
-            guard !values.isEmpty else { return "0" }
+            guard !values.isEmpty else { return f }
             return "(" + values.map { compare(column, bits, type, .equal, $0) }.joined(separator: " OR ") + ")"
         case .text(let path, let op, let pattern, let caseInsensitive):
             let (column, _, _) = try attribute(path, entity)
-            let subject = caseInsensitive ? "strata_lower(\(column))" : "CAST(\(column) AS BLOB)"
-            let bytes = Data((caseInsensitive ? pattern.lowercased() : pattern).utf8)
-            if bytes.isEmpty { return "(\(column) IS NOT NULL)" }
-            let p = parameter(.blob(bytes))
-            switch op {
-            case .contains: return "(instr(\(subject), \(p)) > 0)"
-            case .hasPrefix: return "(substr(\(subject), 1, \(bytes.count)) = \(p))"
-            case .hasSuffix: return "(length(\(subject)) >= \(bytes.count) AND substr(\(subject), -\(bytes.count)) = \(p))"
-            }
+            return Dialect.textTest(op, column: column, pattern: pattern, caseInsensitive: caseInsensitive) { parameter($0) }
         case .targetIs(let path, let id):
             guard case .toOne(let alias, let column, let destination) = try resolve(path, entity) else {
                 throw StrataError(.typeMismatch, "'\(path)' is not a to-one relationship.", entity: entity.name, properties: [path.description])
             }
             guard let id else { return "(\(alias).\(q(column)) IS NULL)" }
-            guard let k = key(id, in: destination) else { return "0" }
+            guard let k = key(id, in: destination) else { return f }
             return "(\(alias).\(q(column)) = \(parameter(.integer(k))))"
         case .contains(let path, let id):
             guard case .toMany(let alias, let storage, let destination) = try resolve(path, entity) else {
                 throw StrataError(.typeMismatch, "'\(path)' is not a to-many relationship.", entity: entity.name, properties: [path.description])
             }
-            guard let k = key(id, in: destination) else { return "0" }
+            guard let k = key(id, in: destination) else { return f }
             let p = parameter(.integer(k))
             switch storage {
             case .inverseColumn(let table, let column, _):
@@ -222,24 +225,23 @@ struct SQLiteQuery {
                 let j = q(mapping.joins[index].name)
                 return "EXISTS (SELECT 1 FROM \(j) WHERE \(j).\(q(mine)) = \(alias).\(q("_pk")) AND \(j).\(q(other)) = \(p))"
             case .column:
-                return "0"
+                return f
             }
         case .identifierIn(let ids):
             let keys = ids.compactMap { key($0, in: entity) }
-            guard !keys.isEmpty else { return "0" }
+            guard !keys.isEmpty else { return f }
             let root = scopes[scopes.count - 1].root
             if keys.count == 1 { return "(\(root).\(q("_pk")) = \(parameter(.integer(keys[0]))))" }
-            let list = "[" + keys.map(String.init).joined(separator: ",") + "]"
-            return "(\(root).\(q("_pk")) IN (SELECT value FROM json_each(\(parameter(.text(list))))))"
+            return Dialect.keyIn("\(root).\(q("_pk"))", keys) { parameter($0) }
         case .and(let parts):
-            guard !parts.isEmpty else { return "1" }
+            guard !parts.isEmpty else { return t }
             return "(" + (try parts.map { try expression($0, entity) }).joined(separator: " AND ") + ")"
         case .or(let parts):
-            guard !parts.isEmpty else { return "0" }
+            guard !parts.isEmpty else { return f }
             return "(" + (try parts.map { try expression($0, entity) }).joined(separator: " OR ") + ")"
         case .not(let inner):
-            // `IS NOT 1` is true for 0 and for NULL, so NOT never meets SQL's unknown.
-            return "((\(try expression(inner, entity))) IS NOT 1)"
+            // "Not true" holds for false and for NULL, so NOT never meets SQL's unknown.
+            return Dialect.isNotTrue(try expression(inner, entity))
         case .anyMatch(let path, let inner):
             return try anyMatch(path, inner, entity)
         case .allMatch(let path, let inner):

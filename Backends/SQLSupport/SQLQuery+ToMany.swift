@@ -12,7 +12,7 @@
 /// Through an empty or dangling to-one the owner's alias has a NULL `_pk`: `anyMatch` finds no row
 /// by itself, `allMatch` is guarded with `_pk IS NOT NULL`, and the count is NULL, which compares as
 /// `nil` does (only `!=` holds) — the contract's reading of a `nil` to-many.
-extension SQLiteQuery {
+extension SQLQuery {
     mutating func anyMatch(_ path: PropertyPath, _ inner: FetchPredicate, _ entity: EntitySchema) throws -> String {
         let (owner, storage, destination) = try toMany(path, entity)
         let sub = try subquery(owner, storage, destination) { query in try query.expression(inner, destination) }
@@ -22,13 +22,13 @@ extension SQLiteQuery {
     mutating func allMatch(_ path: PropertyPath, _ inner: FetchPredicate, _ entity: EntitySchema) throws -> String {
         let (owner, storage, destination) = try toMany(path, entity)
         let sub = try subquery(owner, storage, destination) { query in try query.expression(inner, destination) }
-        let none = "NOT EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.owner) AND (\(sub.condition)) IS NOT 1)"
+        let none = "NOT EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.owner) AND \(Dialect.isNotTrue(sub.condition)))"
         return owner == scopes[scopes.count - 1].root ? none : "(\(owner).\(q("_pk")) IS NOT NULL AND \(none))"
     }
 
     mutating func count(_ path: PropertyPath, _ op: ComparisonOperator, _ n: Int, _ entity: EntitySchema) throws -> String {
         let (owner, storage, destination) = try toMany(path, entity)
-        let sub = try subquery(owner, storage, destination) { _ in "1" }
+        let sub = try subquery(owner, storage, destination) { _ in Dialect.trueLiteral }
         var counted = "(SELECT COUNT(*) FROM \(sub.from) WHERE \(sub.owner))"
         if owner != scopes[scopes.count - 1].root {
             counted = "(CASE WHEN \(owner).\(q("_pk")) IS NULL THEN NULL ELSE \(counted) END)"
@@ -37,7 +37,7 @@ extension SQLiteQuery {
     }
 
     /// Resolves a path to a to-many: the alias of the record owning it, how it is stored, its target.
-    private mutating func toMany(_ path: PropertyPath, _ entity: EntitySchema) throws -> (String, SQLiteMapping.RelationshipStorage, EntitySchema) {
+    private mutating func toMany(_ path: PropertyPath, _ entity: EntitySchema) throws -> (String, SQLMapping.RelationshipStorage, EntitySchema) {
         guard case .toMany(let owner, let storage, let destination) = try resolve(path, entity) else {
             // The core's checks (`FetchDescriptor.checkedEntity`) reject this first, with the same code.
             throw StrataError(.invalidRequest, "'\(path)' is not a to-many relationship.", entity: entity.name, properties: [path.description])
@@ -47,7 +47,7 @@ extension SQLiteQuery {
 
     /// The FROM clause over the targets of `owner`'s to-many, the condition tying them to the owner,
     /// and `nested` translated in a new scope rooted at the target table.
-    private mutating func subquery(_ owner: String, _ storage: SQLiteMapping.RelationshipStorage, _ destination: EntitySchema, _ nested: (inout SQLiteQuery) throws -> String) throws -> (from: String, owner: String, condition: String) {
+    private mutating func subquery(_ owner: String, _ storage: SQLMapping.RelationshipStorage, _ destination: EntitySchema, _ nested: (inout SQLQuery) throws -> String) throws -> (from: String, owner: String, condition: String) {
         let target = newAlias()
         let table = "\(q(mapping.tables[destination.index].name)) AS \(target)"
         let from: String

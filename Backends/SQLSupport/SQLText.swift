@@ -3,30 +3,33 @@
 /// The hot statements (a fetch by key, transaction control, the save's INSERT and UPDATE) are found
 /// by slot, an array index, instead of by hashing their text on every call. Slots are handed out
 /// when a store's mapping is built; one connection serves one store, so slots never collide.
-struct SQLText: Sendable {
+package struct SQLText: Sendable {
     /// The statement's text.
-    let sql: String
+    package let sql: String
     /// Where a connection keeps the prepared statement.
-    let slot: Int
+    package let slot: Int
 
     /// `BEGIN`: a reader's consistent snapshot over several statements.
-    static let begin = SQLText(sql: "BEGIN", slot: 0)
+    package static let begin = SQLText(sql: "BEGIN", slot: 0)
     /// `BEGIN IMMEDIATE`: a save takes the write lock at once.
-    static let beginImmediate = SQLText(sql: "BEGIN IMMEDIATE", slot: 1)
+    package static let beginImmediate = SQLText(sql: "BEGIN IMMEDIATE", slot: 1)
     /// `COMMIT`.
-    static let commit = SQLText(sql: "COMMIT", slot: 2)
+    package static let commit = SQLText(sql: "COMMIT", slot: 2)
     /// `ROLLBACK`.
-    static let rollback = SQLText(sql: "ROLLBACK", slot: 3)
+    package static let rollback = SQLText(sql: "ROLLBACK", slot: 3)
     /// The first slot a mapping may use.
-    static let firstMappingSlot = 4
+    package static let firstMappingSlot = 4
 }
 
 /// Hands out consecutive slots while a mapping builds its texts.
-struct SQLTextSlots {
-    private(set) var next = SQLText.firstMappingSlot
+package struct SQLTextSlots {
+    /// The slot the next text gets.
+    package private(set) var next = SQLText.firstMappingSlot
+
+    package init() {}
 
     /// `sql` with the next free slot.
-    mutating func text(_ sql: String) -> SQLText {
+    package mutating func text(_ sql: String) -> SQLText {
         defer { next += 1 }
         return SQLText(sql: sql, slot: next)
     }

@@ -1,0 +1,53 @@
+/// What the shared SQL layer needs of a database connection: prepared statements, and the write
+/// transaction around a save. A backend's connection conforms (`SQLiteConnection`); the layer's code
+/// is generic over it (`Connection: SQLConnection`), never `any SQLConnection`.
+///
+/// One connection is used by one thread at a time (the store's writer lock or reader pool decides
+/// which); nothing here is required to be thread-safe.
+package protocol SQLConnection: AnyObject {
+    /// The connection's prepared statement type.
+    associatedtype Statement: SQLStatement
+
+    /// A prepared statement for `sql`, reset with its parameters cleared. A connection should cache
+    /// statements by text: the layer prepares the same texts over and over.
+    func prepare(_ sql: String) throws -> Statement
+
+    /// The statement of a fixed text (the mapping's `texts`), which a connection may cache by
+    /// `text.slot`, an array index, instead of hashing the text. Reset, parameters cleared.
+    func prepare(_ text: SQLText) throws -> Statement
+
+    /// Starts the write transaction of a save: the store's write lock is taken at once, so a save
+    /// never fails half-way for want of it (SQLite: `BEGIN IMMEDIATE`).
+    func beginWrite() throws
+    /// Commits the open transaction.
+    func commit() throws
+    /// Rolls the open transaction back; the store is as before it.
+    func rollback() throws
+
+    /// Whether `error`, thrown by a statement of this connection, is a unique constraint failure
+    /// (SQLite: extended codes 2067 `SQLITE_CONSTRAINT_UNIQUE` and 1555 `…_PRIMARYKEY`;
+    /// PostgreSQL: SQLSTATE 23505). The save transaction holds a value back on such a failure
+    /// instead of failing the save: only a collision left at the end of the save is a violation.
+    func isUniqueFailure(_ error: any Error) -> Bool
+}
+
+/// A prepared statement of a `SQLConnection`: bind parameters, step through rows, read columns
+/// (counted from 0; parameters from 1).
+package protocol SQLStatement: AnyObject {
+    /// Binds `values` to parameters 1…n.
+    func bind(_ values: [SQLValue]) throws
+    /// Advances to the next row: `false` when there is none (the statement is done).
+    func step() throws -> Bool
+    /// Binds `values` and runs the statement to its end (an INSERT, UPDATE or DELETE).
+    func run(_ values: [SQLValue]) throws
+    /// Binds `values`, reads every row with `read`, and resets the statement.
+    func rows<T>(_ values: [SQLValue], _ read: (Self) throws -> T) throws -> [T]
+    /// The number of columns of a row.
+    var columnCount: Int32 { get }
+    /// The value of `column` in the current row.
+    func value(_ column: Int32) -> SQLValue
+    /// The integer in `column` of the current row (0 for NULL).
+    func int64(_ column: Int32) -> Int64
+    /// Whether `column` of the current row is NULL.
+    func isNull(_ column: Int32) -> Bool
+}
