@@ -2,7 +2,7 @@
 # Both install what they need first (Debian packages via apt-get, as root or with sudo).
 
 SWIFT ?= swift
-DEB_PACKAGES := libsqlite3-dev liblmdb-dev libxml2-dev libxml2-utils lmdb-utils sqlite3 pkg-config
+DEB_PACKAGES := libsqlite3-dev liblmdb-dev libxml2-dev libxml2-utils lmdb-utils sqlite3 pkg-config postgresql libpq-dev
 REPORT_DIR := reports
 RECORDS ?= 100000
 # The long reliability runs (`make torture`, `make fuzz`): BACKEND=… (default: every file backend),
@@ -11,7 +11,7 @@ TRIALS ?= 1000
 SEED ?= 1
 RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
-.PHONY: deps build release model-bench test consumer docs examples report report-screenshot instructions perfcheck difftest mutants torture fuzz clean
+.PHONY: postgres-up postgres-down deps build release model-bench test consumer docs examples report report-screenshot instructions perfcheck difftest mutants torture fuzz clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -37,7 +37,15 @@ release: deps
 test: deps
 	SWIFT=$(SWIFT) bash Tests/Consumer/run.sh plan
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	bash Tests/Postgres/cluster.sh run -- $(SWIFT) test --skip-build
+
+## postgres-up / postgres-down: the private PostgreSQL server the tests use (Tests/Postgres/cluster.sh),
+## for manual use, in POSTGRES_DIR; up prints its settings (`eval "$$(make -s postgres-up)"` exports them).
+POSTGRES_DIR ?= /tmp/strata-postgres-manual
+postgres-up: deps
+	@bash Tests/Postgres/cluster.sh start $(POSTGRES_DIR) && bash Tests/Postgres/cluster.sh env $(POSTGRES_DIR)
+postgres-down:
+	@bash Tests/Postgres/cluster.sh stop $(POSTGRES_DIR)
 
 ## docs: the reference (DocC) of Strata, StrataModel and StrataConformance as one static site in DOCS_DIR
 ## (serve DOCS_DIR over HTTP to browse it). Fails on a broken symbol link or any other DocC warning, except
@@ -95,7 +103,7 @@ examples: deps
 REPORT_RECORDS ?= 100000
 REPORT_SIZES ?= 1000,10000,100000
 report: release
-	.build/release/strata report --records $(REPORT_RECORDS) --sizes $(REPORT_SIZES) --out $(REPORT_DIR)
+	bash Tests/Postgres/cluster.sh run -- .build/release/strata report --records $(REPORT_RECORDS) --sizes $(REPORT_SIZES) --out $(REPORT_DIR)
 
 ## report-screenshot: make report, then a PNG of the page from headless Chromium (installed if missing).
 report-screenshot: report
