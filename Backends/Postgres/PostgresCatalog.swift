@@ -1,0 +1,100 @@
+import Foundation
+import Strata
+
+/// The PostgreSQL-only part of a store's layout: its namespace, the metadata table that makes the
+/// namespace a Strata store, and the checks made before touching one (docs/formats/postgres.md).
+///
+/// A store is one PostgreSQL schema (namespace): `strata_metadata` and the entity tables of the
+/// shared SQL mapping. Every connection of the store sets `search_path` to the namespace, so the
+/// mapping's unqualified table names land there. Creating a store runs in one transaction under a
+/// transaction-scoped advisory lock on the namespace, so two processes opening a new store at once
+/// create it once (the second sees the first's tables).
+enum PostgresCatalog {
+    /// The layout version this code writes and reads (metadata key `format`).
+    static let version = 1
+    static let metadataTable = "strata_metadata"
+
+    /// What an existing store holds.
+    struct Opened: Equatable {
+        /// The store identifier, fixed at creation.
+        let storeIdentifier: String
+        /// Whether a writer must rewrite the schema record (`RecordedSchema.check(opening:)`).
+        let outcome: RecordedSchema.OpeningOutcome
+    }
+
+    /// `"name"` with embedded quotes doubled.
+    static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+    /// Points the connection at the namespace: unqualified names are the store's tables.
+    static func use(_ namespace: String, on connection: PostgresConnection) throws {
+        try connection.execute("SET search_path TO \(quote(namespace))")
+    }
+
+    /// Opens the store in `namespace` for writing: creates the namespace, the metadata and the
+    /// tables (`ddl`, the shared mapping's statements) if it holds no store yet; otherwise checks it.
+    static func openOrCreate(_ connection: PostgresConnection, namespace: String, schema: Schema, ddl: [String], file: String) throws -> Opened {
+        try connection.execute("BEGIN")
+        do {
+            try connection.query("SELECT pg_advisory_xact_lock(hashtextextended(convert_from($1, 'UTF8'), 0))", [.text(namespace)])
+            let opened: Opened
+            if let existing = try inspect(connection, namespace: namespace, schema: schema, file: file) {
+                opened = existing
+            } else {
+                try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quote(namespace))")
+                try use(namespace, on: connection)
+                try connection.execute("CREATE TABLE \(quote(metadataTable)) (\"key\" text COLLATE \"C\" PRIMARY KEY, \"value\" text NOT NULL)")
+                for statement in ddl { try connection.execute(statement) }
+                let identifier = UUID().uuidString
+                try write(connection, [("format", String(version)), ("store_identifier", identifier)] + records(schema))
+                opened = Opened(storeIdentifier: identifier, outcome: .current)
+            }
+            if opened.outcome == .rewriteRecord { try write(connection, records(schema)) }
+            try connection.execute("COMMIT")
+            return opened
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Checks the store in `namespace` without writing; nil if the namespace holds no store (missing,
+    /// or empty). A namespace with other tables but no metadata is someone else's: `corruptStore`.
+    static func inspect(_ connection: PostgresConnection, namespace: String, schema: Schema, file: String) throws -> Opened? {
+        let tables = try connection.query(
+            "SELECT count(*), count(*) FILTER (WHERE c.relname = 'strata_metadata') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = convert_from($1, 'UTF8') AND c.relkind IN ('r', 'p')",
+            [.text(namespace)])
+        let all = tables.integer(0, 0) ?? 0, metadata = tables.integer(0, 1) ?? 0
+        if all == 0 { return nil }
+        guard metadata == 1 else {
+            throw StrataError(.corruptStore, "The PostgreSQL schema \(namespace) holds someone else's tables, not a Strata store; it was left untouched. Use another namespace.", file: file)
+        }
+        try use(namespace, on: connection)
+        let rows = try connection.query("SELECT \"key\", \"value\" FROM \(quote(metadataTable))")
+        var values: [String: String] = [:]
+        for row in 0..<rows.count {
+            if case .text(let key) = rows.value(row, 0), case .text(let value) = rows.value(row, 1) { values[key] = value }
+        }
+        guard let format = values["format"].flatMap(Int.init), let identifier = values["store_identifier"], let record = values["schema_record"] else {
+            throw StrataError(.corruptStore, "The store's metadata table is incomplete (format, store_identifier or schema_record missing).", file: file)
+        }
+        guard format <= version else {
+            throw StrataError(.unsupported, "The store was written by a newer Strata (format \(format), this one reads up to \(version)); it was left untouched. Upgrade Strata.", file: file)
+        }
+        let recorded = try RecordedSchema(decoding: Array(record.utf8), file: file)
+        return Opened(storeIdentifier: identifier, outcome: try recorded.check(opening: schema, file: file))
+    }
+
+    /// The metadata rows that record `schema`.
+    private static func records(_ schema: Schema) throws -> [(String, String)] {
+        [("schema_record", String(decoding: RecordedSchema(schema).encoded(), as: UTF8.self)),
+         ("schema", String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)),
+         ("fingerprint", schema.fingerprint)]
+    }
+
+    /// Inserts or replaces metadata rows.
+    private static func write(_ connection: PostgresConnection, _ rows: [(String, String)]) throws {
+        try connection.run(
+            "INSERT INTO \(quote(metadataTable)) (\"key\", \"value\") VALUES (convert_from($1, 'UTF8'), convert_from($2, 'UTF8')) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\"",
+            rows: rows.map { [.text($0.0), .text($0.1)] })
+    }
+}

@@ -1,0 +1,122 @@
+import CLibPQ
+import Foundation
+import Strata
+
+/// One libpq connection with its prepared statements.
+///
+/// Every statement with values is prepared once per connection (`PQprepare`) and run with its
+/// parameters bound in binary (`PQexecPrepared`); no value is ever spliced into SQL text. A write of
+/// many rows goes through libpq's pipeline mode (`run(_:rows:)`): the rows are sent without waiting
+/// for each answer, in chunks of `pipelineChunk` with a sync point after each, so neither side's
+/// socket buffer fills while the other waits. Not thread-safe: the store hands a connection to one
+/// thread at a time.
+final class PostgresConnection {
+    let handle: OpaquePointer
+    let settings: PostgresConnectionSettings
+    /// Statement names by SQL text and parameter types.
+    private var prepared: [PreparedKey: String] = [:]
+
+    /// How many rows a pipeline sends before it waits for their results.
+    static let pipelineChunk = 512
+
+    private struct PreparedKey: Hashable {
+        let sql: String
+        let types: [UInt32]
+    }
+
+    /// Connects; a server that cannot be reached or refuses the credentials is `storeUnavailable`.
+    init(settings: PostgresConnectionSettings) throws {
+        self.settings = settings
+        guard let conn = PQconnectdb(settings.conninfo) else {
+            throw StrataError(.storeUnavailable, "libpq could not allocate a connection.")
+        }
+        guard PQstatus(conn) == CONNECTION_OK else {
+            let message = settings.redacting(String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines))
+            PQfinish(conn)
+            let error = PostgresError(sqlstate: PostgresError.clientConnectionFailure, message: message)
+            throw StrataError(.storeUnavailable, "Cannot connect to PostgreSQL at \(settings) (\(message)).").with(native: error.native)
+        }
+        handle = conn
+        // libpq prints notices (e.g. "schema already exists, skipping") to stderr by default.
+        PQsetNoticeProcessor(conn, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Whether the connection is still usable (false once the server went away).
+    var isAlive: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Runs SQL without parameters and results (several statements allowed): DDL, BEGIN, COMMIT.
+    func execute(_ sql: String) throws {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw PostgresError(result: result, connection: handle, settings: settings) }
+    }
+
+    /// Runs a prepared statement with `parameters` bound and returns its rows (none for a write).
+    @discardableResult
+    func query(_ sql: String, _ parameters: [PostgresValue] = []) throws -> PostgresRows {
+        let encoded = PostgresParameters(parameters)
+        let name = try statement(sql, types: encoded.types)
+        let result = encoded.withPointers { values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
+        }
+        return try PostgresRows(checking: result, connection: self)
+    }
+
+    /// Runs one prepared statement once per row of `rows` in pipeline mode, inside the caller's
+    /// transaction. Throws the first failure (the rest of that chunk is aborted by the server, and the
+    /// caller's transaction is then failed and must be rolled back).
+    func run(_ sql: String, rows: [[PostgresValue]]) throws {
+        guard let first = rows.first else { return }
+        if rows.count == 1 { try query(sql, first); return }
+        let types = PostgresParameters(first).types
+        let name = try statement(sql, types: types)
+        guard PQenterPipelineMode(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
+        defer { PQexitPipelineMode(handle) }
+        var failure: PostgresError?
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(start + Self.pipelineChunk, rows.count)]
+            for row in chunk {
+                let encoded = PostgresParameters(row)
+                let sent = encoded.withPointers { values, lengths, formats in
+                    encoded.types == types
+                        ? PQsendQueryPrepared(handle, name, Int32(row.count), values, lengths, formats, 1)
+                        : PQsendQueryParams(handle, sql, Int32(row.count), encoded.types, values, lengths, formats, 1)
+                }
+                guard sent == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
+            }
+            guard PQpipelineSync(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
+            // One result per query (each followed by a nil), then the sync's own result.
+            while true {
+                guard let result = PQgetResult(handle) else {
+                    if !isAlive { throw failure ?? PostgresError(result: nil, connection: handle, settings: settings) }
+                    continue
+                }
+                let status = PQresultStatus(result)
+                if status == PGRES_PIPELINE_SYNC { PQclear(result); break }
+                if status == PGRES_FATAL_ERROR, failure == nil { failure = PostgresError(result: result, connection: handle, settings: settings) }
+                if status != PGRES_PIPELINE_ABORTED, status != PGRES_FATAL_ERROR, status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK, failure == nil {
+                    failure = PostgresError(sqlstate: "XX000", message: "unexpected result status \(status.rawValue) in a pipeline")
+                }
+                PQclear(result)
+            }
+            if let failure { throw failure }
+            start += chunk.count
+        }
+    }
+
+    /// The name of the prepared statement for `sql` with these parameter types, preparing it once.
+    private func statement(_ sql: String, types: [UInt32]) throws -> String {
+        let key = PreparedKey(sql: sql, types: types)
+        if let name = prepared[key] { return name }
+        let name = "strata_\(prepared.count)"
+        let result = PQprepare(handle, name, sql, Int32(types.count), types)
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw PostgresError(result: result, connection: handle, settings: settings) }
+        prepared[key] = name
+        return name
+    }
+}
