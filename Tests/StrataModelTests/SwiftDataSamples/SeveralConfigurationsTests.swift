@@ -88,6 +88,16 @@ import Testing
         }
     }
 
+    @Test func aMigrationPlanWorksOnOneStoreOnly() throws {
+        let people = ModelConfiguration("people", schema: Schema([PeopleSchemaV3.Person.self]), isStoredInMemoryOnly: true)
+        let rest = ModelConfiguration("rest", isStoredInMemoryOnly: true)
+        #expect {
+            _ = try ModelContainer(for: PeopleSchemaV3.Person.self, migrationPlan: PeopleMigrationPlan.self, configurations: people, rest)
+        } throws: { error in
+            (error as? StrataError)?.code == .unsupported
+        }
+    }
+
     @Test func everyEntityNeedsAConfigurationAndEachConfigurationItsOwnStore() throws {
         let directory = try SampleDirectory()
         let recipes = ModelConfiguration("recipes", schema: Schema([Recipe.self, RecipeStep.self]), isStoredInMemoryOnly: true)
