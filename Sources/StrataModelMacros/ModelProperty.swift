@@ -33,7 +33,10 @@ struct ModelProperty {
                 if list.contains(where: { ["get", "set", "_read", "_modify", "init"].contains($0.accessorSpecifier.text) }) { return nil }
             }
         }
-        if variable.has(attribute: "Transient") {
+        // `@Attribute(.ephemeral)`: SwiftData tracks it and does not persist it; kept in memory
+        // only, as `@Transient` (docs/models.md says what differs).
+        let ephemeral = variable.arguments(of: "Attribute")?.contains { $0.label == nil && $0.expression.trimmedDescription == ".ephemeral" } ?? false
+        if variable.has(attribute: "Transient") || ephemeral {
             // An optional `var` starts as nil without an initializer, in Swift as in SwiftData.
             if binding.initializer == nil, !(variable.bindingSpecifier.text == "var" && isOptional(binding.typeAnnotation?.type)) {
                 diagnose(Diagnostic(node: Syntax(binding), message: ModelDiagnostic.transientNeedsDefault))

@@ -9,32 +9,40 @@ extension ModelContainer {
     /// ```
     ///
     /// With no configuration, SQLite at the default location (`ModelConfiguration().url`:
-    /// `default.store`). A container opens one store: SwiftData's several configurations, each
-    /// holding some of the entities in a store of its own, are refused with `unsupported`.
+    /// `default.store`). Several configurations each hold a group of the entities in a store of
+    /// their own (`ModelConfigurationGroups` says which; no relationship may cross stores).
     ///
     /// - Throws: `invalidSchema` for a schema not made from model types or made from types that do
-    ///   not form a valid schema, or a configuration schema naming entities the container's lacks;
-    ///   `unsupported` for several configurations or CloudKit sync; whatever the backend throws on
-    ///   open.
+    ///   not form a valid schema, a configuration schema naming entities the container's lacks, an
+    ///   entity no configuration holds or a relationship between two configurations' entities;
+    ///   `unsupported` for CloudKit sync; whatever the backend throws on open.
     public convenience init(for givenSchema: Schema, configurations: [ModelConfiguration]) throws {
         try self.init(modelSchema: ModelSchema(ModelTypeRegistry.types(of: givenSchema)), configurations: configurations)
     }
 
-    /// Opens the store of at most one configuration for the models' schema, migrated with `plan`
-    /// when there is one (then the schema is the plan's current version's).
+    /// Opens the store of each configuration for the models' schema, migrated with `plan` when
+    /// there is one (then the schema is the plan's current version's, and there is one configuration).
     convenience init(modelSchema: ModelSchema, configurations: [ModelConfiguration], plan: ResolvedMigrationPlan? = nil) throws {
-        guard configurations.count <= 1 else {
-            throw StrataError(.unsupported, "A container opens one store; \(configurations.count) configurations (\(configurations.map(\.name).joined(separator: ", "))) would each hold some entities in a store of their own, which Strata does not do. Use one configuration, or one container per store.")
-        }
-        let configuration = configurations.first ?? ModelConfiguration()
-        if let own = configuration.schema {
+        for configuration in configurations {
+            guard let own = configuration.schema else { continue }
             let missing = own.entities.map(\.name).filter { modelSchema.schema.entity(named: $0) == nil }
             guard missing.isEmpty else {
                 throw StrataError(.invalidSchema, "ModelConfiguration '\(configuration.name)' names entities the container's schema lacks: \(missing.joined(separator: ", ")). Add their model types to the container.", entity: missing.first)
             }
         }
-        let opened = try openStore(configuration, schema: plan?.current.storeSchema ?? modelSchema.schema, plan: plan)
-        self.init(modelSchema: plan?.current.schema ?? modelSchema, opened: opened, configurations: [configuration], migrationPlan: plan?.type)
+        guard configurations.count > 1 else {
+            let configuration = configurations.first ?? ModelConfiguration()
+            let opened = try openStore(configuration, schema: plan?.current.storeSchema ?? modelSchema.schema, plan: plan)
+            self.init(modelSchema: plan?.current.schema ?? modelSchema, opened: opened, configurations: [configuration], migrationPlan: plan?.type)
+            return
+        }
+        guard plan == nil else {
+            throw StrataError(.unsupported, "A migration plan with several configurations (\(configurations.map(\.name).joined(separator: ", "))) is not supported: migrations run on one store. Migrate each store with a container of its own.")
+        }
+        let groups = try ModelConfigurationGroups(configurations, schema: modelSchema.schema)
+        let opened = try zip(groups.configurations, groups.schemas).map { try openStore($0, schema: $1) }
+        let store = RoutedModelStore(stores: opened.map(\.store), schemas: groups.schemas, containerSchema: modelSchema.schema)
+        self.init(modelSchema: modelSchema, opened: OpenedStore(store: store, configuration: opened[0].configuration), configurations: Set(configurations))
     }
 
     /// Opens the store a SwiftData configuration describes (or the default store), for a schema.

@@ -14,11 +14,11 @@ import Synchronization
 public final class ModelContainer: Sendable {
     /// The schema derived from the model types.
     public let schema: Schema
-    /// The configuration the store was opened with (its schema replaced by `schema`).
+    /// The configuration the store was opened with (its schema replaced by `schema`); with several
+    /// `ModelConfiguration`s, the first store's.
     public let configuration: any Strata.DataStoreConfiguration
     /// SwiftData's view of the configuration: the `ModelConfiguration` given, or one describing the
-    /// backend configuration (its name, location and `allowsSave`). Always exactly one: a container
-    /// opens one store.
+    /// backend configuration (its name, location and `allowsSave`): one per store, at least one.
     public let configurations: Set<ModelConfiguration>
     /// The plan the store was migrated with on open (`ModelContainer(for:migrationPlan:configurations:)`), if any.
     public let migrationPlan: (any SchemaMigrationPlan.Type)?

@@ -1,7 +1,8 @@
 import Foundation
 
 extension ModelContext {
-    /// Sends every pending insert, change and delete to the store in one atomic save.
+    /// Sends every pending insert, change and delete to the store in one atomic save (one per
+    /// store when the container has several configurations).
     ///
     /// Inserts carry all their properties; an update carries only the properties set since the
     /// object was loaded (`SaveRequest.updatedProperties`), so another context's changes to other
@@ -11,31 +12,65 @@ extension ModelContext {
     ///
     /// - Throws: the store's error (`uniqueConstraintViolation`, `deleteDenied`,
     ///   `writeConflict` with `checksConflicts`…); then nothing was saved and every pending change
-    ///   is still pending, to fix or `rollback()`.
+    ///   is still pending, to fix or `rollback()`. In a container of several configurations each
+    ///   store's part is one atomic save, in configuration order; the parts saved before the one
+    ///   that failed stay saved and are no longer pending.
     public func save() throws {
         guard hasChanges else { return }
         NotificationCenter.default.post(name: ModelContext.willSave, object: self)
+        guard let routed = store as? RoutedModelStore else {
+            let changes = try saveRecords(where: nil)
+            container.publish(changes)
+            postDidSave(changes)
+            return
+        }
+        // Several configurations: one atomic save per store, in configuration order. No
+        // relationship crosses stores, so each part stands alone; when one fails, the parts saved
+        // before it stay saved (and are no longer pending) and the rest stay pending.
+        let pendingModels = inserted + Array(changed.values) + Array(deleted.values)
+        let indices = Set(pendingModels.compactMap { routed.storeOfEntity[$0.persistentBackingData.info.entityName] }).sorted()
+        var saved = ModelChanges(inserted: [], updated: [], deleted: [])
+        defer {
+            if !(saved.inserted.isEmpty && saved.updated.isEmpty && saved.deleted.isEmpty) {
+                container.publish(saved)
+                postDidSave(saved)
+            }
+        }
+        for index in indices {
+            let part = try saveRecords { routed.storeOfEntity[$0] == index }
+            saved.inserted += part.inserted
+            saved.updated += part.updated
+            saved.deleted += part.deleted
+        }
+    }
+
+    /// Saves the pending inserts, changes and deletes of the entities `holds` accepts (all of them
+    /// when `nil`) in one store save, applies the result and returns what it changed.
+    private func saveRecords(where holds: ((String) -> Bool)?) throws -> ModelChanges {
+        func kept(_ models: [any PersistentModel]) -> [any PersistentModel] {
+            guard let holds else { return models }
+            return models.filter { holds($0.persistentBackingData.info.entityName) }
+        }
+        let inserts = kept(inserted)
         var request = SaveRequest<Strata.DefaultSnapshot>()
-        request.inserted.reserveCapacity(inserted.count)
-        for model in inserted { request.inserted.append(try insertSnapshot(model)) }
-        let updates = changedModelsArray
+        request.inserted.reserveCapacity(inserts.count)
+        for model in inserts { request.inserted.append(try insertSnapshot(model)) }
+        let updates = kept(changedModelsArray)
         for model in updates {
             let (snapshot, properties) = try updateSnapshot(model)
             request.updated.append(snapshot)
             request.updatedProperties[snapshot.persistentIdentifier] = properties
         }
-        for model in deletedModelsArray {
+        for model in kept(deletedModelsArray) {
             request.deleted.append(Strata.DefaultSnapshot(entity: try entity(of: model), persistentIdentifier: model.persistentModelID, attributes: [], relationships: []))
         }
         let result = try store.save(request)
-        apply(result, inserted: zip(inserted, request.inserted), updated: zip(updates, request.updated))
+        apply(result, inserted: zip(inserts, request.inserted), updated: zip(updates, request.updated), clearing: holds)
         let sentUpdates = Set(request.updated.map(\.persistentIdentifier))
-        let changes = ModelChanges(
+        return ModelChanges(
             inserted: result.remappedIdentifiers.permanentIdentifiers,
             updated: request.updated.map(\.persistentIdentifier) + result.changedSnapshots.keys.filter { !sentUpdates.contains($0) },
             deleted: Array(result.deletedIdentifiers))
-        container.publish(changes)
-        postDidSave(changes)
     }
 
     /// Discards every pending insert, change and delete: inserted objects leave the context,
@@ -146,7 +181,8 @@ extension ModelContext {
     private func apply(
         _ result: SaveResult<Strata.DefaultSnapshot>,
         inserted insertedPairs: Zip2Sequence<[any PersistentModel], [Strata.DefaultSnapshot]>,
-        updated updatedPairs: Zip2Sequence<[any PersistentModel], [Strata.DefaultSnapshot]>
+        updated updatedPairs: Zip2Sequence<[any PersistentModel], [Strata.DefaultSnapshot]>,
+        clearing holds: ((String) -> Bool)?
     ) {
         let remap = result.remappedIdentifiers
         registered.reserveCapacity(registered.count + remap.count)
@@ -172,13 +208,25 @@ extension ModelContext {
             model.persistentBackingData.snapshot = snapshot
             model._$refault()
         }
-        inserted = []
-        insertedSet = []
-        changed = [:]
-        changedOrder = []
-        deleted = [:]
-        deletedOrder = []
-        // The store applied the same inverses; what it changed came back in `changedSnapshots`.
-        inverseTouched = [:]
+        guard let holds else {
+            inserted = []
+            insertedSet = []
+            changed = [:]
+            changedOrder = []
+            deleted = [:]
+            deletedOrder = []
+            // The store applied the same inverses; what it changed came back in `changedSnapshots`.
+            inverseTouched = [:]
+            return
+        }
+        // One store of several saved: only its entities' objects stop being pending.
+        func other(_ model: any PersistentModel) -> Bool { !holds(model.persistentBackingData.info.entityName) }
+        inserted = inserted.filter(other)
+        insertedSet = Set(inserted.map { ObjectIdentifier($0) })
+        changed = changed.filter { other($0.value) }
+        changedOrder = changedOrder.filter { changed[$0] != nil }
+        deleted = deleted.filter { other($0.value) }
+        deletedOrder = deletedOrder.filter { deleted[$0] != nil }
+        inverseTouched = inverseTouched.filter { other($0.value) }
     }
 }

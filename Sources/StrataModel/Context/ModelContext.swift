@@ -59,6 +59,11 @@ public final class ModelContext {
     /// Whether the context saves pending changes on its own, as SwiftData's: `false` for contexts
     /// you make, `true` for `ModelContainer.mainContext`. When and how: `ModelContext+Autosave.swift`.
     public var autosaveEnabled = false
+    /// Which context this is, for stores that keep state per context (SwiftData's `editingState`):
+    /// a new identity per context, no author. A custom store's requests carry its container's
+    /// editing state instead (`CustomStoreAdapter`): Strata's contexts reach a store only through
+    /// the container.
+    public var editingState = EditingState()
     /// Whether this is its container's main context (autosaves on the main actor).
     var isMainContext = false
     /// Whether a main-actor autosave is already queued.

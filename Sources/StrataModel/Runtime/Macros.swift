@@ -68,6 +68,23 @@ public enum ModelAttributeOption: Sendable, Hashable {
     /// source compatibility and recorded nowhere yet: Strata has no persistent history (its own
     /// issue); the value is deleted with the record.
     case preserveValueOnDeletion
+    /// SwiftData tracks changes to the property and does not persist it. Kept in memory only, as a
+    /// `@Transient` property (it needs a default value, except an optional `var`); setting it does
+    /// not make the object `hasChanges`.
+    case ephemeral
+    /// SwiftData indexes the value for Spotlight search. Accepted, no effect: Linux has no Spotlight.
+    case spotlight
+    /// SwiftData encrypts the value in CloudKit. Accepted, no effect: nothing syncs to CloudKit on
+    /// Linux, and local stores keep values as they are (as SwiftData's local store does).
+    case allowsCloudEncryption
+    /// SwiftData stores the property through its `Codable` representation, which is how Strata
+    /// stores any `Codable` value anyway.
+    case codable
+    /// SwiftData stores the value through the `ValueTransformer` registered under this name.
+    /// Accepted; Linux Foundation has no `ValueTransformer`, so the value is stored by Strata's own
+    /// coding (its type must be storable or `Codable`). `transformable(by: ValueTransformer.Type)`
+    /// does not exist, for the same reason.
+    case transformable(by: String)
 }
 
 extension Strata.Attribute {
