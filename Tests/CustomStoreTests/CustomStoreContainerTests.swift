@@ -122,6 +122,39 @@ import Testing
     }
 }
 
+/// A migration plan reaches a custom store's `init(_:migrationPlan:)`, as in SwiftData, where the
+/// store migrates its own data; the framework does not migrate it (CustomStoreConformanceTests).
+@Suite struct CustomStoreMigrationPlanTests {
+    enum TripsV1: VersionedSchema {
+        static var versionIdentifier: Schema.Version { Schema.Version(1, 0, 0) }
+        static var models: [any PersistentModel.Type] { [Trip.self, BucketListItem.self] }
+    }
+
+    enum TripsPlan: SchemaMigrationPlan {
+        static var schemas: [any VersionedSchema.Type] { [TripsV1.self] }
+        static var stages: [MigrationStage] { [] }
+    }
+
+    @Test func theStoreReceivesThePlan() throws {
+        let with = RecordingStoreConfiguration.unique()
+        _ = try ModelContainer(for: Trip.self, migrationPlan: TripsPlan.self, configurations: with)
+        #expect(RecordingStore.plans.withLock { $0[with.name] } == "TripsPlan: 1.0.0")
+        let without = RecordingStoreConfiguration.unique()
+        _ = try ModelContainer(for: Trip.self, configurations: without)
+        #expect(RecordingStore.plans.withLock { $0[without.name] } == "none")
+    }
+
+    @Test func theFrameworkRefusesToMigrateACustomStoreSaying() throws {
+        let configuration = CustomStoreConfiguration<RecordingStore>(RecordingStoreConfiguration.unique(), schema: try Schema(models: [Trip.self]))
+        let error = try #require(throws: StrataError.self) {
+            try CustomStoreAdapter<RecordingStore>.migrateStore(configuration, SchemaMigration.lightweight(from: configuration.schema, to: configuration.schema))
+        }
+        #expect(error.code == .unsupported)
+        #expect(error.message.contains("init(_:migrationPlan:)"))
+        #expect(throws: StrataError.self) { try CustomStoreAdapter<RecordingStore>.recordedSchema(configuration) }
+    }
+}
+
 /// What the framework does when a custom store asks it to filter or sort in memory.
 @Suite struct InMemoryFilterAndSortTests {
     func context(_ configuration: RecordingStoreConfiguration) throws -> ModelContext {
@@ -162,14 +195,39 @@ import Testing
         #expect(configuration.seen.suffix(3).map { [$0.hasPredicate ? 1 : 0, $0.sortCount] } == [[1, 1], [0, 1], [0, 0]])
     }
 
-    @Test func aStoreThatAnswersStillGetsTheContractsResult() throws {
-        // This store answers predicate and sort without running them (it returns everything): the
-        // framework's pass filters and orders, so a store pushing work down only saves work.
+    @Test func aStoreThatAnswersGetsTheRealPredicateSortAndWindowAndIsTrusted() throws {
+        // This store evaluates the request's own `Predicate<Trip>` and `SortDescriptor<Trip>`s on
+        // `Trip` objects and applies the window: one ask, and its answer is the result.
         let configuration = RecordingStoreConfiguration.unique(refusesPredicates: false, refusesSorts: false)
         try fill(configuration)
-        let found = try context(configuration).fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "x" }, sortBy: [SortDescriptor(\.name)]))
-        #expect(found.map(\.name) == ["a", "b", "c"])
+        var descriptor = FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "x" }, sortBy: [SortDescriptor(\.name, order: .reverse)])
+        descriptor.fetchOffset = 1
+        descriptor.fetchLimit = 1
+        let before = configuration.seen.count
+        #expect(try context(configuration).fetch(descriptor).map(\.name) == ["b"])
+        #expect(configuration.seen.count == before + 1)
         #expect(configuration.seen.last == RecordingStore.Seen(hasPredicate: true, sortCount: 1, answered: true))
+        #expect(try context(configuration).fetchCount(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "y" })) == 1)
+    }
+
+    @Test func aStoreThatAnswersWronglyIsTrustedAsSwiftDataTrustsIt() throws {
+        // It claims to run the predicate and returns everything: the framework does not filter
+        // behind a store that answered (SwiftData does not either), so the wrong answer shows.
+        // The suite catches such a store the same way (CustomStoreConformanceTests).
+        let configuration = RecordingStoreConfiguration.unique(refusesPredicates: false, refusesSorts: false, ignoreWhatItAnswers: true)
+        try fill(configuration)
+        let found = try context(configuration).fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.destination == "x" }))
+        #expect(found.map(\.name).sorted() == ["a", "b", "c", "d"])
+    }
+
+    @Test func aStoreThatIgnoresTheWindowHasItAppliedForIt() throws {
+        // WWDC24's store returns every record for every fetch: more than fetchLimit records
+        // means the window was ignored, and the framework applies it.
+        let configuration = RecordingStoreConfiguration.unique(refusesPredicates: false, refusesSorts: false, ignoreWhatItAnswers: true)
+        try fill(configuration)
+        var descriptor = FetchDescriptor<Trip>()
+        descriptor.fetchLimit = 2
+        #expect(try context(configuration).fetch(descriptor).count == 2)
     }
 }
 

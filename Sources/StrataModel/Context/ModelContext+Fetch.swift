@@ -14,12 +14,11 @@ extension ModelContext {
         try descriptor.checkPropertiesToFetch()
         let plan = try prefetchPlan(descriptor.relationshipKeyPathsForPrefetching)
         let pending = descriptor.includePendingChanges ? pendingSet(of: T.entityName) : PendingSet()
-        let models: [T]
-        if pending.isEmpty {
-            models = try registerAll(try store.fetch(request), as: T.self)
-        } else {
+        // The descriptor travels beside the core fetch, for a custom store (`ContextFetch`).
+        let models: [T] = try ContextFetches.answering(descriptor, request, by: store) {
+            if pending.isEmpty { return try registerAll(try store.fetch(request), as: T.self) }
             let info = ModelTypeInfo.of(T.self)
-            models = try pendingRows(request, pending).compactMap { row in
+            return try pendingRows(request, pending).compactMap { row in
                 switch row {
                 case .snapshot(let snapshot): try register(snapshot, as: T.self, info: info)
                 case .object(let model): model as? T
@@ -36,7 +35,9 @@ extension ModelContext {
         autosaveBeforeReading()
         let request = try descriptor.storeDescriptor()
         let pending = descriptor.includePendingChanges ? pendingSet(of: T.entityName) : PendingSet()
-        return pending.isEmpty ? try store.fetchCount(request) : try pendingCount(request, pending)
+        return try ContextFetches.answering(descriptor, request, by: store) {
+            pending.isEmpty ? try store.fetchCount(request) : try pendingCount(request, pending)
+        }
     }
 
     /// The identifiers of the objects matching `descriptor`, in order, without making objects
@@ -45,7 +46,9 @@ extension ModelContext {
         autosaveBeforeReading()
         let request = try descriptor.storeDescriptor()
         let pending = descriptor.includePendingChanges ? pendingSet(of: T.entityName) : PendingSet()
-        return pending.isEmpty ? try store.fetchIdentifiers(request) : try pendingRows(request, pending).map(\.identifier)
+        return try ContextFetches.answering(descriptor, request, by: store) {
+            pending.isEmpty ? try store.fetchIdentifiers(request) : try pendingRows(request, pending).map(\.identifier)
+        }
     }
 
     /// Calls `block` with each matching object, loading `batchSize` records at a time.

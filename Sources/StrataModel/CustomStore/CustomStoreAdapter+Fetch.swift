@@ -1,26 +1,23 @@
 import Foundation
 
 extension CustomStoreAdapter {
-    /// The records `descriptor` selects, in the contract's order: asked of the custom store, then
-    /// filtered, sorted and windowed here (see `CustomStoreAdapter`).
+    /// The records `descriptor` selects, as the custom store answers them (see
+    /// `CustomStoreAdapter`): with the context's own `Predicate<T>` and `SortDescriptor`s when the
+    /// fetch came from a `ModelContext`, else with stand-ins; filtered, sorted and windowed here
+    /// only where the store asked for it.
     public func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [Strata.DefaultSnapshot] {
         let entity = try descriptor.checkedEntity(in: schema)
         return try locked {
             let cache = RecordCache()
-            let rows = try records(of: entity, filter: descriptor.predicate, sortBy: descriptor.sortBy, into: cache)
-            var matching = rows
-            let evaluator = PredicateEvaluator(schema: schema, reader: SnapshotReader<Strata.DefaultSnapshot> { [self] id in
-                cache.record(id) { try records(ofEntityNamed: id.entityName, into: cache) }
-            })
-            if let predicate = descriptor.predicate {
-                let test = try evaluator.compile(predicate, for: entity)
-                matching = rows.filter(test)
+            let rows: [Strata.DefaultSnapshot]
+            if let asked = ContextFetches.current, asked.isAsked(by: descriptor) {
+                rows = try asked.answer(self, descriptor, cache)
+            } else {
+                let type = configuration.modelTypes[entity.name] ?? SchemaRecord.self
+                rows = try standIn(type, descriptor, cache)
             }
-            let getters = try descriptor.sortBy.map { try evaluator.sortGetter($0, entity) }
-            var keyed = matching.map { row in (key: row.persistentIdentifier.primaryKey, values: getters.map { $0(row) }, row: row) }
-            let window = descriptor.orderedWindow(&keyed).map(\.row)
             if let error = cache.failure { throw error }
-            return window
+            return rows
         }
     }
 
@@ -34,31 +31,44 @@ extension CustomStoreAdapter {
 
     /// Every record of the entity named `name`, as the custom store returns them.
     func records(ofEntityNamed name: String, into cache: RecordCache) throws -> [Strata.DefaultSnapshot] {
-        try records(of: schema.requireEntity(name), filter: nil, sortBy: [], into: cache)
-    }
-
-    /// Asks the custom store for `entity`'s records, dropping what it is allowed to refuse, and
-    /// keeps every snapshot it returns (related ones included) in `cache`. Returns the snapshots of
-    /// `entity`, each once, unfiltered and unsorted as far as this adapter knows.
-    func records(of entity: EntitySchema, filter: FetchPredicate?, sortBy: [SortKey], into cache: RecordCache) throws -> [Strata.DefaultSnapshot] {
+        let entity = try schema.requireEntity(name)
         let type = configuration.modelTypes[entity.name] ?? SchemaRecord.self
-        return try records(type, entity, filter, sortBy, cache)
+        return try standIn(type, Strata.FetchDescriptor(entity: name), cache)
     }
 
-    private func records<T: PersistentModel>(_: T.Type, _ entity: EntitySchema, _ filter: FetchPredicate?, _ sortBy: [SortKey], _ cache: RecordCache) throws -> [Strata.DefaultSnapshot] {
-        var descriptor = FetchDescriptor<T>(filter: filter, sortBy: sortBy)
-        descriptor.predicate = filter.map { storeFilterPredicate($0, for: T.self) }
-        descriptor.sortBy = sortBy.map { SortDescriptor(\T.persistentModelID, order: $0.order == .ascending ? .forward : .reverse) }
+    /// A core fetch with no SwiftData descriptor behind it (the suite, the context's lookups by
+    /// identifier): `descriptor.predicate` is a stand-in for the core filter (in `filter`), and
+    /// `sortBy` has one stand-in per core sort key (in `sortKeys`); the window is applied here.
+    private func standIn<T: PersistentModel>(_: T.Type, _ request: Strata.FetchDescriptor, _ cache: RecordCache) throws -> [Strata.DefaultSnapshot] {
+        // No window: a store cannot tell `SchemaRecord`'s entity, so it could not window it.
+        var descriptor = FetchDescriptor<T>(filter: request.predicate, sortBy: request.sortBy)
+        descriptor.predicate = request.predicate.map { storeFilterPredicate($0, for: T.self) }
+        descriptor.sortBy = request.sortBy.map { SortDescriptor(\T.persistentModelID, order: $0.order == .ascending ? .forward : .reverse) }
+        return try answer(descriptor, request, cache)
+    }
+
+    /// Asks the custom store with `descriptor` (the SwiftData form of `request`), as SwiftData does:
+    /// its answer is trusted, except that when it throws `DataStoreError.preferInMemoryFilter` /
+    /// `.preferInMemorySort` it is asked again without the predicate / the sort (and without the
+    /// window, which would cut the wrong records) and this adapter applies `request`'s filter, sort
+    /// (ties by primary key) and window itself. A store that returns more than `fetchLimit` records
+    /// ignored the window: offset and limit are applied to its answer. Snapshots of other entities
+    /// are dropped, each record kept once; every snapshot returned lands in `cache`.
+    func answer<T: PersistentModel>(_ asked: FetchDescriptor<T>, _ request: Strata.FetchDescriptor, _ cache: RecordCache) throws -> [Strata.DefaultSnapshot] {
+        let entity = try schema.requireEntity(request.entityName)
+        var descriptor = asked
+        var filterHere = false
+        var sortHere = false
         var result: DataStoreFetchResult<T, Wrapped.Snapshot>?
         while result == nil {
             do {
                 result = try wrapped.fetch(DataStoreFetchRequest(descriptor: descriptor, editingState: editingState))
-            } catch DataStoreError.preferInMemoryFilter where descriptor.predicate != nil {
-                descriptor.predicate = nil
-                descriptor.filter = nil
-            } catch DataStoreError.preferInMemorySort where !descriptor.sortBy.isEmpty {
-                descriptor.sortBy = []
-                descriptor.sortKeys = []
+            } catch DataStoreError.preferInMemoryFilter where !filterHere && (descriptor.predicate != nil || descriptor.filter != nil) {
+                (descriptor.predicate, descriptor.filter, filterHere) = (nil, nil, true)
+                (descriptor.fetchLimit, descriptor.fetchOffset) = (nil, nil)
+            } catch DataStoreError.preferInMemorySort where !sortHere && !(descriptor.sortBy.isEmpty && descriptor.sortKeys.isEmpty) {
+                (descriptor.sortBy, descriptor.sortKeys, sortHere) = ([], [], true)
+                (descriptor.fetchLimit, descriptor.fetchOffset) = (nil, nil)
             }
         }
         var rows: [Strata.DefaultSnapshot] = []
@@ -71,8 +81,24 @@ extension CustomStoreAdapter {
         for snapshot in result!.relatedSnapshots.values {
             if let row = try coreSnapshot(snapshot) { cache.keep(row) }
         }
-        if descriptor.predicate == nil { cache.loadedEntities.insert(entity.name) }
-        return rows
+        let whole = descriptor.predicate == nil && descriptor.filter == nil && descriptor.fetchLimit == nil && descriptor.fetchOffset == nil
+        if whole { cache.loadedEntities.insert(entity.name) }
+
+        let evaluator = PredicateEvaluator(schema: schema, reader: SnapshotReader<Strata.DefaultSnapshot> { [self] id in
+            cache.record(id) { try records(ofEntityNamed: id.entityName, into: cache) }
+        })
+        if filterHere, let predicate = request.predicate {
+            let test = try evaluator.compile(predicate, for: entity)
+            rows = rows.filter(test)
+        }
+        let storeWindowed = descriptor.fetchLimit != nil || descriptor.fetchOffset != nil
+        let windowHere = !storeWindowed || request.fetchLimit.map { rows.count > $0 } ?? false
+        if sortHere, !request.sortBy.isEmpty {
+            let getters = try request.sortBy.map { try evaluator.sortGetter($0, entity) }
+            var keyed = rows.map { row in (key: row.persistentIdentifier.primaryKey, values: getters.map { $0(row) }, row: row) }
+            return request.orderedWindow(&keyed).map(\.row)
+        }
+        return windowHere ? Array(rows.dropFirst(request.fetchOffset).prefix(request.fetchLimit ?? Int.max)) : rows
     }
 }
 

@@ -25,6 +25,13 @@ struct SavePlan<Wrapped: DataStore> {
                     .typeMismatch, "A snapshot of '\(entity.name)' has \(s.attributes.count) attribute and \(s.relationships.count) relationship values; the entity declares \(entity.attributes.count) and \(entity.relationships.count).",
                     entity: entity.name, identifiers: [s.persistentIdentifier])
             }
+            // The plan applies relationship values as edges of their declared shape: a value of the
+            // other shape is refused here rather than reshaped.
+            for (i, r) in entity.relationships.enumerated() {
+                if case .toMany = s.relationships[i], r.isToMany { continue }
+                if case .toOne = s.relationships[i], !r.isToMany { continue }
+                throw SaveValidation.shapeMismatch(entity, i, identifier: s.persistentIdentifier)
+            }
         }
         inserted = request.inserted
         updated = []
@@ -65,48 +72,90 @@ struct SavePlan<Wrapped: DataStore> {
         }
     }
 
-    /// Adds the other side of every relationship target the save adds or removes.
+    /// Applies every relationship the save writes as the store contract orders it (§2), on both
+    /// sides: each written record's relationships are compared with the stored ones (an insert
+    /// starts empty) and only the real changes are applied, as edge additions and removals, in
+    /// request order (inserts, then updates; each record's relationships in declaration order).
+    /// So a later write wins over an earlier one that disagrees, and a record that merely repeats
+    /// a value does not undo another record's change. A written list naming a target twice keeps
+    /// the first; an ordered list keeps the written order where the save left its members as
+    /// written, and gets members added from the other side at the end.
     mutating func maintainInverses() throws {
         let writers = inserted + updated
         for row in writers {
-            let before = storedBefore[row.persistentIdentifier]
+            var start = row
+            start.relationships = storedBefore[row.persistentIdentifier]?.relationships ?? row.entity.relationships.map { .empty(for: $0) }
+            write(start)
+        }
+        for row in writers {
+            let id = row.persistentIdentifier
+            let before = storedBefore[id]
             for (i, r) in row.entity.relationships.enumerated() {
-                guard let destination = adapter.schema.entity(named: r.destination), let back = destination.relationshipIndex(r.inverse) else { continue }
-                let now = row.relationships[i].targets
-                let was = before?.relationships[i].targets ?? []
-                for target in now where !was.contains(target) { link(target, back, to: row.persistentIdentifier, forward: i) }
-                for target in was where !now.contains(target) { unlink(target, back, from: row.persistentIdentifier) }
+                let was = before?.relationships[i] ?? .empty(for: r)
+                var seen = Set<PersistentIdentifier>()
+                let now = row.relationships[i].targets.filter { seen.insert($0).inserted }
+                guard was.targets != now else { continue }
+                for target in was.targets where !seen.contains(target) { detach(id, i, target) }
+                for target in now where !was.targets.contains(target) { attach(id, i, target) }
+                if r.isOrdered, var current = current(id), case .toMany(let members) = current.relationships[i], Set(members) == seen {
+                    current.relationships[i] = .toMany(now)
+                    write(current)
+                }
             }
         }
         if let error = cache.failure { throw error }
     }
 
-    /// Makes relationship `back` of `target` hold `source`; a to-one taken from another record
-    /// drops `target` from that record's relationship `forward`.
-    private mutating func link(_ target: PersistentIdentifier, _ back: Int, to source: PersistentIdentifier, forward: Int) {
-        guard var row = current(target), back < row.relationships.count else { return }
-        switch row.relationships[back] {
-        case .toMany(let ids):
-            guard !ids.contains(source) else { return }
-            row.relationships[back] = .toMany(ids + [source])
-        case .toOne(let previous):
-            guard previous != source else { return }
-            row.relationships[back] = .toOne(source)
-            if let previous { unlink(previous, forward, from: target) }
-        }
-        write(row)
+    /// Where relationship `index` of `entity` is seen from its targets: the inverse's index in the
+    /// destination (`nil` for a relationship without a declared inverse).
+    private func inverse(_ entity: EntitySchema, _ index: Int) -> Int? {
+        let r = entity.relationships[index]
+        return adapter.schema.entity(named: r.destination)?.relationshipIndex(r.inverse)
     }
 
-    /// Makes relationship `back` of `target` stop holding `source`.
-    private mutating func unlink(_ target: PersistentIdentifier, _ back: Int, from source: PersistentIdentifier) {
-        guard var row = current(target), back < row.relationships.count else { return }
-        switch row.relationships[back] {
+    /// Adds the edge `source` → `target` of relationship `index`, on both sides: a to-one on either
+    /// side lets go of the record it held (which loses its side of that edge).
+    private mutating func attach(_ source: PersistentIdentifier, _ index: Int, _ target: PersistentIdentifier) {
+        guard let row = current(source) else { return }
+        let back = inverse(row.entity, index)
+        hold(source, index, target, back: back)
+        if let back { hold(target, back, source, back: index) }
+    }
+
+    /// Removes the edge `source` → `target` of relationship `index`, on both sides.
+    private mutating func detach(_ source: PersistentIdentifier, _ index: Int, _ target: PersistentIdentifier) {
+        guard let row = current(source) else { return }
+        release(source, index, target)
+        if let back = inverse(row.entity, index) { release(target, back, source) }
+    }
+
+    /// Makes relationship `index` of `holder` hold `target`; a to-one's previous target drops
+    /// `holder` from its relationship `back`.
+    private mutating func hold(_ holder: PersistentIdentifier, _ index: Int, _ target: PersistentIdentifier, back: Int?) {
+        guard var row = current(holder), index < row.relationships.count else { return }
+        switch row.relationships[index] {
         case .toMany(let ids):
-            guard ids.contains(source) else { return }
-            row.relationships[back] = .toMany(ids.filter { $0 != source })
+            guard !ids.contains(target) else { return }
+            row.relationships[index] = .toMany(ids + [target])
+            write(row)
         case .toOne(let previous):
-            guard previous == source else { return }
-            row.relationships[back] = .toOne(nil)
+            guard previous != target else { return }
+            row.relationships[index] = .toOne(target)
+            write(row)
+            if let previous, let back { release(previous, back, holder) }
+        }
+    }
+
+    /// Makes relationship `index` of `holder` stop holding `target`.
+    private mutating func release(_ holder: PersistentIdentifier, _ index: Int, _ target: PersistentIdentifier) {
+        guard var row = current(holder), index < row.relationships.count else { return }
+        switch row.relationships[index] {
+        case .toMany(let ids):
+            guard ids.contains(target) else { return }
+            row.relationships[index] = .toMany(ids.filter { $0 != target })
+        case .toOne(let previous):
+            guard previous == target else { return }
+            row.relationships[index] = .toOne(nil)
         }
         write(row)
     }

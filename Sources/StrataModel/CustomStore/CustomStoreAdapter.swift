@@ -4,21 +4,25 @@ import Foundation
 /// (`Strata.DataStore`), so the model layer and the conformance suite can use it like a backend.
 ///
 /// What it does on the framework's side, as SwiftData does:
-/// - **Fetches.** A core fetch becomes a `DataStoreFetchRequest<T>` (`T`: the entity's model type,
-///   or `SchemaRecord` when only a schema is known). `descriptor.predicate` is set when the fetch
-///   filters (a predicate over the core `FetchPredicate`, also in `descriptor.filter`) and
-///   `descriptor.sortBy` has one entry per sort key (the keys themselves in `descriptor.sortKeys`).
-///   When the store throws `DataStoreError.preferInMemoryFilter` / `.preferInMemorySort`, the
-///   request is made again without them. The adapter then always applies the filter, the sort
-///   (ties by primary key) and `fetchLimit` / `fetchOffset` itself to what the store returned, so
-///   results follow the contract whatever the store pushed down; snapshots of other entities are
-///   dropped (WWDC24's sample store returns every record for every fetch).
+/// - **Fetches.** A core fetch becomes a `DataStoreFetchRequest<T>`. When it comes from a
+///   `ModelContext`, `T` is the fetched model type and `descriptor` is the context's own
+///   `FetchDescriptor<T>`: the real `Predicate<T>` and `SortDescriptor`s, `fetchLimit` and
+///   `fetchOffset` (see `ContextFetch`). Otherwise (the conformance suite, the context's lookups
+///   by identifier) `T` is the entity's model type or `SchemaRecord`, and `descriptor.predicate` /
+///   `sortBy` are stand-ins for the core filter and sort keys, which are in `descriptor.filter` /
+///   `sortKeys`. As in SwiftData, the store's answer is trusted; when it throws
+///   `DataStoreError.preferInMemoryFilter` / `.preferInMemorySort`, it is asked again without the
+///   predicate / the sort (and without the window) and the adapter filters, sorts (ties by primary
+///   key) and windows what it returns. An answer longer than `fetchLimit` ignored the window, and
+///   gets it applied. Snapshots of other entities are dropped (WWDC24's sample store returns every
+///   record for every fetch). A store that answers wrongly is reported by the suite's fetch cases.
 /// - **Saves.** A partial update (`SaveRequest.updatedProperties`) is merged over the stored
-///   record, with its conflict check, because SwiftData's request carries whole records only. The
-///   other side of every relationship target the save adds or removes is sent too (as SwiftData's
-///   context sends both sides; Strata's contexts leave inverses to the store), in request order.
-///   A snapshot with the wrong number of values is refused (`typeMismatch`): sent by name, the
-///   store could not tell.
+///   record, with its conflict check, because SwiftData's request carries whole records only.
+///   Relationship writes are applied as the store contract orders them (§2: compared with the
+///   stored record, as edge additions and removals in request order, both sides), and both sides
+///   are sent, as SwiftData's context sends them (Strata's contexts leave inverses to the store).
+///   A snapshot with the wrong number of values, or a relationship value of the wrong shape, is
+///   refused (`typeMismatch`): sent by name and applied as edges, the store could not tell.
 ///   Temporary identifiers come back through the result's `remappedIdentifiers`;
 ///   `snapshotsToReregister` become the result's changed snapshots; records deleted by the store
 ///   on its own (cascades, which SwiftData's result cannot report) are found by comparing the
@@ -101,5 +105,27 @@ public final class CustomStoreAdapter<Wrapped: DataStore>: Strata.DataStore, @un
     func coreSnapshot(_ snapshot: Wrapped.Snapshot) throws -> Strata.DefaultSnapshot? {
         let framework = try frameworkSnapshot(snapshot)
         return schema.entity(named: framework.persistentIdentifier.entityName).map(framework.coreSnapshot)
+    }
+}
+
+extension CustomStoreAdapter {
+    /// Why the framework does not migrate a custom store's data (the suite's migration cases
+    /// report it as `unsupported`).
+    static var migrationRefusal: String {
+        "A custom store (SwiftData's DataStore protocol) migrates in its own init(_:migrationPlan:), which receives the container's plan, as in SwiftData; \(Wrapped.self) keeps its data in a form the framework cannot read the schema of or rewrite."
+    }
+
+    /// A custom store does not record its schema where the framework can read it.
+    ///
+    /// - Throws: `unsupported`, always: the store migrates itself (`init(_:migrationPlan:)`).
+    public static func recordedSchema(_ configuration: Configuration) throws -> RecordedSchema? {
+        throw StrataError(.unsupported, migrationRefusal, file: configuration.name)
+    }
+
+    /// The framework does not migrate a custom store's data.
+    ///
+    /// - Throws: `unsupported`, always: the store migrates itself (`init(_:migrationPlan:)`).
+    public static func migrateStore(_ configuration: Configuration, _ migration: SchemaMigration) throws {
+        throw StrataError(.unsupported, migrationRefusal, file: configuration.name)
     }
 }

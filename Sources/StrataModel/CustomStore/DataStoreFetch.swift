@@ -1,9 +1,10 @@
 /// What the framework asks a custom store to fetch (SwiftData's `DataStoreFetchRequest`).
 ///
-/// `descriptor.predicate` is non-`nil` exactly when the fetch filters, and `descriptor.sortBy` has
-/// one entry per sort key, so a store that cannot run them throws `DataStoreError.preferInMemoryFilter`
-/// / `.preferInMemorySort` as SwiftData's stores do. How Strata fills them in (the fetch reached the
-/// adapter as the core's `FetchDescriptor`): see `CustomStoreAdapter`.
+/// From a `ModelContext`, `descriptor` is the context's own `FetchDescriptor<T>`: its `#Predicate`,
+/// `SortDescriptor`s and window, for a store that runs them itself; a store that cannot throws
+/// `DataStoreError.preferInMemoryFilter` / `.preferInMemorySort`, as SwiftData's stores do, and the
+/// framework does it. Without a context (the conformance suite) the predicate and sort are
+/// stand-ins for the core's (in `descriptor.filter` / `sortKeys`): see `CustomStoreAdapter`.
 public struct DataStoreFetchRequest<T: PersistentModel>: @unchecked Sendable {
     /// What to fetch.
     public let descriptor: FetchDescriptor<T>

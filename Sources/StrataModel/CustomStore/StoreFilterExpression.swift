@@ -1,12 +1,14 @@
 import Foundation
 
-/// A `#Predicate`-compatible expression that stands for a core `FetchPredicate`: how the adapter
-/// hands a custom store `descriptor.predicate` for a fetch that reached it already translated.
+/// A `#Predicate`-compatible expression that stands for a core `FetchPredicate`: what a custom
+/// store is handed as `descriptor.predicate` for a fetch that did not come from a `ModelContext`
+/// (the conformance suite, the context's own lookups by identifier), which has no `Predicate<T>`.
 ///
 /// A store sees a non-`nil` predicate exactly when the fetch filters, which is what stores written
 /// for SwiftData test before throwing `DataStoreError.preferInMemoryFilter`. The filter itself is
 /// in `descriptor.filter`, for a store that runs core predicates; evaluating this expression
-/// throws `unsupportedPredicate` (the framework filters in memory when asked to).
+/// throws `unsupportedPredicate`. A store that answers without doing either is trusted, and its
+/// wrong answer is what the suite reports.
 struct StoreFilterExpression: StandardPredicateExpression {
     typealias Output = Bool
     let predicate: FetchPredicate
