@@ -41,6 +41,7 @@ public final class SQLiteStore: DataStore {
         let db = try SQLiteConnection(path: path, create: size == nil, readOnly: configuration.isReadOnly, busyTimeout: configuration.busyTimeout)
         let inspected = size.flatMap { $0 > 0 ? $0 : nil } == nil ? nil : try SQLiteFormat.inspect(db, schema: configuration.schema)
         var identifier = inspected?.0
+        if inspected != nil { try SQLiteFormat.checkKeys(db, mapping: mapping) }
         if inspected?.1 == .rewriteRecord, !configuration.isReadOnly {
             do {
                 try SQLiteFormat.writeRecord(db, schema: configuration.schema)
