@@ -58,7 +58,7 @@ public final class SQLiteStore: DataStore {
             }
             identifier = fresh
         }
-        try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+        try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(configuration.durability == .powerLoss ? "FULL" : "NORMAL")")
         if !configuration.isReadOnly {
             // Every update reads its row by key on the writer first: compiled now, as the other
             // fixed statements are on first use, so the first update is not the slow one (it
