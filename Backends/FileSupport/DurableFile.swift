@@ -70,7 +70,9 @@ public enum DurableFile {
 
     /// Replaces `path` with `bytes` so that a crash at any moment leaves the old or the new file.
     ///
-    /// - Throws: `ioFailure`; the old file is then untouched and no temporary file is left.
+    /// - Throws: `ioFailure`; the old file is then untouched and no temporary file is left — except
+    ///   when the rename was done but the folder could not be synced: the new file is in place then,
+    ///   but power loss could still bring back the old one, so the caller must not report it durable.
     public static func replace(_ path: String, with bytes: [UInt8]) throws {
         let temporary = temporaryPath(for: path)
         do {
@@ -84,20 +86,27 @@ public enum DurableFile {
             unlink(temporary)
             throw error
         }
-        syncFolder(of: path)
+        try syncFolder(of: path)
     }
 
     /// Syncs the folder holding `path`, so that a rename or a new file in it is durable.
-    public static func syncFolder(of path: String) {
-        syncFolder((path as NSString).deletingLastPathComponent)
+    ///
+    /// - Throws: `ioFailure` when the folder cannot be opened or synced: a rename or new file in it
+    ///   may not survive power loss.
+    public static func syncFolder(of path: String) throws {
+        try syncFolder((path as NSString).deletingLastPathComponent)
     }
 
     /// Syncs the folder `folder` itself.
-    public static func syncFolder(_ folder: String) {
-        let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
+    ///
+    /// - Throws: `ioFailure` when the folder cannot be opened or synced.
+    public static func syncFolder(_ folder: String) throws {
+        let path = folder.isEmpty ? "." : folder
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("open the folder to sync it", path) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else {
+            throw StrataError(.ioFailure, "Cannot sync the folder (\(String(cString: strerror(errno)))): a file renamed or created in it may not survive power loss.", file: path, native: .init(.errno, code: Int(errno), message: String(cString: strerror(errno))))
         }
     }
 

@@ -105,7 +105,7 @@ public enum Journal {
             _ = ftruncate(fd, off_t(end))
             throw error
         }
-        if end == 0 { DurableFile.syncFolder(of: path) }
+        if end == 0 { try DurableFile.syncFolder(of: path) }
         return end + bytes.count
     }
 

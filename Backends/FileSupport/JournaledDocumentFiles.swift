@@ -7,8 +7,9 @@ import Glibc
 /// The two files of a journaled document store and how a consistent state is read from them.
 ///
 /// A writer locks the journal (the one file never renamed; see `WriterLock`). Readers take no lock:
-/// they read the document, then the journal, and retry when the document was replaced meanwhile (a
-/// writer folded), since an old document with a new journal would skip sequence numbers.
+/// they read the document, then the journal, and retry a read found corrupt when either file changed
+/// meanwhile (a writer appended or folded): an old document with a new journal would skip sequence
+/// numbers, a journal read while a fold empties it ends before the document's sequence.
 struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
     let format: Format
     let document: String
@@ -42,12 +43,15 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            let before = FileStamp(document)
+            let before = (FileStamp(document), FileStamp(journal))
             do {
                 return try loadOnce(schema)
             } catch let error as StrataError where error.code == .corruptStore && attempt < 20 {
-                // A writer may have folded between our two reads; a consistent state is one retry away.
-                guard FileStamp(document) != before else { throw error }
+                // A writer may have changed either file while we read them: a fold renames the
+                // document and then empties the journal, so a read of the journal cut short by the
+                // emptying (the document unchanged) looks like a stale copy. Damage is what stays
+                // when neither file changed during the read; a consistent state is one retry away.
+                guard (FileStamp(document), FileStamp(journal)) != before else { throw error }
             }
         }
     }

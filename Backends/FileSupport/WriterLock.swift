@@ -146,7 +146,13 @@ public final class WriterLock: @unchecked Sendable {
             if linkError == EEXIST { return nil }
             throw DurableFile.failure("create the store's lock target", path)
         }
-        DurableFile.syncFolder(of: path)
+        do {
+            try DurableFile.syncFolder(of: path)
+        } catch {
+            unlink(path)  // still ours alone: no other writer could lock it; the store stays uncreated
+            release(identity)
+            throw error
+        }
         return WriterLock(path: path, identity: identity, held: held)
     }
 

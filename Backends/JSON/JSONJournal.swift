@@ -94,7 +94,7 @@ enum JSONJournal {
             for (name, keys) in deletes {
                 let e = try entity(name)
                 guard case .array(let items) = keys else { continue }
-                for case .int(let k) in items { state.unload(e, key: k) }
+                for case .int(let k) in items { try state.unload(e, key: k) }
             }
         }
         if case .object(let puts)? = json["put"] {
@@ -103,7 +103,7 @@ enum JSONJournal {
                 guard case .array(let items) = records else { continue }
                 for item in items {
                     let (key, record) = try JSONRecordCodec.readRecord(item, e, file: file)
-                    state.unload(e, key: key)
+                    try state.unload(e, key: key)
                     try state.load(e, key: key, record: record)
                 }
             }

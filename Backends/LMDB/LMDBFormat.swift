@@ -97,10 +97,11 @@ enum LMDBFormat {
             if rc == MDB_NOTFOUND {
                 var stat = MDB_stat()
                 try lmdbCheck(mdb_stat(txn, 1 /* the main database */, &stat), "mdb_stat")
-                mdb_txn_abort(txn)
+                // Thrown before the abort: the `catch` below aborts the transaction, once.
                 guard stat.ms_entries == 0 else {
                     throw StrataError(.corruptStore, "The LMDB environment holds \(stat.ms_entries) key(s) but no Strata metadata: it is someone else's; it was left untouched.", file: env.path)
                 }
+                mdb_txn_abort(txn)
                 return nil
             }
             try lmdbCheck(rc, "open the metadata database")

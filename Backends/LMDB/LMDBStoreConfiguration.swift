@@ -13,14 +13,23 @@ public struct LMDBStoreConfiguration: DataStoreConfiguration {
     /// How much a commit waits for the disk; liblmdb keeps the environment consistent in every mode
     /// after a process crash, the modes differ after an operating-system crash or power loss.
     public enum Durability: String, Sendable, Hashable, CaseIterable {
-        /// Data and metadata pages are flushed on every commit: a returned save survives power loss.
+        /// Data and metadata pages are flushed on every commit: a returned save survives power loss
+        /// (`SaveDurability.powerLoss`). The default.
         case full
         /// Data pages are flushed on every commit, the metadata page at the next one (`MDB_NOMETASYNC`):
-        /// after power loss the environment is intact but may have lost the last save.
+        /// after power loss the environment is intact but may have lost the last save
+        /// (`SaveDurability.processCrash`, at the price of one flush per commit).
         case noMetaSync
         /// Nothing is flushed on commit (`MDB_NOSYNC`): a process crash loses nothing, but power loss may
-        /// lose recent saves or, on file systems that reorder writes, damage the environment.
+        /// lose recent saves or, on file systems that reorder writes, damage the environment — weaker
+        /// than either `SaveDurability` level; for caches and stores that can be rebuilt.
         case none
+
+        /// The mode that keeps `level`: `.full` for `.powerLoss`, `.noMetaSync` for `.processCrash`
+        /// (the cheapest mode that keeps the environment intact after power loss).
+        public init(_ level: SaveDurability) {
+            self = level == .powerLoss ? .full : .noMetaSync
+        }
     }
 
     /// The environment folder (created if missing; `data.mdb` and `lock.mdb` live in it).
@@ -38,7 +47,7 @@ public struct LMDBStoreConfiguration: DataStoreConfiguration {
     public var isReadOnly: Bool
 
     /// Describes an LMDB store.
-    public init(folder: URL, schema: Schema, initialMapSize: Int = 64 << 20, maximumMapSize: Int = 1 << 40, durability: Durability = .noMetaSync, isReadOnly: Bool = false) {
+    public init(folder: URL, schema: Schema, initialMapSize: Int = 64 << 20, maximumMapSize: Int = 1 << 40, durability: Durability = .full, isReadOnly: Bool = false) {
         self.folder = folder
         self.schema = schema
         self.initialMapSize = initialMapSize

@@ -40,6 +40,30 @@ enum SQLiteFormat {
         return (identifier, try recorded.check(opening: schema, file: db.path))
     }
 
+    /// Refuses a store holding a primary key outside 1 ..< `StoreState.keyLimit`, which no save
+    /// writes and every other backend refuses when it reads one: the smallest and largest key of
+    /// each entity's table (two seeks of the rowid B-tree each, at open).
+    ///
+    /// - Throws: `corruptStore` naming the entity and the key.
+    static func checkKeys(_ db: SQLiteConnection, mapping: SQLiteMapping) throws {
+        for entity in mapping.schema.entities {
+            let table = SQLiteMapping.quote(mapping.tables[entity.index].name)
+            let bounds: [(Int64?, Int64?)]
+            do {
+                bounds = try db.prepare("SELECT (SELECT min(\"_pk\") FROM \(table)), (SELECT max(\"_pk\") FROM \(table))").rows {
+                    ($0.isNull(0) ? nil : $0.int64(0), $0.isNull(1) ? nil : $0.int64(1))
+                }
+            } catch let error as SQLiteError {
+                throw error.primary == 11 /* SQLITE_CORRUPT */ || error.primary == 26 /* SQLITE_NOTADB */
+                    ? StrataError(.corruptStore, "The table of '\(entity.name)' is damaged (\(error.message)); restore the store from a backup.", entity: entity.name, file: db.path)
+                    : error.strataError(file: db.path)
+            }
+            for key in [bounds.first?.0, bounds.first?.1].compactMap({ $0 }) where key <= 0 || key >= StoreState.keyLimit {
+                throw StrataError(.corruptStore, "Record of '\(entity.name)' has primary key \(key); keys run from 1 to \(StoreState.keyLimit - 1). Restore the store from a backup.", entity: entity.name, file: db.path)
+            }
+        }
+    }
+
     /// Writes the schema record of `schema` (the upgrade of a store written before records, or
     /// of an older version), in one transaction.
     static func writeRecord(_ db: SQLiteConnection, schema: Schema, inTransaction: Bool = false) throws {

@@ -45,6 +45,7 @@ public final class SQLiteStore: DataStore {
         let db = try SQLiteConnection(path: path, create: size == nil, readOnly: configuration.isReadOnly, busyTimeout: configuration.busyTimeout)
         let inspected = size.flatMap { $0 > 0 ? $0 : nil } == nil ? nil : try SQLiteFormat.inspect(db, schema: configuration.schema)
         var identifier = inspected?.0
+        if inspected != nil { try SQLiteFormat.checkKeys(db, mapping: mapping) }
         if inspected?.1 == .rewriteRecord, !configuration.isReadOnly {
             do {
                 try SQLiteFormat.writeRecord(db, schema: configuration.schema)
@@ -61,7 +62,7 @@ public final class SQLiteStore: DataStore {
             }
             identifier = fresh
         }
-        try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")
+        try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(configuration.durability == .powerLoss ? "FULL" : "NORMAL")")
         if !configuration.isReadOnly {
             // Every update reads its row by key on the writer first: compiled now, as the other
             // fixed statements are on first use, so the first update is not the slow one (it

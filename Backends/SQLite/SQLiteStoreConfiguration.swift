@@ -16,15 +16,22 @@ public struct SQLiteStoreConfiguration: DataStoreConfiguration {
     public var schema: Schema
     /// How long a save waits for another writer (another process) before failing with `storeLocked`.
     public var busyTimeout: Duration
+    /// What a returned save survives. `.powerLoss` (the default) runs the WAL with
+    /// `PRAGMA synchronous = FULL`: each commit syncs the WAL before `save` returns.
+    /// `.processCrash` runs it with `synchronous = NORMAL`: the WAL is synced only at checkpoints, so
+    /// a commit costs no `fsync` but power loss or an OS crash may roll back the last saves (the
+    /// database stays intact).
+    public var durability: SaveDurability
     /// Opens the database with `SQLITE_OPEN_READONLY`: nothing is created or changed (a missing or
     /// empty database is an error), saves fail with `readOnlyStore`, and other connections may write.
     public var isReadOnly: Bool
 
     /// Describes a SQLite store.
-    public init(url: URL, schema: Schema, busyTimeout: Duration = .seconds(5), isReadOnly: Bool = false) {
+    public init(url: URL, schema: Schema, busyTimeout: Duration = .seconds(5), durability: SaveDurability = .powerLoss, isReadOnly: Bool = false) {
         self.url = url
         self.schema = schema
         self.busyTimeout = busyTimeout
+        self.durability = durability
         self.isReadOnly = isReadOnly
     }
 

@@ -285,11 +285,11 @@ final class XMLStoreReader {
             guard let codec = entity, !skipping else { return }
             while attributes.count < codec.emptyAttributes.count { attributes.append(.null) }
             while links.count < codec.emptyLinks.count { links.append(codec.emptyLinks[links.count]) }
-            if expectJournal { state.unload(codec.entity, key: key) }
+            if expectJournal { try state.unload(codec.entity, key: key) }
             try state.load(codec.entity, key: key, record: StoredRecord(attributes: attributes, links: links))
         case .delete:
             guard let codec = entity, let keys = XMLRecordCodec.readKeys(buffer.bytes) else { throw corrupt("holds a malformed <delete>") }
-            if !skipping { for k in keys { state.unload(codec.entity, key: k) } }
+            if !skipping { for k in keys { try state.unload(codec.entity, key: k) } }
         case .document:
             guard sawSchema else { throw corrupt("has no <schema>") }
         case .entity, .put:

@@ -9,7 +9,7 @@ import StrataLMDB
 /// measured in one run; `--step` brackets one step with `strata_measure` for callgrind.
 enum LMDBBaseline {
     static func run(records: Int, step: String? = nil) throws -> [String: WorkloadReport.Figure] {
-        let flags = UInt32(LMDBStoreConfiguration.environmentFlags(LMDBStoreConfiguration.Durability.noMetaSync))
+        let flags = UInt32(LMDBStoreConfiguration.environmentFlags(LMDBStoreConfiguration.Durability.full))
         return try RawBaseline.run(records: records, step: step) { directory, records, step, figures in
             strata_lmdb_baseline(directory, records, flags, step, figures)
         }

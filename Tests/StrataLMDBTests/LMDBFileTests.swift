@@ -103,6 +103,37 @@ struct LMDBFileTests {
         #expect(try Data(contentsOf: data) == newer)
     }
 
+    /// An environment of someone else: keys in the main database, no Strata metadata. Its open used
+    /// to abort the read transaction twice (a double free: SIGABRT for a writer, SIGSEGV in `dump`).
+    @Test(arguments: [false, true]) func anEnvironmentWithKeysButNoMetadataIsRefused(readOnly: Bool) throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var env: OpaquePointer?
+        try #require(mdb_env_create(&env) == 0)
+        try #require(mdb_env_open(env, dir.path, 0, 0o644) == 0)
+        var txn: OpaquePointer?
+        try #require(mdb_txn_begin(env, nil, 0, &txn) == 0)
+        var dbi: MDB_dbi = 0
+        try #require(mdb_dbi_open(txn, nil, 0, &dbi) == 0)
+        var bytes = Array("someone else's".utf8)
+        try bytes.withUnsafeMutableBytes { raw in
+            var key = MDB_val(mv_size: raw.count, mv_data: raw.baseAddress)
+            var value = MDB_val(mv_size: raw.count, mv_data: raw.baseAddress)
+            try #require(mdb_put(txn, dbi, &key, &value, 0) == 0)
+        }
+        try #require(mdb_txn_commit(txn) == 0)
+        mdb_env_close(env)
+        let before = try Data(contentsOf: dir.appendingPathComponent("data.mdb"))
+        for _ in 0..<2 {  // a second open finds the environment as the first left it
+            let error = try #require(throws: StrataError.self) {
+                try LMDBStore(LMDBStoreConfiguration(folder: dir, schema: FixtureDomain.schema, isReadOnly: readOnly))
+            }
+            #expect(error.code == .corruptStore)
+            #expect(error.message.contains("no Strata metadata"))
+        }
+        #expect(try Data(contentsOf: dir.appendingPathComponent("data.mdb")) == before)
+    }
+
     /// Changes the environment behind the store's back, as damage or another program would.
     static func edit(_ folder: URL, _ body: (OpaquePointer, MDB_dbi) throws -> Void) throws {
         var env: OpaquePointer?

@@ -46,3 +46,18 @@ struct SQLiteHandEditedRowTests {
         #expect(note.relationships[0].target?.primaryKey == 0)
     }
 }
+
+/// Issue 29: a row whose key no save writes (0, -1, `Int64.max`) is `corruptStore` at open, as on
+/// every other backend (`docs/store-contract.md`: a stored key outside the range is damage).
+struct SQLiteKeyRangeTests {
+    @Test(arguments: [Int64(-1), 0, .max]) func aKeyOutsideTheRangeIsCorrupt(key: Int64) throws {
+        let dir = try SQLiteFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("edited.sqlite")
+        do { try FixtureDomain.writeSample(into: try SQLiteFileTests.open(file)) }
+        _ = try SQLiteFileTests.shell(file, "UPDATE Sample SET _pk = \(key) WHERE label = 'edges';")
+        let error = try #require(throws: StrataError.self) { try SQLiteFileTests.open(file) }
+        #expect(error.code == .corruptStore, "\(error)")
+        #expect(error.entity == "Sample" && error.message.contains("primary key \(key)"), "\(error)")
+    }
+}

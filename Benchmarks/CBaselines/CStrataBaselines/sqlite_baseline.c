@@ -68,7 +68,7 @@ static int open_database(baseline *b) {
         fail(b, "open");
         return 0;
     }
-    if (!exec(b, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")) return 0;
+    if (!exec(b, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL")) return 0;
     b->begin = prepare(b, "BEGIN IMMEDIATE");
     b->commit = prepare(b, "COMMIT");
     b->rollback = prepare(b, "ROLLBACK");

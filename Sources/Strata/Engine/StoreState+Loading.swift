@@ -8,9 +8,7 @@ extension StoreState {
     ///
     /// - Throws: `corruptStore` if the record does not fit the entity's shape or its key is taken.
     public mutating func load(_ entity: EntitySchema, key: Int64, record: StoredRecord) throws {
-        guard key > 0, key < Self.keyLimit else {
-            throw StrataError(.corruptStore, "Record of '\(entity.name)' has primary key \(key); keys run from 1 to \(Self.keyLimit - 1).", entity: entity.name)
-        }
+        try Self.checkLoaded(entity, key: key)
         guard record.attributes.count == entity.attributes.count, record.links.count == entity.relationships.count else {
             throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' has the wrong number of values.", entity: entity.name)
         }
@@ -44,8 +42,19 @@ extension StoreState {
     }
 
     /// Removes a record while rebuilding a state (a journal's delete or the old version of a put).
-    public mutating func unload(_ entity: EntitySchema, key: Int64) {
+    ///
+    /// - Throws: `corruptStore` for a key outside 1 ..< `keyLimit`, which no save writes (checked
+    ///   before the key reaches the record table, which has no place for it).
+    public mutating func unload(_ entity: EntitySchema, key: Int64) throws {
+        try Self.checkLoaded(entity, key: key)
         tables[entity.index].records[key] = nil
+    }
+
+    /// A key read from storage must be one the engine could have assigned.
+    private static func checkLoaded(_ entity: EntitySchema, key: Int64) throws {
+        guard key > 0, key < keyLimit else {
+            throw StrataError(.corruptStore, "Record of '\(entity.name)' has primary key \(key); keys run from 1 to \(keyLimit - 1).", entity: entity.name)
+        }
     }
 
     /// Raises the key counter of `entity` to at least `next` (the persisted counter, which may be
