@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "StrataCSV", package: "strata"),
                 .product(name: "StrataLMDB", package: "strata"),
                 .product(name: "StrataXML", package: "strata"),
+                .product(name: "StrataPostgres", package: "strata"),
                 .product(name: "StrataModel", package: "strata"),
                 .product(name: "StrataConformance", package: "strata"),
             ]
