@@ -29,6 +29,13 @@ package protocol SQLConnection: AnyObject {
     /// PostgreSQL: SQLSTATE 23505). The save transaction holds a value back on such a failure
     /// instead of failing the save: only a collision left at the end of the save is a violation.
     func isUniqueFailure(_ error: any Error) -> Bool
+
+    /// Runs `body`, one statement that may fail with a unique failure, so that the open transaction
+    /// survives the failure and the save can go on (it holds the value back and sets it again at the
+    /// end). SQLite: `body` as it is (a failed statement leaves the transaction open). PostgreSQL,
+    /// which aborts the whole transaction on any failed statement: `SAVEPOINT` before, `RELEASE`
+    /// after, `ROLLBACK TO` on failure, then rethrow.
+    func attempt<T>(_ body: () throws -> T) throws -> T
 }
 
 /// A prepared statement of a `SQLConnection`: bind parameters, step through rows, read columns

@@ -251,3 +251,26 @@ package struct SQLQuery<Dialect: SQLDialect> {
         }
     }
 }
+
+/// The entry points a backend calls to translate a fetch, generic over the dialect it passes.
+///
+/// Why not `SQLQuery<MyDialect>(…)` at the call site: naming the specialised type in another
+/// module makes the runtime build its metadata from a mangled name the first time, which looks up
+/// the dialect's conformance by scanning the binary's conformance records — about 250,000
+/// instructions, paid by the first fetch of every process (it cost SQLite's reopen step 9%; limit:
+/// Benchmarks/Thresholds/sqlite-reopen.txt). Here the dialect's conformance is passed in.
+package enum SQLFetch {
+    /// `SELECT _pk, <columns> …` of `descriptor` over `entity`, with its parameters in order.
+    package static func select<Dialect: SQLDialect>(_ dialect: Dialect.Type, _ descriptor: FetchDescriptor, entity: EntitySchema, columns: [String], mapping: SQLMapping, storeIdentifier: String) throws -> (sql: String, parameters: [SQLValue]) {
+        var query = SQLQuery<Dialect>(mapping: mapping, storeIdentifier: storeIdentifier)
+        let sql = try query.select(descriptor, entity: entity, columns: columns)
+        return (sql, query.parameters)
+    }
+
+    /// `SELECT COUNT(*)` of the windowed result of `descriptor`, with its parameters in order.
+    package static func count<Dialect: SQLDialect>(_ dialect: Dialect.Type, _ descriptor: FetchDescriptor, entity: EntitySchema, mapping: SQLMapping, storeIdentifier: String) throws -> (sql: String, parameters: [SQLValue]) {
+        var query = SQLQuery<Dialect>(mapping: mapping, storeIdentifier: storeIdentifier)
+        let sql = try query.count(descriptor, entity: entity)
+        return (sql, query.parameters)
+    }
+}

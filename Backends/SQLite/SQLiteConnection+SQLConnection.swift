@@ -17,6 +17,10 @@ extension SQLiteConnection: SQLConnection {
         guard let error = error as? SQLiteError else { return false }
         return error.code == 2067 || error.code == 1555
     }
+
+    /// A failed statement leaves SQLite's transaction open: `body` needs no savepoint.
+    @inline(__always)
+    func attempt<T>(_ body: () throws -> T) throws -> T { try body() }
 }
 
 /// SQLite's prepared statement as the shared SQL layer sees it (`SQLStatement`).

@@ -19,6 +19,3 @@ extension SQLMapping {
     /// The SQLite column type of an attribute type.
     static func sqlType(_ type: AttributeType) -> String { SQLiteDialect.columnType(type) }
 }
-
-/// The shared query builder in SQLite's dialect.
-typealias SQLiteQuery = SQLQuery<SQLiteDialect>

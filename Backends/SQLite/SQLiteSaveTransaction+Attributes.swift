@@ -120,7 +120,7 @@ extension SQLiteSaveTransaction {
             while try prepared.step() {}
         }
         do {
-            if w.isInsert { try statement(values) } else { try bindUpdate() }
+            try db.attempt { if w.isInsert { try statement(values) } else { try bindUpdate() } }
         } catch let error as SQLiteError where isUniqueFailure(error) {
             // Hold the unique values back until the end of the save.
             if !w.isInsert { for i in written { add(i) } }

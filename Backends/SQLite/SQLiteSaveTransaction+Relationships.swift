@@ -40,7 +40,7 @@ extension SQLiteSaveTransaction {
             values.append(.integer(position))
         }
         do {
-            try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(key)])
+            try db.attempt { try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(key)]) }
             // A later write of a held-back column wins: the value held earlier is stale.
             let k = Key(entity: entity.index, key: key)
             if intended[k]?[r] != nil {

@@ -31,7 +31,7 @@ extension SQLiteSaveTransaction {
             }
             guard !sets.isEmpty else { continue }
             do {
-                try db.prepare("UPDATE \(q(t.name)) SET \(sets.joined(separator: ", ")) WHERE \(q("_pk")) = ?").run(params + [.integer(key.key)])
+                try db.attempt { try db.prepare("UPDATE \(q(t.name)) SET \(sets.joined(separator: ", ")) WHERE \(q("_pk")) = ?").run(params + [.integer(key.key)]) }
             } catch let error as SQLiteError where isUniqueFailure(error) {
                 colliding.append(key)
                 continue

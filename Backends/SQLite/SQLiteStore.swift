@@ -127,9 +127,8 @@ public final class SQLiteStore: DataStore {
         let entity = try validate(descriptor)
         return try withReader(consistent: needsSeveralStatements(entity)) { db in
             let records = SQLiteRecords(db: db, mapping: mapping, layouts: layouts, storeIdentifier: identifier)
-            var query = SQLiteQuery(mapping: mapping, storeIdentifier: identifier)
-            let sql = try query.select(descriptor, entity: entity, columns: records.columns(entity))
-            return try records.snapshots(try db.prepare(sql), entity, parameters: query.parameters)
+            let query = try SQLFetch.select(SQLiteDialect.self, descriptor, entity: entity, columns: records.columns(entity), mapping: mapping, storeIdentifier: identifier)
+            return try records.snapshots(try db.prepare(query.sql), entity, parameters: query.parameters)
         }
     }
 
@@ -153,9 +152,8 @@ public final class SQLiteStore: DataStore {
     public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
         let entity = try validate(descriptor)
         return try withReader(consistent: false) { db in
-            var query = SQLiteQuery(mapping: mapping, storeIdentifier: identifier)
-            let sql = try query.count(descriptor, entity: entity)
-            return Int(try db.prepare(sql).rows(query.parameters) { $0.int64(0) }.first ?? 0)
+            let query = try SQLFetch.count(SQLiteDialect.self, descriptor, entity: entity, mapping: mapping, storeIdentifier: identifier)
+            return Int(try db.prepare(query.sql).rows(query.parameters) { $0.int64(0) }.first ?? 0)
         }
     }
 
@@ -163,9 +161,8 @@ public final class SQLiteStore: DataStore {
     public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [PersistentIdentifier] {
         let entity = try validate(descriptor)
         return try withReader(consistent: false) { db in
-            var query = SQLiteQuery(mapping: mapping, storeIdentifier: identifier)
-            let sql = try query.select(descriptor, entity: entity, columns: [])
-            return try db.prepare(sql).rows(query.parameters) { PersistentIdentifier(storeIdentifier: identifier, entityName: entity.name, primaryKey: $0.int64(0)) }
+            let query = try SQLFetch.select(SQLiteDialect.self, descriptor, entity: entity, columns: [], mapping: mapping, storeIdentifier: identifier)
+            return try db.prepare(query.sql).rows(query.parameters) { PersistentIdentifier(storeIdentifier: identifier, entityName: entity.name, primaryKey: $0.int64(0)) }
         }
     }
 
