@@ -55,7 +55,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", path: "Backends/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML"),
         .systemLibrary(name: "CLibPQ", path: "Backends/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        .target(name: "StrataPostgres", dependencies: ["Strata", "CLibPQ"], path: "Backends/Postgres", swiftSettings: internalChecks),
+        .target(name: "StrataPostgres", dependencies: ["Strata", "CLibPQ", "StrataSQLSupport"], path: "Backends/Postgres", swiftSettings: internalChecks),
         // The raw C baselines `strata bench --baseline` measures against: only the tools link them, no
         // library product (unsafe flags are refused in a library product a dependent uses by version).
         .target(name: "CXMLBaseline", dependencies: ["CLibXML2"], path: "Benchmarks/CBaselines/CXMLBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("xml2")]),
@@ -145,7 +145,7 @@ let package = Package(
             path: "Tests/StrataXMLTests"
         ),
         // Needs the server `make test` starts (Tests/Postgres/cluster.sh); without it the tests say so.
-        .testTarget(name: "StrataPostgresTests", dependencies: ["Strata", "StrataPostgres", "StrataConformance"], path: "Tests/StrataPostgresTests"),
+        .testTarget(name: "StrataPostgresTests", dependencies: ["Strata", "StrataPostgres", "StrataSQLSupport", "StrataConformance"], path: "Tests/StrataPostgresTests"),
         .testTarget(
             name: "StrataCrossBackendTests",
             dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataConformance", "StrataBuiltinBackends"],

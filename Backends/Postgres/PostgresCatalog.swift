@@ -1,4 +1,5 @@
 import Foundation
+import StrataSQLSupport
 import Strata
 
 /// The PostgreSQL-only part of a store's layout: its namespace, the metadata table that makes the
@@ -13,6 +14,10 @@ enum PostgresCatalog {
     /// The layout version this code writes and reads (metadata key `format`).
     static let version = 1
     static let metadataTable = "strata_metadata"
+    /// The largest deleted key per entity table (`"table"` bytea, `"last"` bigint), kept by a
+    /// statement-level delete trigger on every entity table, so a key is never handed out twice
+    /// even after the highest record is deleted (`PostgresDialect.lastKeyQuery`).
+    static let keysTable = "strata_keys"
 
     /// What an existing store holds.
     struct Opened: Equatable {
@@ -25,14 +30,16 @@ enum PostgresCatalog {
     /// `"name"` with embedded quotes doubled.
     static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 
-    /// Points the connection at the namespace: unqualified names are the store's tables.
+    /// Points the connection at the namespace: unqualified names are the store's tables, and the
+    /// write lock of its saves is the namespace's (`beginWrite`).
     static func use(_ namespace: String, on connection: PostgresConnection) throws {
         try connection.execute("SET search_path TO \(quote(namespace))")
+        connection.writeLockKey = try connection.query("SELECT hashtextextended(convert_from($1, 'UTF8'), 0)", [.text(namespace)]).integer(0, 0) ?? 0
     }
 
     /// Opens the store in `namespace` for writing: creates the namespace, the metadata and the
     /// tables (`ddl`, the shared mapping's statements) if it holds no store yet; otherwise checks it.
-    static func openOrCreate(_ connection: PostgresConnection, namespace: String, schema: Schema, ddl: [String], file: String) throws -> Opened {
+    static func openOrCreate(_ connection: PostgresConnection, namespace: String, schema: Schema, ddl: [String], entityTables: [String] = [], file: String) throws -> Opened {
         try connection.execute("BEGIN")
         do {
             try connection.query("SELECT pg_advisory_xact_lock(hashtextextended(convert_from($1, 'UTF8'), 0))", [.text(namespace)])
@@ -44,6 +51,7 @@ enum PostgresCatalog {
                 try use(namespace, on: connection)
                 try connection.execute("CREATE TABLE \(quote(metadataTable)) (\"key\" text COLLATE \"C\" PRIMARY KEY, \"value\" text NOT NULL)")
                 for statement in ddl { try connection.execute(statement) }
+                try createKeyTracking(connection, entityTables: entityTables)
                 let identifier = UUID().uuidString
                 try write(connection, [("format", String(version)), ("store_identifier", identifier)] + records(schema))
                 opened = Opened(storeIdentifier: identifier, outcome: .current)
@@ -82,6 +90,23 @@ enum PostgresCatalog {
         }
         let recorded = try RecordedSchema(decoding: Array(record.utf8), file: file)
         return Opened(storeIdentifier: identifier, outcome: try recorded.check(opening: schema, file: file))
+    }
+
+    /// `strata_keys` and the delete trigger on every entity table that records the largest key deleted.
+    private static func createKeyTracking(_ connection: PostgresConnection, entityTables: [String]) throws {
+        try connection.execute("""
+            CREATE TABLE \(quote(keysTable)) ("table" bytea PRIMARY KEY, "last" bigint NOT NULL);
+            CREATE FUNCTION strata_note_deleted_keys() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $body$
+            BEGIN
+                INSERT INTO \(quote(keysTable)) ("table", "last")
+                    SELECT convert_to(TG_TABLE_NAME, 'UTF8'), max("_pk") FROM deleted HAVING count(*) > 0
+                    ON CONFLICT ("table") DO UPDATE SET "last" = GREATEST(\(quote(keysTable))."last", EXCLUDED."last");
+                RETURN NULL;
+            END $body$
+            """)
+        for table in entityTables {
+            try connection.execute("CREATE TRIGGER strata_keys AFTER DELETE ON \(quote(table)) REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION strata_note_deleted_keys()")
+        }
     }
 
     /// The metadata rows that record `schema`.

@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import StrataSQLSupport
 import Strata
 
 /// One libpq connection with its prepared statements.
@@ -13,6 +14,8 @@ import Strata
 final class PostgresConnection {
     let handle: OpaquePointer
     let settings: PostgresConnectionSettings
+    /// The advisory lock key a save's transaction takes (the namespace's, set by `PostgresCatalog.use`).
+    var writeLockKey: Int64 = 0
     /// Statement names by SQL text and parameter types.
     private var prepared: [PreparedKey: String] = [:]
 
@@ -56,7 +59,7 @@ final class PostgresConnection {
 
     /// Runs a prepared statement with `parameters` bound and returns its rows (none for a write).
     @discardableResult
-    func query(_ sql: String, _ parameters: [PostgresValue] = []) throws -> PostgresRows {
+    func query(_ sql: String, _ parameters: [SQLValue] = []) throws -> PostgresRows {
         let encoded = PostgresParameters(parameters)
         let name = try statement(sql, types: encoded.types)
         let result = encoded.withPointers { values, lengths, formats in
@@ -68,7 +71,7 @@ final class PostgresConnection {
     /// Runs one prepared statement once per row of `rows` in pipeline mode, inside the caller's
     /// transaction. Throws the first failure (the rest of that chunk is aborted by the server, and the
     /// caller's transaction is then failed and must be rolled back).
-    func run(_ sql: String, rows: [[PostgresValue]]) throws {
+    func run(_ sql: String, rows: [[SQLValue]]) throws {
         guard let first = rows.first else { return }
         if rows.count == 1 { try query(sql, first); return }
         let types = PostgresParameters(first).types

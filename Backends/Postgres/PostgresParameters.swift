@@ -1,4 +1,5 @@
 import Foundation
+import StrataSQLSupport
 
 /// Statement parameters in PostgreSQL's binary wire format: `int8` and `float8` big-endian, text
 /// and bytes as `bytea` (raw bytes), NULL as no value. The type OIDs go to `PQprepare`, so the server
@@ -13,7 +14,7 @@ struct PostgresParameters {
     static let float8: UInt32 = 701
     static let bytea: UInt32 = 17
 
-    init(_ values: [PostgresValue]) {
+    init(_ values: [SQLValue]) {
         var types: [UInt32] = []
         var bytes: [UInt8] = []
         var ranges: [Range<Int>?] = []

@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import StrataSQLSupport
 
 /// The rows of one statement, in binary format, read by row and column.
 final class PostgresRows {
@@ -29,7 +30,7 @@ final class PostgresRows {
 
     /// The value at `row`, `column`: integers of any width as `.integer`, floats as `.real`, `bytea`
     /// as `.blob`, text types as `.text`.
-    func value(_ row: Int, _ column: Int) -> PostgresValue {
+    func value(_ row: Int, _ column: Int) -> SQLValue {
         let r = Int32(row), c = Int32(column)
         if PQgetisnull(result, r, c) == 1 { return .null }
         let length = Int(PQgetlength(result, r, c))

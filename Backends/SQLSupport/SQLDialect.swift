@@ -76,9 +76,17 @@ package protocol SQLDialect {
     /// none was), with its parameters: the next insert takes the key after it, so keys are never
     /// reused even after the highest record is deleted (SQLite: `sqlite_sequence`).
     static func lastKeyQuery(table: String) -> (sql: String, parameters: [SQLValue])
+
+    /// Whether a table's foreign keys are added after every table exists (`ALTER TABLE … ADD
+    /// FOREIGN KEY`) instead of inline: PostgreSQL refuses a reference to a table not created yet,
+    /// and two entities may refer to each other. SQLite (default false) has no `ADD FOREIGN KEY`.
+    static var addsForeignKeysAfterTables: Bool { get }
 }
 
 extension SQLDialect {
+    /// Inline foreign keys (SQLite's only form).
+    package static var addsForeignKeysAfterTables: Bool { false }
+
     /// Standard SQL's quoting, which SQLite and PostgreSQL share.
     package static func quote(_ name: String) -> String {
         guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }

@@ -186,6 +186,7 @@ package final class SQLMapping: Sendable {
     /// The statements that create every table and index, in `dialect`.
     package func ddl<Dialect: SQLDialect>(_ dialect: Dialect.Type) -> [String] {
         var statements: [String] = []
+        var foreignKeys: [String] = []
         let q = Dialect.quote
         let integer = Dialect.integerType
         for table in tables {
@@ -199,14 +200,19 @@ package final class SQLMapping: Sendable {
                 guard case .column(let column, let order) = storage else { continue }
                 let destination = schema.entities[entity.destinationIndices[i]]
                 let rule = destination.relationships[entity.inverseIndices[i]].deleteRule
-                var definition = "\(q(column)) \(integer)"
+                var reference = ""
                 switch rule {
-                case .cascade: definition += " REFERENCES \(q(destination.name))(\(q("_pk"))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"
-                case .nullify: definition += " REFERENCES \(q(destination.name))(\(q("_pk"))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
-                case .deny: definition += " REFERENCES \(q(destination.name))(\(q("_pk"))) DEFERRABLE INITIALLY DEFERRED"
+                case .cascade: reference = "REFERENCES \(q(destination.name))(\(q("_pk"))) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"
+                case .nullify: reference = "REFERENCES \(q(destination.name))(\(q("_pk"))) ON DELETE SET NULL DEFERRABLE INITIALLY DEFERRED"
+                case .deny: reference = "REFERENCES \(q(destination.name))(\(q("_pk"))) DEFERRABLE INITIALLY DEFERRED"
                 case .noAction: break  // the reference may dangle by contract: no foreign key
                 }
-                columns.append(definition)
+                if Dialect.addsForeignKeysAfterTables, !reference.isEmpty {
+                    columns.append("\(q(column)) \(integer)")
+                    foreignKeys.append("ALTER TABLE \(q(table.name)) ADD FOREIGN KEY (\(q(column))) \(reference)")
+                } else {
+                    columns.append("\(q(column)) \(integer)" + (reference.isEmpty ? "" : " " + reference))
+                }
                 if let order { columns.append("\(q(order)) \(integer)") }
             }
             statements.append("CREATE TABLE \(q(table.name)) (\(columns.joined(separator: ", ")))")
@@ -233,7 +239,7 @@ package final class SQLMapping: Sendable {
             statements.append("CREATE TABLE \(q(join.name)) (\(columns.joined(separator: ", ")))\(Dialect.joinTableOptions)")
             statements.append("CREATE INDEX \(q(join.name + "__" + join.right)) ON \(q(join.name))(\(q(join.right)))")
         }
-        return statements
+        return statements + foreignKeys
     }
 
     /// The column of an attribute or to-one relationship (unique constraints and indexes use these).

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 @testable import StrataPostgres
+import StrataSQLSupport
 import Testing
 
 /// The libpq connection: binary parameters, every value round trip, pipelines, SQLSTATE mapping.
@@ -52,14 +53,14 @@ struct PostgresConnectionTests {
 
     @Test("a pipeline sends many rows in one transaction; the first failure is reported and nothing stays")
     func pipeline() throws {
-        let rows = (1...2_000).map { [PostgresValue.integer(Int64($0)), .text("row \($0)")] }
+        let rows = (1...2_000).map { [SQLValue.integer(Int64($0)), .text("row \($0)")] }
         try connection.execute("BEGIN")
         try connection.run("INSERT INTO t (k, s) VALUES ($1, $2)", rows: rows)
         try connection.execute("COMMIT")
         #expect(try connection.query("SELECT count(*) FROM t").integer(0, 0) == 2_000)
 
         try connection.execute("BEGIN")
-        var failing = (3_000...4_000).map { [PostgresValue.integer(Int64($0)), .text("x")] }
+        var failing = (3_000...4_000).map { [SQLValue.integer(Int64($0)), .text("x")] }
         failing.insert([.integer(1_500), .text("duplicate key")], at: 700)
         #expect(throws: PostgresError.self) { try connection.run("INSERT INTO t (k, s) VALUES ($1, $2)", rows: failing) }
         do {

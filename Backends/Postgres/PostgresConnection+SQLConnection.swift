@@ -1,0 +1,31 @@
+import Foundation
+import StrataSQLSupport
+
+/// The libpq connection as the shared SQL layer sees it (`SQLConnection`).
+///
+/// A save's transaction takes the store's write lock at once: `pg_advisory_xact_lock` on the
+/// namespace's key (`PostgresCatalog.writeLockKey`), held until COMMIT or ROLLBACK. Saves to one
+/// store are serialized across every process and machine, as SQLite's `BEGIN IMMEDIATE` serializes
+/// them across processes; readers never wait (docs/formats/postgres.md, "Isolation").
+extension PostgresConnection: SQLConnection {
+    func prepare(_ sql: String) throws -> PostgresStatement { PostgresStatement(sql, connection: self) }
+
+    func prepare(_ text: SQLText) throws -> PostgresStatement { PostgresStatement(text.sql, connection: self) }
+
+    func beginWrite() throws {
+        try execute("BEGIN")
+        do {
+            try query("SELECT pg_advisory_xact_lock($1)", [.integer(writeLockKey)])
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    func commit() throws { try execute("COMMIT") }
+
+    func rollback() throws { try execute("ROLLBACK") }
+
+    /// SQLSTATE 23505, unique_violation.
+    func isUniqueFailure(_ error: any Error) -> Bool { (error as? PostgresError)?.sqlstate == "23505" }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import StrataSQLSupport
+@_spi(StrataEngine) import Strata
+
+/// PostgreSQL's spelling of the shared SQL layer (`SQLDialect`): `$n` placeholders, `TRUE`/`FALSE`,
+/// `NULLS FIRST`/`NULLS LAST` (PostgreSQL sorts NULL last ascending by itself), keys handed out by
+/// the save under the store's write lock and never reused (`lastKeyQuery`), strings in `bytea`
+/// (NUL-safe, compared by bytes, docs/formats/postgres.md "Types"), foreign keys added after the tables.
+enum PostgresDialect: SQLDialect {
+    static func placeholder(_ index: Int) -> String { "$\(index)" }
+
+    static let trueLiteral = "TRUE"
+    static let falseLiteral = "FALSE"
+
+    static func isNotTrue(_ condition: String) -> String { "((\(condition)) IS NOT TRUE)" }
+
+    static func direction(ascending: Bool) -> String { ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST" }
+
+    /// Strings are `bytea`, which orders by bytes: byte order needs no collation. The other
+    /// comparators have no PostgreSQL collation that orders exactly as `StringComparator` does.
+    static func collation(_ comparator: StringComparator) -> String { "" }
+
+    static func window(limit: Int?, offset: Int) -> String { "LIMIT \(limit.map(String.init) ?? "ALL") OFFSET \(offset)" }
+
+    /// Byte-wise on the `bytea` column: `position` and `substring` count bytes. Case-insensitive:
+    /// PostgreSQL's `lower` under the ICU root collation (full Unicode lowercasing) of the decoded text.
+    static func textTest(_ op: StringOperator, column: String, pattern: String, caseInsensitive: Bool, parameter: (SQLValue) -> String) -> String {
+        let subject = caseInsensitive ? "convert_to(lower(convert_from(\(column), 'UTF8') COLLATE \"und-x-icu\"), 'UTF8')" : column
+        let bytes = Data((caseInsensitive ? pattern.lowercased() : pattern).utf8)
+        if bytes.isEmpty { return "(\(column) IS NOT NULL)" }
+        let p = parameter(.blob(bytes))
+        switch op {
+        case .contains: return "(position(\(p) in \(subject)) > 0)"
+        case .hasPrefix: return "(substring(\(subject) from 1 for \(bytes.count)) = \(p))"
+        case .hasSuffix: return "(length(\(subject)) >= \(bytes.count) AND substring(\(subject) from length(\(subject)) - \(bytes.count - 1)) = \(p))"
+        }
+    }
+
+    /// One `bigint[]` parameter: one statement text for any number of keys.
+    static func keyIn(_ column: String, _ keys: [Int64], parameter: (SQLValue) -> String) -> String {
+        "(\(column) = ANY(CAST(convert_from(\(parameter(.blob(Data(("{" + keys.map(String.init).joined(separator: ",") + "}").utf8)))), 'UTF8') AS bigint[])))"
+    }
+
+    /// Keys are handed out by the save (the layer's `lastKeyQuery`), under the store's write lock.
+    static let keyColumnType = "BIGINT PRIMARY KEY"
+    static let integerType = "BIGINT"
+
+    static func columnType(_ type: AttributeType) -> String {
+        switch type {
+        case .bool, .int: "BIGINT"
+        case .double, .date: "DOUBLE PRECISION"
+        case .string, .url, .data, .uuid: "BYTEA"
+        }
+    }
+
+    static let joinTableOptions = ""
+}
+
+extension PostgresDialect {
+    static func insertIgnoringDuplicate(into table: String, columns: [String]) -> String {
+        "INSERT INTO \(quote(table)) (\(columns.map(quote).joined(separator: ", "))) VALUES (\((1...columns.count).map(placeholder).joined(separator: ", "))) ON CONFLICT DO NOTHING"
+    }
+
+    /// The largest key ever handed out in `table`: the largest key there now, or a larger one
+    /// deleted since (`strata_keys`, kept by the delete trigger `PostgresCatalog` puts on every
+    /// entity table).
+    static func lastKeyQuery(table: String) -> (sql: String, parameters: [SQLValue]) {
+        ("SELECT GREATEST((SELECT max(\(quote("_pk"))) FROM \(quote(table))), (SELECT \"last\" FROM \(quote(PostgresCatalog.keysTable)) WHERE \"table\" = $1), 0)", [.text(table)])
+    }
+
+    /// PostgreSQL refuses a reference to a table that does not exist yet.
+    static var addsForeignKeysAfterTables: Bool { true }
+}
