@@ -100,11 +100,15 @@ import Testing
         #expect(try ModelContext(try container()).fetch(FetchDescriptor<Trip>()).map(\.name) == ["Bern"])
     }
 
-    @Test func oneContainerOpensOneStore() throws {
-        let other = JSONStoreConfiguration(name: "other", fileURL: directory.appendingPathComponent("other.json"))
-        #expect(throws: StrataError.self) {
-            try ModelContainer(for: Trip.self, configurations: JSONStoreConfiguration(name: "trips", fileURL: fileURL), other)
-        }
+    @Test func schemalessConfigurationsLeaveEveryModelToTheFirst() throws {
+        // Two configurations without a schema: the first holds every model, the second none and
+        // opens no store (SeveralCustomStoresTests covers configurations that split the models).
+        let otherURL = directory.appendingPathComponent("other.json")
+        let container = try ModelContainer(for: Trip.self, configurations: JSONStoreConfiguration(name: "trips", fileURL: fileURL), JSONStoreConfiguration(name: "other", fileURL: otherURL))
+        let context = ModelContext(container)
+        context.insert(Trip(name: "Oslo", destination: "Norway"))
+        try context.save()
+        #expect(FileManager.default.fileExists(atPath: fileURL.path) && !FileManager.default.fileExists(atPath: otherURL.path))
     }
 
     @Test func theStoreFileHoldsPermanentIdentifiersOnly() throws {

@@ -10,19 +10,32 @@ import Foundation
 /// (Apple's "Linking Data Between Two Core Data Stores" links them with a fetched property
 /// instead), so such a schema is refused when the container opens.
 struct ModelConfigurationGroups {
-    /// The configurations that hold at least one entity, in the order given.
-    let configurations: [ModelConfiguration]
-    /// For each of `configurations`, its part of the container's schema.
+    /// What the grouping needs to know of one configuration.
+    struct Member {
+        let name: String
+        let schema: Schema?
+        /// Where the store lives, when the configuration says (two members may not share one).
+        let location: String?
+    }
+
+    /// The positions (in the configurations given) of those that hold at least one entity.
+    let holders: [Int]
+    /// For each of `holders`, its part of the container's schema.
     let schemas: [Schema]
+
+    /// Groups SwiftData `ModelConfiguration`s.
+    init(_ given: [ModelConfiguration], schema: Schema) throws {
+        try self.init(members: given.map { Member(name: $0.name, schema: $0.schema, location: $0.isStoredInMemoryOnly ? nil : $0.url.standardizedFileURL.path) }, schema: schema)
+    }
 
     /// - Throws: `invalidSchema` for an entity no configuration holds, or a relationship between
     ///   entities of two configurations; `invalidRequest` for two configurations of one location.
-    init(_ given: [ModelConfiguration], schema: Schema) throws {
+    init(members given: [Member], schema: Schema) throws {
         var locations: [String: String] = [:]
-        for c in given where !c.isStoredInMemoryOnly {
-            let path = c.url.standardizedFileURL.path
+        for c in given {
+            guard let path = c.location else { continue }
             if let other = locations.updateValue(c.name, forKey: path) {
-                throw StrataError(.invalidRequest, "ModelConfigurations '\(other)' and '\(c.name)' both store at \(path); give each configuration a store of its own (a name or url).")
+                throw StrataError(.invalidRequest, "Configurations '\(other)' and '\(c.name)' both store at \(path); give each configuration a store of its own (a name or url).")
             }
         }
         let named = given.map { c in Set(c.schema.flatMap { ModelTypeRegistry.entry(for: $0)?.types.map { $0.entityName } } ?? []) }
@@ -45,15 +58,16 @@ struct ModelConfigurationGroups {
                 }
             }
         }
-        var configurations: [ModelConfiguration] = []
+        var holders: [Int] = []
         var schemas: [Schema] = []
-        for (i, c) in given.enumerated() {
+        for i in given.indices {
             let entities = schema.entities.filter { holder[$0.name] == i }.map(\.declaration)
             guard !entities.isEmpty else { continue }
-            configurations.append(c)
+            holders.append(i)
             schemas.append(try Schema(entities: entities, version: schema.version))
         }
-        self.configurations = configurations
-        self.schemas = schemas
+        // A schema of no entities (`Schema([])`): the first configuration opens it, empty.
+        self.holders = holders.isEmpty ? [0] : holders
+        self.schemas = holders.isEmpty ? [schema] : schemas
     }
 }

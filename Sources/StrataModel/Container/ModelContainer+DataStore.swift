@@ -7,9 +7,12 @@ extension ModelContainer {
     /// through `CustomStoreAdapter`. (The first configuration is its own parameter so that
     /// `ModelContainer(for: Trip.self)`, with none, still means the default store.)
     ///
-    /// - Throws: `unsupported` for more than one configuration (a Strata container opens one
-    ///   store); `invalidSchema` for model types that do not form a schema; what the store throws,
-    ///   as a `StrataError`.
+    /// Several configurations each hold the entities their `schema` names, in a store of their
+    /// own (docs/models.md, "Several configurations").
+    ///
+    /// - Throws: `invalidSchema` for model types that do not form a schema, or configurations that
+    ///   split a relationship between stores or hold no configuration for an entity; what the
+    ///   store throws, as a `StrataError`.
     public convenience init(for forTypes: any PersistentModel.Type..., configurations: any DataStoreConfiguration, _ more: any DataStoreConfiguration...) throws {
         try self.init(modelSchema: ModelSchema(forTypes), migrationPlan: nil, configurations: [configurations] + more)
     }
@@ -38,16 +41,34 @@ extension ModelContainer {
     }
 
     private convenience init(modelSchema: ModelSchema, migrationPlan: (any SchemaMigrationPlan.Type)?, configurations: [any DataStoreConfiguration]) throws {
-        guard configurations.count == 1, let given = configurations.first else {
-            throw StrataError(.unsupported, "A container opens one store: give it exactly one custom-store configuration (\(configurations.count) given), or one container per store.")
-        }
         let modelTypes = modelSchema.infos.mapValues(\.type)
         func wrap<C: DataStoreConfiguration>(_ configuration: C) -> any Strata.DataStoreConfiguration {
             var wrapped = CustomStoreConfiguration<C.Store>(configuration, migrationPlan: migrationPlan)
             wrapped.modelTypes = modelTypes
             return wrapped
         }
-        try self.init(modelSchema: modelSchema, adapterConfiguration: wrap(given))
+        guard configurations.count > 1 else {
+            guard let given = configurations.first else {
+                throw StrataError(.invalidRequest, "A custom-store container needs a configuration; with none, use ModelContainer(for:) (the default store).")
+            }
+            try self.init(modelSchema: modelSchema, adapterConfiguration: wrap(given))
+            return
+        }
+        // Several configurations: one store each, holding the entities its `schema` names, as
+        // with several `ModelConfiguration`s (`ModelConfigurationGroups`).
+        let groups = try ModelConfigurationGroups(members: configurations.map { .init(name: $0.name, schema: $0.schema, location: nil) }, schema: modelSchema.schema)
+        var opened: [OpenedStore] = []
+        var described = Set<ModelConfiguration>()
+        for (index, schema) in zip(groups.holders, groups.schemas) {
+            func open<Configuration: Strata.DataStoreConfiguration>(_ adapter: Configuration) throws {
+                var configuration = adapter
+                configuration.schema = schema
+                opened.append(try openBackend(configuration))
+                described.insert(ModelConfiguration(describing: configuration))
+            }
+            try open(wrap(configurations[index]))
+        }
+        self.init(modelSchema: modelSchema, opened: RoutedModelStore.opened(opened, schemas: groups.schemas, containerSchema: modelSchema.schema), configurations: described)
     }
 
     private convenience init<Configuration: Strata.DataStoreConfiguration>(modelSchema: ModelSchema, adapterConfiguration: Configuration) throws {

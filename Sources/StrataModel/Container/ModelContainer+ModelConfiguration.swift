@@ -40,9 +40,8 @@ extension ModelContainer {
             throw StrataError(.unsupported, "A migration plan with several configurations (\(configurations.map(\.name).joined(separator: ", "))) is not supported: migrations run on one store. Migrate each store with a container of its own.")
         }
         let groups = try ModelConfigurationGroups(configurations, schema: modelSchema.schema)
-        let opened = try zip(groups.configurations, groups.schemas).map { try openStore($0, schema: $1) }
-        let store = RoutedModelStore(stores: opened.map(\.store), schemas: groups.schemas, containerSchema: modelSchema.schema)
-        self.init(modelSchema: modelSchema, opened: OpenedStore(store: store, configuration: opened[0].configuration), configurations: Set(configurations))
+        let opened = try zip(groups.holders, groups.schemas).map { try openStore(configurations[$0], schema: $1) }
+        self.init(modelSchema: modelSchema, opened: RoutedModelStore.opened(opened, schemas: groups.schemas, containerSchema: modelSchema.schema), configurations: Set(configurations))
     }
 
     /// Opens the store a SwiftData configuration describes (or the default store), for a schema.

@@ -28,6 +28,13 @@ final class RoutedModelStore: ModelStore {
         self.storeEntities = schemas.map { schema in Dictionary(uniqueKeysWithValues: schema.entities.map { ($0.name, $0) }) }
     }
 
+    /// The stores opened for a container's configurations, routed as one (the first store's
+    /// backend configuration stands for them in `ModelContainer.configuration`).
+    static func opened(_ opened: [OpenedStore], schemas: [Schema], containerSchema: Schema) -> OpenedStore {
+        let store = RoutedModelStore(stores: opened.map(\.store), schemas: schemas, containerSchema: containerSchema)
+        return OpenedStore(store: store, configuration: opened[0].configuration)
+    }
+
     /// The first store's identifier (each store's identifiers carry their own).
     var identifier: String { stores[0].identifier }
 
