@@ -13,32 +13,47 @@ extension CSVStore {
         return try folder.readManifest()?.recorded(file: folder.manifestPath)
     }
 
-    /// Migrates the store under its writer lock: reads every table at `migration.source`, rewrites
-    /// the records (`StoreState.migrated(by:)`), writes every chunk of the destination's tables as
+    /// Applies one schema change in the backend's atomic step (`StateMigratable`).
+    public static func migrateStore(_ configuration: CSVStoreConfiguration, _ migration: SchemaMigration) throws {
+        try migrateByRewriting(configuration, migration)
+    }
+}
+
+/// The whole staged path of a migration plan in one atomic step.
+@_spi(StrataEngine) extension CSVStore: StateMigratable {
+    /// Migrates the store under its writer lock: reads every table at `source`, rewrites the
+    /// records (`rewrite`: `StoreState.migrated(by:)`, or a whole staged path), writes every chunk of the destination's tables as
     /// new files (a new generation, beside the old ones) and switches the manifest in one atomic
     /// replace; the old files are removed after. A crash before the switch leaves the old store
     /// whole (the new files are strays the next save removes).
     ///
     /// - Throws: `ioFailure` when there is no store, `storeLocked`, `schemaMismatch` when the store
-    ///   is not at the migration's source, the migration's data errors — the files untouched.
-    public static func migrateStore(_ configuration: CSVStoreConfiguration, _ migration: SchemaMigration) throws {
+    ///   is not at `source`, `rewrite`'s errors — the files untouched.
+    @_spi(StrataEngine) public static func migrateStore(_ configuration: CSVStoreConfiguration, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
         let folder = CSVFolder(url: configuration.folder)
         guard FileStamp(folder.manifestPath) != nil else {
             throw StrataError(.ioFailure, "There is no CSV store in this folder (no manifest.json) to migrate.", file: folder.manifestPath)
         }
         let lock = try WriterLock(path: configuration.folder.path, store: configuration.folder.path, wait: configuration.lockWait)
+        // Exclusive of the saves of this process's stores on the folder too (they share the lock).
+        try lock.exclusively { try migrate(folder, from: source, to: destination, rewrite: rewrite) }
+    }
+
+    /// `migrateStore`'s work, under the writer lock.
+    private static func migrate(_ folder: CSVFolder, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
         guard let manifest = try folder.readManifest() else {
             throw StrataError(.ioFailure, "There is no CSV store in this folder (no manifest.json) to migrate.", file: folder.manifestPath)
         }
         let recorded = try manifest.recorded(file: folder.manifestPath)
-        guard recorded.fingerprint == migration.source.fingerprint else {
-            throw recorded.mismatch(opening: migration.source, file: folder.manifestPath, reason: "The migration starts at another schema than the store holds")
+        guard recorded.fingerprint == source.fingerprint else {
+            throw recorded.mismatch(opening: source, file: folder.manifestPath, reason: "The migration starts at another schema than the store holds")
         }
-        let old = CSVLayout(schema: migration.source)
+        let old = CSVLayout(schema: source)
         let state = try CSVLoader(layout: old, folder: folder).load(manifest)
-        let next = try state.migrated(by: migration)
-        let layout = CSVLayout(schema: migration.destination)
-        let schema = migration.destination
+        let next = try rewrite(state)
+        try next.requireSchema(destination)
+        let layout = CSVLayout(schema: destination)
+        let schema = destination
         var written = manifest
         written.version = CSVManifest.version
         written.fingerprint = schema.fingerprint
@@ -65,6 +80,5 @@ extension CSVStore {
         }
         try folder.commit(written)
         folder.removeUnnamed(previous: manifest, keeping: written, tables: Set(schema.entities.map(\.name) + layout.pairs.map(\.name)), everyStray: false)
-        withExtendedLifetime(lock) {}
     }
 }

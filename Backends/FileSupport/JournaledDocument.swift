@@ -192,24 +192,32 @@ extension JournaledDocument {
         return try format.recordedSchema(bytes, file: url.path)
     }
 
-    /// Migrates the store at `url` under its writer lock: loads document and journal at
-    /// `migration.source`, rewrites every record (`StoreState.migrated(by:)`), and replaces the
-    /// document in one atomic rename with one at the destination schema that includes every
+    /// Migrates the store at `url` under its writer lock: loads document and journal at `source`,
+    /// rewrites every record (`rewrite`: `StoreState.migrated(by:)`, or a whole staged path), and
+    /// replaces the document in one atomic rename with one at `destination` that includes every
     /// journal line. A non-empty journal is folded into an old-schema document and emptied first,
     /// so a new document never meets old journal lines. A crash at any step leaves the old store
     /// whole or the new one.
     ///
     /// - Throws: `ioFailure` when there is no store; `storeLocked`; `schemaMismatch` when the store
-    ///   is not at the migration's source; the migration's data errors — the files untouched.
-    public static func migrate(url: URL, format: Format, migration: SchemaMigration, lockWait: Duration?) throws {
-        let files = JournaledDocumentFiles(document: url, format: format.reshaped(for: migration.source))
+    ///   is not at `source`; `rewrite`'s errors — the files untouched.
+    public static func migrate(url: URL, format: Format, from source: Schema, to destination: Schema, lockWait: Duration?, rewrite: (StoreState) throws -> StoreState) throws {
+        let files = JournaledDocumentFiles(document: url, format: format.reshaped(for: source))
         guard FileStamp(files.document) != nil else {
             throw StrataError(.ioFailure, "There is no \(format.name) store at this path to migrate.", file: files.document)
         }
         let (lock, _) = try files.lockForWriting(wait: lockWait)
-        let loaded = try files.load(migration.source)
-        let next = try loaded.state.migrated(by: migration)
-        let target = format.reshaped(for: migration.destination)
+        // Exclusive of the saves of this process's stores on the document too (they share the lock):
+        // a store opened before the migration then reloads, and is refused, before its next save.
+        try lock.exclusively { try migrate(files, format: format, from: source, to: destination, rewrite: rewrite) }
+    }
+
+    /// `migrate`'s work, under the writer lock.
+    private static func migrate(_ files: JournaledDocumentFiles<Format>, format: Format, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
+        let loaded = try files.load(source)
+        let next = try rewrite(loaded.state)
+        try next.requireSchema(destination)
+        let target = format.reshaped(for: destination)
         DurableFile.removeTemporaries(of: files.document)
         if loaded.scan.end > 0 {
             // Fold first, at the old schema, and empty the journal: a new-schema document must never
@@ -219,6 +227,5 @@ extension JournaledDocument {
             try Journal.truncate(files.journal)
         }
         try DurableFile.replace(files.document, with: target.encode(next, journalSequence: loaded.sequence))
-        withExtendedLifetime(lock) {}
     }
 }

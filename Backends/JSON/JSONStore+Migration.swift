@@ -9,9 +9,17 @@ extension JSONStore {
         try JournaledDocument<JSONFormat>.recordedSchema(url: configuration.url, format: JSONFormat())
     }
 
+    /// Applies one schema change in the backend's atomic step (`StateMigratable`).
+    public static func migrateStore(_ configuration: JSONStoreConfiguration, _ migration: SchemaMigration) throws {
+        try migrateByRewriting(configuration, migration)
+    }
+}
+
+/// The whole staged path of a migration plan in one atomic step.
+@_spi(StrataEngine) extension JSONStore: StateMigratable {
     /// Rewrites the store at the migration's destination schema in one atomic document replace,
     /// under the writer lock.
-    public static func migrateStore(_ configuration: JSONStoreConfiguration, _ migration: SchemaMigration) throws {
-        try JournaledDocument<JSONFormat>.migrate(url: configuration.url, format: JSONFormat(), migration: migration, lockWait: configuration.lockWait)
+    @_spi(StrataEngine) public static func migrateStore(_ configuration: JSONStoreConfiguration, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
+        try JournaledDocument<JSONFormat>.migrate(url: configuration.url, format: JSONFormat(), from: source, to: destination, lockWait: configuration.lockWait, rewrite: rewrite)
     }
 }

@@ -59,6 +59,10 @@ final class LMDBEnvironment: @unchecked Sendable {
     private var pool: [OpaquePointer] = []
     /// Serializes this process's saves and guards `currentMapSize`.
     private let writer = NSLock()
+    /// Held by every transaction of this process that opens database handles (`mdb_dbi_open`):
+    /// liblmdb requires such a transaction to end before another one opens handles (an open
+    /// during a migration's write transaction would make its handles fail with `MDB_BAD_DBI`).
+    let catalog = NSLock()
     private var currentMapSize = 0
 
     /// Opens (creating files if needed) the environment in the folder `path`.

@@ -88,6 +88,8 @@ enum LMDBFormat {
     /// - Throws: `corruptStore` for an environment of someone else or with missing databases,
     ///   `unsupported` for a newer format, `schemaMismatch` for another schema.
     static func inspect(_ env: LMDBEnvironment, schema: Schema) throws -> (LMDBLayout, String, RecordedSchema.OpeningOutcome)? {
+        env.catalog.lock()
+        defer { env.catalog.unlock() }
         var txn: OpaquePointer?
         try lmdbCheck(mdb_txn_begin(env.env, nil, UInt32(MDB_RDONLY), &txn), "begin a read transaction")
         guard let txn else { return nil }
@@ -165,7 +167,9 @@ enum LMDBFormat {
     /// created them first, checks and opens those.
     static func create(_ env: LMDBEnvironment, schema: Schema) throws -> (LMDBLayout, String) {
         // Another process may have created it first: checked, and its record upgraded if needed.
-        try env.write { txn in
+        env.catalog.lock()
+        defer { env.catalog.unlock() }
+        return try env.write { txn in
             var meta: MDB_dbi = 0
             try lmdbCheck(mdb_dbi_open(txn, LMDBLayout.metaName, UInt32(MDB_CREATE), &meta), "create the metadata database")
             if try LMDBMeta.get(txn, meta, "format") != nil {

@@ -31,6 +31,30 @@ final class LMDBLayout: @unchecked Sendable {
         1 + schema.entities.reduce(0) { $0 + 1 + $1.uniqueConstraints.count + $1.indexes.count + $1.relationshipIsToMany.filter { $0 }.count }
     }
 
+    /// The environment's database slots for stores of `schemas`: room for the databases of two
+    /// schemas at once (a migration opens the new ones while a store of this process may hold the
+    /// old ones), and at least 128, so an environment opened by a store of one version has room
+    /// for a migration to the next (liblmdb fixes the count when the environment opens).
+    static func environmentSlots(_ schemas: Schema...) -> Int {
+        max(128, 2 * schemas.map(databaseCount).reduce(0, +) + 2)
+    }
+
+    /// The name of every database the schema needs, in the order `databases` lists them.
+    static func databaseNames(_ schema: Schema) -> [String] {
+        [metaName] + schema.entities.flatMap { e in
+            [recordsName(e)] + e.uniqueConstraints.indices.map { uniqueName(e, $0) } + e.indexes.indices.map { indexName(e, $0) }
+                + e.relationships.indices.filter { e.relationshipIsToMany[$0] }.map { toManyName(e, $0) }
+        }
+    }
+
+    /// Every database of the layout with its name.
+    var databases: [(name: String, dbi: MDB_dbi)] {
+        let handles = [meta] + schema.entities.flatMap { e in
+            [records[e.index]] + uniques[e.index] + indexes[e.index] + e.relationships.indices.filter { e.relationshipIsToMany[$0] }.map { toMany[e.index][$0] }
+        }
+        return Array(zip(Self.databaseNames(schema), handles)).map { (name: $0.0, dbi: $0.1) }
+    }
+
     /// Opens every database in `txn`; `create` makes missing ones (a new store).
     ///
     /// - Throws: `MDB_NOTFOUND` as an `LMDBError` when a database is missing and `create` is false.

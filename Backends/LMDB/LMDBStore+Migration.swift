@@ -15,9 +15,12 @@ extension LMDBStore {
         guard FileManager.default.fileExists(atPath: configuration.folder.appendingPathComponent("data.mdb").path) else { return nil }
         do {
             guard try LMDBFormat.preflight(configuration.folder, readOnly: true) else { return nil }
-            let environment = try LMDBEnvironment(
+            // The process's environment on the folder (liblmdb forbids a second one in a process).
+            let environment = try LMDBEnvironment.shared(
                 path: path, mapSize: configuration.initialMapSize, maximumMapSize: configuration.maximumMapSize,
-                maxDatabases: 2, flags: MDB_RDONLY)
+                maxDatabases: LMDBLayout.environmentSlots(), flags: MDB_RDONLY)
+            environment.catalog.lock()
+            defer { environment.catalog.unlock() }
             return try environment.read { txn -> RecordedSchema? in
                 var meta: MDB_dbi = 0
                 let rc = mdb_dbi_open(txn, LMDBLayout.metaName, 0, &meta)
@@ -31,45 +34,23 @@ extension LMDBStore {
     }
 }
 
-/// LMDB migrates through the core's copy-and-swap path: the records are copied at the new schema
-/// into a staging environment beside the store, whose `data.mdb` then replaces the store's in one
-/// rename. Keys are renumbered by the copy (see `CopyAndSwapMigratable`); an in-place rewrite in
-/// one write transaction, which would keep them, is not written yet.
-extension LMDBStore: CopyAndSwapMigratable {
-    /// `<folder>.migrating` beside the store's folder, at `schema`.
-    public static func stagingConfiguration(for configuration: LMDBStoreConfiguration, schema: Schema) throws -> LMDBStoreConfiguration {
-        var staging = configuration
-        staging.folder = configuration.folder.deletingLastPathComponent().appendingPathComponent(configuration.folder.lastPathComponent + ".migrating")
-        staging.schema = schema
-        staging.isReadOnly = false
-        staging.durability = .full  // synced before it is renamed into place
-        return staging
-    }
-
-    /// Renames the staging environment's `data.mdb` over the store's (atomic), then removes the
-    /// staging folder.
+/// LMDB migrates in place, in one write transaction (`LMDBMigration`): keys, key counters and the
+/// store identifier are kept.
+@_spi(StrataEngine) extension LMDBStore: StateMigratable {
+    /// Migrates the environment in one write transaction; any error or a crash leaves it at the
+    /// old schema.
     ///
-    /// - Throws: `ioFailure` when the rename fails; the store is then unchanged.
-    public static func replaceStore(_ configuration: LMDBStoreConfiguration, with staging: LMDBStoreConfiguration) throws {
-        let from = staging.folder.appendingPathComponent("data.mdb").path, to = configuration.folder.appendingPathComponent("data.mdb").path
-        guard rename(from, to) == 0 else {
-            throw StrataError(.ioFailure, "Cannot move the migrated environment into place (errno \(errno)); the store is unchanged.", file: to)
-        }
-        let folder = open(configuration.folder.path, O_RDONLY | O_DIRECTORY)
-        if folder >= 0 {
-            fsync(folder)
-            close(folder)
-        }
-        removeStore(staging)
+    /// - Throws: `ioFailure` for a folder without a store, `schemaMismatch` when the store is not
+    ///   at `source`, `rewrite`'s errors (`uniqueConstraintViolation` naming two records that
+    ///   collide under a new constraint…) — the store unchanged.
+    @_spi(StrataEngine) public static func migrateStore(_ configuration: LMDBStoreConfiguration, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
+        try LMDBMigration.run(configuration, from: source, to: destination, rewrite: rewrite)
     }
+}
 
-    /// Removes the staging folder.
-    public static func removeStore(_ staging: LMDBStoreConfiguration) {
-        try? FileManager.default.removeItem(at: staging.folder)
-    }
-
-    /// The copy-and-swap path of the core.
+extension LMDBStore {
+    /// Applies one schema change in the backend's atomic step (`StateMigratable`).
     public static func migrateStore(_ configuration: LMDBStoreConfiguration, _ migration: SchemaMigration) throws {
-        try copyAndSwap(configuration, migration)
+        try migrateByRewriting(configuration, migration)
     }
 }

@@ -39,7 +39,7 @@ public final class LMDBStore: DataStore {
             let flags = LMDBStoreConfiguration.environmentFlags(configuration.durability) | (configuration.isReadOnly ? MDB_RDONLY : 0)
             let environment = try LMDBEnvironment.shared(
                 path: path, mapSize: configuration.initialMapSize, maximumMapSize: configuration.maximumMapSize,
-                maxDatabases: LMDBLayout.databaseCount(configuration.schema) + 2, flags: flags)
+                maxDatabases: LMDBLayout.environmentSlots(configuration.schema), flags: flags)
             var opened = try existed ? LMDBFormat.inspect(environment, schema: configuration.schema).map { inspected in
                 // A store written before schema records (or of an older version): upgraded by a writer.
                 if inspected.2 == .rewriteRecord, !configuration.isReadOnly { return try LMDBFormat.create(environment, schema: configuration.schema) }
@@ -119,6 +119,18 @@ public final class LMDBStore: DataStore {
         }
     }
 
+    /// Refuses a save into an environment migrated to another schema since this store opened it
+    /// (by another store of this process or another process): its records would be written in the
+    /// old layout among the new one's. One metadata read per save.
+    ///
+    /// - Throws: `schemaMismatch` naming both fingerprints.
+    private func checkSchemaUnchanged(_ txn: OpaquePointer) throws {
+        let stored = try LMDBMeta.get(txn, layout.meta, "fingerprint").map { String(decoding: $0, as: UTF8.self) }
+        guard stored == layout.schema.fingerprint else {
+            throw StrataError(.schemaMismatch, "The store was migrated to another schema (fingerprint \(stored ?? "none")) since this store opened it at fingerprint \(layout.schema.fingerprint); nothing was saved. Open the store again with the new schema.", file: environment.path)
+        }
+    }
+
     /// Applies the save in one write transaction; on any error it is aborted and nothing changes.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         guard !configuration.isReadOnly else {
@@ -126,6 +138,7 @@ public final class LMDBStore: DataStore {
         }
         do {
             return try environment.write { txn in
+                try checkSchemaUnchanged(txn)
                 let transaction = try LMDBSaveTransaction(txn: txn, context: context)
                 try transaction.run(request)
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]

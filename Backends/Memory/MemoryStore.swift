@@ -65,9 +65,17 @@ public final class MemoryStore: DataStore {
     ///
     /// - Throws: the migration's errors (`uniqueConstraintViolation`…), with nothing changed.
     public static func migrateStore(_ configuration: MemoryStoreConfiguration, _ migration: SchemaMigration) throws {
-        try MemoryStoreRegistry.migrate(configuration.name, migration)
+        try migrateByRewriting(configuration, migration)
     }
 
     /// Deletes the named store's data from the process.
     public static func destroy(name: String) { MemoryStoreRegistry.remove(name) }
+}
+
+/// A whole staged migration path in one step: the registry entry is replaced whole.
+@_spi(StrataEngine) extension MemoryStore: StateMigratable {
+    /// Replaces the named store's records by `rewrite(records)` at `destination`, in one step.
+    @_spi(StrataEngine) public static func migrateStore(_ configuration: MemoryStoreConfiguration, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
+        try MemoryStoreRegistry.migrate(configuration.name, from: source, to: destination, rewrite: rewrite)
+    }
 }

@@ -45,16 +45,17 @@ enum MemoryStoreRegistry {
     /// one step; stores still open on the old engine keep the old state (reopen them).
     ///
     /// - Throws: `ioFailure` for a name no store has; the migration's errors, with nothing changed.
-    static func migrate(_ name: String, _ migration: SchemaMigration) throws {
+    static func migrate(_ name: String, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
         try entries.withLock { entries in
             guard let entry = entries[name] else {
                 throw StrataError(.ioFailure, "There is no memory store named '\(name)' in this process to migrate.", file: name)
             }
-            guard entry.recorded.fingerprint == migration.source.fingerprint else {
-                throw entry.recorded.mismatch(opening: migration.source, file: name, reason: "The migration starts at another schema than the store holds")
+            guard entry.recorded.fingerprint == source.fingerprint else {
+                throw entry.recorded.mismatch(opening: source, file: name, reason: "The migration starts at another schema than the store holds")
             }
-            let next = try entry.engine.state.migrated(by: migration)
-            entries[name] = Entry(engine: RecordEngine(state: next), recorded: RecordedSchema(migration.destination))
+            let next = try rewrite(entry.engine.state)
+            try next.requireSchema(destination)
+            entries[name] = Entry(engine: RecordEngine(state: next), recorded: RecordedSchema(destination))
         }
     }
 

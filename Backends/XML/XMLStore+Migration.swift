@@ -9,9 +9,17 @@ extension XMLStore {
         try JournaledDocument<XMLFormat>.recordedSchema(url: configuration.url, format: XMLFormat(schema: configuration.schema))
     }
 
+    /// Applies one schema change in the backend's atomic step (`StateMigratable`).
+    public static func migrateStore(_ configuration: XMLStoreConfiguration, _ migration: SchemaMigration) throws {
+        try migrateByRewriting(configuration, migration)
+    }
+}
+
+/// The whole staged path of a migration plan in one atomic step.
+@_spi(StrataEngine) extension XMLStore: StateMigratable {
     /// Rewrites the store at the migration's destination schema in one atomic document replace,
     /// under the writer lock.
-    public static func migrateStore(_ configuration: XMLStoreConfiguration, _ migration: SchemaMigration) throws {
-        try JournaledDocument<XMLFormat>.migrate(url: configuration.url, format: XMLFormat(schema: migration.source), migration: migration, lockWait: configuration.lockWait)
+    @_spi(StrataEngine) public static func migrateStore(_ configuration: XMLStoreConfiguration, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
+        try JournaledDocument<XMLFormat>.migrate(url: configuration.url, format: XMLFormat(schema: source), from: source, to: destination, lockWait: configuration.lockWait, rewrite: rewrite)
     }
 }

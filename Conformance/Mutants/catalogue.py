@@ -115,4 +115,10 @@ MUTANTS = [
     ("csv-backslash-unescaped", K, "case \"\\\\\": out += \"\\\\\\\\\"", "case \"\\\\\": out += \"\\\\\"", "csv", "a backslash round-trips (§8)"),
     ("csv-empty-string-nil", K, "if field.text.isEmpty && !field.quoted { return .null }", "if field.text.isEmpty { return .null }", "csv", "nil stays distinct from the empty string (§8)"),
     ("csv-negative-infinity", K, "if d == -.infinity { return \"-Infinity\" }", "if d == -.infinity { return \"Infinity\" }", "csv", "-infinity round-trips (§8)"),
+    # Migrations (issue 26): the suite's migration cases
+    ("migration-nil-not-filled", "Sources/Strata/Migration/SchemaMigration.swift", "case .copyFillingNil(let i, let fill): values[i].isNull ? fill : values[i]", "case .copyFillingNil(let i, _): values[i]", "memory", "optional made required gives its default to records holding nil"),
+    ("migration-new-attribute-nil", "Sources/Strata/Migration/SchemaMigration.swift", "case .constant(let v): v", "case .constant: .null", "memory", "an added attribute takes its default in every record"),
+    ("migration-rename-ignored", "Sources/Strata/Migration/SchemaMigration+Inference.swift", "let from = a.originalName.flatMap(old.attributeIndex) ?? old.attributeIndex(a.name)", "let from = old.attributeIndex(a.name)", "memory", "an attribute renamed with originalName keeps its values"),
+    ("lmdb-migration-lists-dropped", "Backends/LMDB/LMDBMigration.swift", "for r in entity.relationships.indices where entity.relationshipIsToMany[r] {", "for r in entity.relationships.indices where false && entity.relationshipIsToMany[r] {", "lmdb", "to-many links survive a migration, in order"),
+    ("lmdb-migration-unique-unfiled", "Backends/LMDB/LMDBMigration.swift", "for (c, refs) in entity.uniqueConstraints.enumerated() where LMDBKeyCodec.valueKey(refs, record, into: &value) {", "for (c, refs) in entity.uniqueConstraints.enumerated() where false && LMDBKeyCodec.valueKey(refs, record, into: &value) {", "lmdb", "a unique constraint holds for saves after the migration"),
 ]

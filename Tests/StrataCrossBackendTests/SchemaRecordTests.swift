@@ -6,6 +6,7 @@ import StrataJSON
 import StrataLMDB
 import StrataMemory
 import StrataSQLite
+import StrataXML
 import Testing
 
 /// Self-describing stores (issue 26): every backend records its schema, stores written before
@@ -128,8 +129,8 @@ struct SchemaRecordTests {
         try body(dir.path, dir)
     }
 
-    /// The in-place backends (keys kept); LMDB's copy-and-swap is checked by the suite.
-    @Test(arguments: ["memory", "json", "csv", "sqlite"])
+    /// Every built-in backend migrates in place (keys kept).
+    @Test(arguments: ["memory", "json", "csv", "xml", "lmdb", "sqlite"])
     func aLightweightChangeMigratesOnOpen(backend: String) throws {
         try Self.each { name, dir in
             defer { MemoryStore.destroy(name: name) }
@@ -137,6 +138,8 @@ struct SchemaRecordTests {
             case "memory": try Self.migrateOnOpen(backend) { MemoryStoreConfiguration(name: name, schema: $0) }
             case "json": try Self.migrateOnOpen(backend) { JSONStoreConfiguration(url: dir.appendingPathComponent("s.json"), schema: $0) }
             case "csv": try Self.migrateOnOpen(backend) { CSVStoreConfiguration(folder: dir.appendingPathComponent("s"), schema: $0) }
+            case "xml": try Self.migrateOnOpen(backend) { XMLStoreConfiguration(url: dir.appendingPathComponent("s.xml"), schema: $0) }
+            case "lmdb": try Self.migrateOnOpen(backend) { LMDBStoreConfiguration(folder: dir.appendingPathComponent("s"), schema: $0) }
             default: try Self.migrateOnOpen(backend) { SQLiteStoreConfiguration(url: dir.appendingPathComponent("s.sqlite"), schema: $0) }
             }
         }
@@ -146,6 +149,8 @@ struct SchemaRecordTests {
             case "memory": try Self.duplicatesRefused(backend) { MemoryStoreConfiguration(name: name, schema: $0) }
             case "json": try Self.duplicatesRefused(backend) { JSONStoreConfiguration(url: dir.appendingPathComponent("s.json"), schema: $0) }
             case "csv": try Self.duplicatesRefused(backend) { CSVStoreConfiguration(folder: dir.appendingPathComponent("s"), schema: $0) }
+            case "xml": try Self.duplicatesRefused(backend) { XMLStoreConfiguration(url: dir.appendingPathComponent("s.xml"), schema: $0) }
+            case "lmdb": try Self.duplicatesRefused(backend) { LMDBStoreConfiguration(folder: dir.appendingPathComponent("s"), schema: $0) }
             default: try Self.duplicatesRefused(backend) { SQLiteStoreConfiguration(url: dir.appendingPathComponent("s.sqlite"), schema: $0) }
             }
         }

@@ -33,9 +33,10 @@ extension DataStore {
     /// opens as `init(_:)` does. A read-only open never migrates.
     ///
     /// - Throws: `schemaMismatch` naming both versions and the differences when the difference is
-    ///   not lightweight (the reason of the `migrationRequired` is in the message), when the store
-    ///   is of a newer version than the schema, when it recorded only a fingerprint, or for a
-    ///   read-only open; the store is left untouched. The migration's own errors
+    ///   not lightweight (the reason of the `migrationRequired` is in the message, its entity and
+    ///   property in the error's), when it would drop an entity (a store opened with only some of
+    ///   its models keeps the others), when the store is of a newer version than the schema, when
+    ///   it recorded only a fingerprint, or for a read-only open; the store is left untouched. The migration's own errors
     ///   (`uniqueConstraintViolation` for values that collide under a new constraint…), also with
     ///   the store untouched.
     public static func openMigrating(_ configuration: Configuration) throws -> Self {
@@ -63,6 +64,15 @@ extension DataStore {
             var refusal = recorded.mismatch(opening: schema, file: configuration.name, reason: error.message)
             refusal.entity = error.entity
             refusal.properties = error.properties
+            throw refusal
+        }
+        let dropped = migration.changes.compactMap { change -> String? in
+            if case .removeEntity(let name) = change { name } else { nil }
+        }
+        if let first = dropped.first {
+            // A store opened with some of its models, or another app's, must not lose the others.
+            var refusal = recorded.mismatch(opening: schema, file: configuration.name, reason: "Opening would drop the entit\(dropped.count == 1 ? "y" : "ies") \(dropped.joined(separator: ", ")) and \(dropped.count == 1 ? "its" : "their") records; a migration on open never drops an entity. Open the store with those models too, or drop them in a migration plan's lightweight stage")
+            refusal.entity = first
             throw refusal
         }
         try migrateStore(configuration, migration)

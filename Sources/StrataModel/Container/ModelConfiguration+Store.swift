@@ -69,13 +69,15 @@ func openStore(_ configuration: ModelConfiguration, schema: Schema, plan: Resolv
 /// Opens a backend's own configuration, first migrating the store with `plan` when there is one
 /// (`MigrationRunner`).
 ///
-/// Without a plan the store opens as it is (same schema, or `schemaMismatch`). Migrating a
-/// lightweight difference on open (`DataStore.openMigrating`) waits for the store side: today it
-/// would migrate a store another container of this process has open (a container opened with the
-/// wrong models on a shared store would drop its entities), and reports `unsupported` instead of
-/// `schemaMismatch` on backends that do not migrate yet.
+/// Without a plan, a store whose recorded schema differs from the models' by lightweight changes
+/// only is migrated on open, as SwiftData's container does (`DataStore.openMigrating`); anything
+/// else, and a difference that would drop an entity, is `schemaMismatch` naming both versions and
+/// what differs, the store untouched (docs/migrations.md).
 func openBackend<Configuration: Strata.DataStoreConfiguration>(_ configuration: Configuration, plan: ResolvedMigrationPlan? = nil) throws -> OpenedStore {
-    if let plan { try MigrationRunner(plan: plan, configuration: configuration).run() }
+    guard let plan else {
+        return OpenedStore(store: ModelStoreBox(try Configuration.Store.openMigrating(configuration)), configuration: configuration)
+    }
+    try MigrationRunner(plan: plan, configuration: configuration).run()
     return OpenedStore(store: ModelStoreBox(try Configuration.Store(configuration)), configuration: configuration)
 }
 

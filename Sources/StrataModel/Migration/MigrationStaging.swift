@@ -34,6 +34,11 @@ final class MigrationStaging: ModelStore {
         current = Mutex(RecordEngine(state: state))
     }
 
+    /// Stages records a backend read itself (`StateMigratable`): keys and key counters as stored.
+    init(state: StoreState) {
+        current = Mutex(RecordEngine(state: state))
+    }
+
     /// The staged records now.
     var state: StoreState { engine.state }
 

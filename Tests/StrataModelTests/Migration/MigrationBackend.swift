@@ -15,13 +15,8 @@ struct MigrationBackend: CustomStringConvertible, Sendable {
         self.open = { dir, types, plan in try ModelContainer(for: types, migrationPlan: plan, configurations: stores.configuration(dir, .empty)) }
     }
 
-    /// The built-in backends these tests pass on: every one but LMDB, whose copy-and-swap
-    /// migration is then still read at the old schema by the next open in this process (an open
-    /// LMDB environment of the process; left to the store side).
-    static let all: [MigrationBackend] = every.filter { $0.name != "lmdb" }
-
     /// Every built-in backend, the memory backend first.
-    static let every: [MigrationBackend] = BuiltinStores.referenceFirst.map { MigrationBackend(name: $0.name, $0.factory) }
+    static let all: [MigrationBackend] = BuiltinStores.referenceFirst.map { MigrationBackend(name: $0.name, $0.factory) }
 }
 
 /// One store location for a test (a `ModelFixture`'s: removed, and the memory store destroyed, at the end).

@@ -53,6 +53,34 @@ import Testing
         #expect(try context.fetch(FetchDescriptor<SampleTripsSchemaV3.Trip>()).map(\.startDate).sorted() == [Self.day(0), Self.day(1)])
     }
 
+    /// A `PersistentIdentifier` saved before a migration names the same record after it: through a
+    /// staged custom stage and through a single lightweight one (keys are never renumbered).
+    @Test(arguments: MigrationBackend.all) func identifiersSurviveMigrations(_ backend: MigrationBackend) throws {
+        let fixture = try MigrationFixture(backend)
+        try Self.writeTripsV1(fixture)
+        let before = try ModelContext(fixture.open(SampleTripsSchemaV1.self, plan: SampleTripsMigrationPlan.self))
+            .fetch(FetchDescriptor<SampleTripsSchemaV1.Trip>(sortBy: [SortDescriptor(\.start_date)]))
+        let saved = Dictionary(before.map { ($0.start_date, $0.persistentModelID) }, uniquingKeysWith: { first, _ in first })
+        #expect(saved.count == 3)
+        // v1 → v2: the custom stage deletes the second Rome; the other two keep their identifiers.
+        do {
+            let context = ModelContext(try fixture.open(SampleTripsSchemaV2.self, plan: SampleTripsMigrationPlan.self))
+            let trips = try context.fetch(FetchDescriptor<SampleTripsSchemaV2.Trip>())
+            #expect(Dictionary(uniqueKeysWithValues: trips.map { ($0.start_date, $0.persistentModelID) }) == saved.filter { $0.key != Self.day(2) })
+            let osloID = try #require(saved[Self.day(1)])
+            let oslo = try #require(context.model(for: osloID) as? SampleTripsSchemaV2.Trip)
+            #expect(oslo.name == "Oslo")
+        }
+        // v2 → v3: one lightweight stage, the store's own migration.
+        let context = ModelContext(try fixture.open(SampleTripsSchemaV3.self, plan: SampleTripsMigrationPlan.self))
+        let trips = try context.fetch(FetchDescriptor<SampleTripsSchemaV3.Trip>())
+        #expect(Dictionary(uniqueKeysWithValues: trips.map { ($0.startDate, $0.persistentModelID) }) == saved.filter { $0.key != Self.day(2) })
+        let romeID = try #require(saved[Self.day(0)])
+        let rome = try #require(context.model(for: romeID) as? SampleTripsSchemaV3.Trip)
+        #expect(rome.name == "Rome")
+        #expect(rome.bucketList.map(\.title).sorted() == ["Colosseum", "Pantheon"])
+    }
+
     @Test(arguments: MigrationBackend.all) func didMigrateFillsAndMovesThroughRelationships(_ backend: MigrationBackend) throws {
         let fixture = try MigrationFixture(backend)
         do {
