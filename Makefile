@@ -11,7 +11,7 @@ TRIALS ?= 1000
 SEED ?= 1
 RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
-.PHONY: postgres-up postgres-down deps build release model-bench test consumer docs examples report report-screenshot instructions perfcheck difftest mutants torture fuzz clean
+.PHONY: postgres-up postgres-down deps build release model-bench test consumer docs examples report report-screenshot instructions perfcheck difftest model-difftest mutants torture fuzz clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -144,6 +144,16 @@ SEEDS ?= 1000
 OPS ?= 200
 difftest: release
 	.build/release/strata difftest --seeds $(SEEDS) --operations $(OPS)
+
+## model-difftest: the model layer against an oracle (Tests/StrataModelTests/PredicateOracleTests.swift):
+## PREDICATES random #Predicates, as many sorts with windows and as many predicates over unsaved changes per
+## built-in backend, each fetch compared with Foundation's Predicate.evaluate and Swift's sort of the same
+## objects (make test runs 300 of each). Time: docs/models.md, "The predicate oracle".
+PREDICATES ?= 10000
+ORACLE_SEED ?= 1
+model-difftest: deps
+	$(SWIFT) build --build-tests
+	STRATA_ORACLE_CASES=$(PREDICATES) STRATA_ORACLE_SEED=$(ORACLE_SEED) $(SWIFT) test --skip-build --filter PredicateOracleTests
 
 ## mutants: the mutation catalogue (Conformance/Mutants/catalogue.py) against the suite, in a scratch
 ## copy with its own incremental build folder (.build-mutants); ONLY=id,id runs some. Not part of test.

@@ -1,7 +1,9 @@
 # The mutation catalogue: each entry is one bug a real backend could have, written from the store
 # contract. Fields: id, file, search (must occur exactly once), replace, backend (whose conformance
 # tests run: memory for the shared engine and core, else the backend touched; `difftest` runs the
-# differential test on memory against the independent oracle instead of the suite), rationale.
+# differential test on memory against the independent oracle instead of the suite; `model:FILTER` runs
+# the model-layer tests matching FILTER, for mutants of StrataModel, which the suite does not reach),
+# rationale.
 E = "Sources/Strata/Engine/SaveTransaction.swift"
 F = "Sources/Strata/Engine/StoreState+Fetch.swift"
 O = "Sources/Strata/Values/Value+Ordering.swift"
@@ -121,4 +123,35 @@ MUTANTS = [
     ("migration-rename-ignored", "Sources/Strata/Migration/SchemaMigration+Inference.swift", "let from = a.originalName.flatMap(old.attributeIndex) ?? old.attributeIndex(a.name)", "let from = old.attributeIndex(a.name)", "memory", "an attribute renamed with originalName keeps its values"),
     ("lmdb-migration-lists-dropped", "Backends/LMDB/LMDBMigration.swift", "for r in entity.relationships.indices where entity.relationshipIsToMany[r] {", "for r in entity.relationships.indices where false && entity.relationshipIsToMany[r] {", "lmdb", "to-many links survive a migration, in order"),
     ("lmdb-migration-unique-unfiled", "Backends/LMDB/LMDBMigration.swift", "for (c, refs) in entity.uniqueConstraints.enumerated() where LMDBKeyCodec.valueKey(refs, record, into: &value) {", "for (c, refs) in entity.uniqueConstraints.enumerated() where false && LMDBKeyCodec.valueKey(refs, record, into: &value) {", "lmdb", "a unique constraint holds for saves after the migration"),
+    # Issue 27: LMDB, the file formats and the model layer, where an outside round found the suite weak.
+    # LMDB: value keys of indexes and unique constraints (a range walk must match a scan), lists, values.
+    ("lmdb-index-negative-int", "Backends/LMDB/LMDBKeyCodec.swift", "case .int(let i): fixed(UInt64(bitPattern: i) ^ (1 << 63))", "case .int(let i): fixed(UInt64(bitPattern: i))", "lmdb", "an index orders negative integers before positive ones (§6, range on an index matches a scan)"),
+    ("lmdb-index-negative-double", "Backends/LMDB/LMDBKeyCodec.swift", "return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)", "return bits & (1 << 63) != 0 ? bits : bits | (1 << 63)", "lmdb", "an index orders negative doubles by magnitude, reversed (§6, range on an index matches a scan)"),
+    ("lmdb-index-range-start-exact", "Backends/LMDB/LMDBQuery.swift", "case .greater, .greaterOrEqual: rc = mdb_cursor_get(cursor, &k, &data, MDB_SET_RANGE)", "case .greater, .greaterOrEqual: rc = mdb_cursor_get(cursor, &k, &data, MDB_SET_KEY)", "lmdb", "> and >= on an index start at the first key not below the bound, stored or not (§6)"),
+    ("lmdb-index-upper-bound-dropped", "Backends/LMDB/LMDBQuery.swift", "if op == .less || op == .lessOrEqual, compare(k) > 0 { return }", "if op == .less || op == .lessOrEqual, compare(k) >= 0 { return }", "lmdb", "<= on an index keeps values equal to the bound (§6)"),
+    ("lmdb-ordered-append-first-position", "Backends/LMDB/LMDBSaveTransaction+Links.swift", "rc = mdb_cursor_get(cursor, &k, &data, MDB_LAST_DUP)", "rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST_DUP)", "lmdb", "an appended member goes last, also with a lower key than the last member (§2 ordered lists)"),
+    ("lmdb-nan-payload", "Backends/LMDB/LMDBRecordCodec.swift", "case .double(let d): writer.fixed(4, d.bitPattern)", "case .double(let d): writer.fixed(4, (d.isNaN ? Double.nan : d).bitPattern)", "lmdb", "NaN payloads round-trip bit for bit (§8)"),
+    # JSON: string escapes in the document and in journal lines.
+    ("json-cr-raw", "Backends/JSON/JSONValue.swift", "case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: \"r\")])", "case 0x0D: bytes.append(b)", "json", "a carriage return is escaped and round-trips (§8)"),
+    ("json-lf-raw-in-journal-line", "Backends/JSON/JSONValue.swift", "case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: \"n\")])", "case 0x0A: bytes.append(b)", "json", "a line feed never splits a journal line (§8)"),
+    ("json-control-escape-unpadded", "Backends/JSON/JSONValue.swift", "(hex.count == 1 ? \"0\" + hex : hex)", "hex", "json", "NUL and other controls are written as \\u00XX and round-trip (§8)"),
+    # XML: numbers and text escapes in the document and in journal lines.
+    ("xml-nan-payload", "Backends/XML/XMLRecordCodec.swift", "if d.bitPattern == Double.nan.bitPattern { return \"NaN\" }", "if d.isNaN { return \"NaN\" }", "xml", "NaN payloads round-trip bit for bit (§8)"),
+    ("xml-cr-literal", "Backends/XML/XMLWriter.swift", "case UInt8(ascii: \">\"): raw(\"&gt;\")\n            case 0x0D: raw(\"&#13;\")", "case UInt8(ascii: \">\"): raw(\"&gt;\")\n            case 0x0D: bytes.append(b)", "xml", "a carriage return survives XML's line-end normalisation (§8)"),
+    ("xml-lf-raw-in-journal-line", "Backends/XML/XMLWriter.swift", "            case 0x0A where singleLine: raw(\"&#10;\")\n", "", "xml", "a line feed never splits a journal line (§8)"),
+    ("xml-ampersand-raw", "Backends/XML/XMLWriter.swift", "case UInt8(ascii: \"&\"): raw(\"&amp;\")\n            case UInt8(ascii: \"<\"): raw(\"&lt;\")\n            case UInt8(ascii: \">\")", "case UInt8(ascii: \"<\"): raw(\"&lt;\")\n            case UInt8(ascii: \">\")", "xml", "markup characters in text round-trip (§8)"),
+    # CSV: quoting and escapes.
+    ("csv-quote-not-doubled", "Backends/CSV/CSVParser.swift", "if b == UInt8(ascii: \"\\\"\") { bytes.append(b) }", "", "csv", "a quote inside a field is doubled (RFC 4180) and round-trips (§8)"),
+    ("csv-nul-unescaped-as-zero", K, "case \"0\": out += \"\\u{0}\"", "case \"0\": out += \"0\"", "csv", "NUL round-trips (§8)"),
+    ("csv-nan-payload", K, "return d.bitPattern == Double.nan.bitPattern ? \"NaN\"", "return d.isNaN ? \"NaN\"", "csv", "NaN payloads round-trip bit for bit (§8)"),
+    # The model layer (StrataModel), judged by its tests: the predicate oracle and the context's promises.
+    ("model-constant-left-not-mirrored", "Sources/StrataModel/Queries/PredicateTranslator+Comparison.swift", "        case .less: .greater\n", "        case .less: .less\n", "model:PredicateOracleTests", "a comparison with the constant on the left is mirrored (5 < x is x > 5)"),
+    ("model-optional-false-matches-nil", "Sources/StrataModel/Queries/PredicateTranslator+Comparison.swift", "return .and([.not(isNil), b ? p : .not(p)])", "return b ? p : .not(p)", "model:PredicateOracleTests", "== false on an optional chain that is nil does not hold (Swift: nil == false is false)"),
+    ("model-captured-allsatisfy-as-any", "Sources/StrataModel/Queries/PredicateExpressions+Collections.swift", "return .condition(all ? .and(parts) : .or(parts))", "return .condition(.or(parts))", "model:PredicateOracleTests", "allSatisfy over a captured array needs every element"),
+    ("model-pending-deleted-still-fetched", "Sources/StrataModel/Context/ModelContext+PendingChanges.swift", "            guard let model = deleted[key], model.persistentBackingData.info.entityName == entityName else { continue }\n            set.storedIDs.append(model.persistentModelID)\n", "            guard let model = deleted[key], model.persistentBackingData.info.entityName == entityName else { continue }\n", "model:PredicateOracleTests", "an unsaved delete leaves the context's fetches"),
+    ("model-pending-window-too-narrow", "Sources/StrataModel/Context/ModelContext+PendingChanges.swift", "request.fetchOffset + $0 + pending.storedIDs.count", "request.fetchOffset + $0", "model:PredicateOracleTests", "a window over unsaved changes is full when pending objects drop out of the store's rows"),
+    ("model-pending-count-double", "Sources/StrataModel/Context/ModelContext+PendingChanges.swift", "total -= try store.fetchCount(untrusted)", "_ = try store.fetchCount(untrusted)", "model:PredicateOracleTests", "fetchCount with unsaved changes counts a changed record once"),
+    ("model-deleted-stays-registered", "Sources/StrataModel/Context/ModelContext+Save.swift", "guard let model = registered.removeValue(forKey: id) else { continue }", "guard let model = registered[id] else { continue }", "model:ContextPromiseTests", "the identity map lets go of a record whose delete is saved"),
+    ("model-rollback-keeps-values", "Sources/StrataModel/Context/ModelContext+Save.swift", "            model.persistentBackingData.clearChanges()\n            model._$refault()\n        }\n        changed = [:]", "            model.persistentBackingData.clearChanges()\n        }\n        changed = [:]", "model:ContextPromiseTests", "rollback makes changed objects read their stored values again"),
+    ("model-upsert-ignores-to-one-part", "Sources/StrataModel/Context/ModelContext+Fetch.swift", "parts.append(.targetIs(PropertyPath([entity.relationships[r].name]), target.persistentModelID))", "_ = target", "model:ContextPromiseTests", "upsert on a constraint with a to-one part matches the owner too"),
 ]

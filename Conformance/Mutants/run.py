@@ -17,7 +17,8 @@ root = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, here)
 from catalogue import MUTANTS
 
-scratch = "/tmp/strata-mutants-" + str(os.getuid())
+# One scratch copy per clone: two clones of one user running mutants at once must not share it.
+scratch = "/tmp/strata-mutants-" + os.path.basename(root) + "-" + str(os.getuid())
 build = os.path.join(root, ".build-mutants")
 
 def sync():
@@ -42,11 +43,27 @@ def oracle_disagrees():
         return True
     return run.returncode != 0
 
+def model_tests_fail(filter):
+    """True when the model-layer tests matching `filter` (a `swift test --filter` pattern) fail, crash or
+    hang (20 minutes): the model layer is not in `strata conformance`, so its mutants are judged by the
+    test target StrataModelTests, built in the same build folder (the test bundle links every target)."""
+    built = swift("build", "--build-tests")
+    if built.returncode != 0:
+        return None
+    try:
+        run = swift("test", "--skip-build", "--filter", filter, timeout=1200)
+    except subprocess.TimeoutExpired:
+        return True
+    return run.returncode != 0
+
 def suite_fails(backend):
     """True when the suite catches the mutant: a failed case, a crash or a hang (15 minutes).
-    Backend `difftest`: the differential test against the oracle instead (oracle_disagrees)."""
+    Backend `difftest`: the differential test against the oracle instead (oracle_disagrees);
+    `model:FILTER`: the model-layer tests matching FILTER (model_tests_fail)."""
     if backend == "difftest":
         return oracle_disagrees()
+    if backend.startswith("model:"):
+        return model_tests_fail(backend[len("model:"):])
     tool = os.path.join(build, "debug", "strata")
     try:
         run = subprocess.run([tool, "conformance", "--backend", backend, "--format", "json"], cwd=scratch,
@@ -81,7 +98,8 @@ def main():
         start = time.time()
         try:
             built = build_tool()
-            verdict = "NO-BUILD" if built.returncode != 0 else ("KILLED" if suite_fails(backend) else "SURVIVED")
+            failed = suite_fails(backend) if built.returncode == 0 else None
+            verdict = "NO-BUILD" if failed is None else ("KILLED" if failed else "SURVIVED")
         finally:
             open(file, "w").write(original)
         results[verdict].append(mid)

@@ -27,7 +27,10 @@ extension ConformanceSuite {
                 let bounds: [Value] = values.filter { !$0.isNull } + [.double(0), .double(-0.5), .double(0.5), .double(-Double(nan: 7, signaling: false))]
                 try checkRangesMatchScan(ctx, entity: "Reading", attribute: "value", bounds: bounds, described: "values \(values)")
             },
-            r("ordered-append-lower-key", "Appending to an ordered to-many a record whose key is lower than the list's last member puts it last, from the to-one side or the list, and after reopen.") { ctx in
+            r("ordered-append-lower-key", "Appending to an ordered to-many a record whose key is lower than the list's last member puts it last, from the to-one side or the list, to a list of one member or several, and after reopen.") { ctx in
+                // s-late gets the lowest key: appended last to a list of three, it must not sort in
+                // among members whose keys are higher.
+                let late = try ctx.insert(ctx.new("Shelf", ["label": "s-late"]))[0]
                 let old = try ctx.insert(ctx.new("Shelf", ["label": "s-low"]))[0]
                 let mid = try ctx.insert(ctx.new("Shelf", ["label": "s-mid"]))[0]
                 let lib = ctx.new("Library", ["name": "L"])
@@ -43,9 +46,15 @@ extension ConformanceSuite {
                 let expected = [ids[1], old, mid]
                 try ctx.checkEqual(try ctx.get(ids[0]).targets("shelves"), expected, "shelves after appending to the list a shelf with a lower key than s-high (s-high, s-low, s-mid)")
                 try ctx.checkEqual(try ctx.get(mid).target("library"), ids[0], "the appended shelf's library")
+                // From the to-one side onto a list of three: after the last member, not after the first.
+                var lateShelf = try ctx.get(late)
+                lateShelf.set("library", to: ids[0])
+                try ctx.save(updated: [lateShelf])
+                let all = expected + [late]
+                try ctx.checkEqual(try ctx.get(ids[0]).targets("shelves"), all, "shelves after setting the library of s-late, whose key is lower than s-high's (s-high, s-low, s-mid, s-late)")
                 if ctx.store.capabilities.contains(.persistence) {
                     try ctx.reopen()
-                    try ctx.checkEqual(try ctx.get(ids[0]).targets("shelves"), expected, "shelves after reopen")
+                    try ctx.checkEqual(try ctx.get(ids[0]).targets("shelves"), all, "shelves after reopen")
                 }
             },
         ]

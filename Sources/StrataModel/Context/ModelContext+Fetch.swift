@@ -124,7 +124,8 @@ extension ModelContext {
     ///
     /// The lookup runs now; a record inserted by someone else between this call and `save()`
     /// still makes the save fail with `uniqueConstraintViolation`. Relationships of `model` are
-    /// not copied.
+    /// not copied; a `model` this context already holds as a new object (setting its to-one to an
+    /// object of the context inserts it) is taken out again when a stored record is found.
     @discardableResult
     public func upsert<T: PersistentModel>(_ model: T) throws -> T {
         let entity = try entity(of: T.self)
@@ -148,6 +149,10 @@ extension ModelContext {
             for ordinal in info.attributeOrdinals {
                 if case .attribute(let value) = model._$encode(ordinal) { try existing._$assign(ordinal, value) }
             }
+            // Relating the candidate to an object of this context (the to-one part of a constraint
+            // like `#Unique([\.label, \.owner])`) already inserted it, as in SwiftData; it stands for
+            // `existing` now, so it must not be saved as a second record (issue 27).
+            if insertedSet.contains(ObjectIdentifier(model)) { delete(model) }
             return existing
         }
         insert(model)
