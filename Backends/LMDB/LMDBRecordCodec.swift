@@ -10,9 +10,9 @@ struct LMDBRecord: Equatable {
     var toOne: [Int64?]
 }
 
-/// The record encoding, version 1 (`docs/formats/lmdb.md`):
+/// The record encoding, version 2 (`docs/formats/lmdb.md`):
 ///
-///     version (1 byte) · checksum (4 bytes, little-endian, over everything after it) ·
+///     version (1 byte) · checksum (4 bytes, little-endian, over the record's key and everything after it) ·
 ///     each attribute: a tag byte and its payload · each to-one: 0, or 1 and the key (8 bytes)
 ///
 /// Tags: 0 nil, 1 false, 2 true, 3 int, 4 double, 5 string, 6 date, 7 data, 8 uuid, 9 url. Integers,
@@ -21,7 +21,9 @@ struct LMDBRecord: Equatable {
 /// bytes. The entity's schema says how many values follow and of which type; the decoder checks every
 /// tag against it and the checksum against the bytes, so damage is `corruptStore`, never a crash.
 enum LMDBRecordCodec {
-    static let version: UInt8 = 1
+    /// The version written. Version 1 (read still) checksummed the bytes alone, so a record whose
+    /// key was damaged read as another record; version 2 seeds the checksum with the key.
+    static let version: UInt8 = 2
 
     /// The encoded size of `record`, so a save can reserve the bytes in the page (`MDB_RESERVE`).
     static func encodedSize(_ record: LMDBRecord, _ entity: EntitySchema) -> Int {
@@ -45,8 +47,8 @@ enum LMDBRecordCodec {
         return size
     }
 
-    /// Writes `record` into `out`, which holds exactly `encodedSize` bytes.
-    static func encode(_ record: LMDBRecord, _ entity: EntitySchema, into out: UnsafeMutableRawBufferPointer) {
+    /// Writes `record`, stored under `key`, into `out`, which holds exactly `encodedSize` bytes.
+    static func encode(_ record: LMDBRecord, _ entity: EntitySchema, key: Int64, into out: UnsafeMutableRawBufferPointer) {
         var writer = Writer(out: out.baseAddress!, p: 5)
         out[0] = version
         for value in record.attributes {
@@ -76,7 +78,7 @@ enum LMDBRecordCodec {
             if let k = record.toOne[r] { writer.fixed(1, UInt64(bitPattern: k)) } else { writer.byte(0) }
         }
         precondition(writer.p == out.count, "encodedSize and encode disagree")
-        let sum = checksum(UnsafeRawBufferPointer(rebasing: out[5...]))
+        let sum = checksum(UnsafeRawBufferPointer(rebasing: out[5...]), key: key)
         out.storeBytes(of: sum.littleEndian, toByteOffset: 1, as: UInt32.self)
     }
 
@@ -115,16 +117,21 @@ enum LMDBRecordCodec {
     }
 
     /// Encodes `record` into a new array (tests and tools; saves write into the page directly).
-    static func encoded(_ record: LMDBRecord, _ entity: EntitySchema) -> [UInt8] {
+    static func encoded(_ record: LMDBRecord, _ entity: EntitySchema, key: Int64) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: encodedSize(record, entity)) { buffer, count in
-            encode(record, entity, into: UnsafeMutableRawBufferPointer(buffer))
+            encode(record, entity, key: key, into: UnsafeMutableRawBufferPointer(buffer))
             count = buffer.count
         }
     }
 
-    /// A fast 32-bit checksum over 8-byte words (multiply-xorshift), enough to catch damaged bytes.
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    /// A fast 32-bit checksum over 8-byte words (multiply-xorshift), enough to catch damaged bytes;
+    /// with `key` (record version 2) the key is its first word, so a record moved to another key fails.
+    static func checksum(_ bytes: UnsafeRawBufferPointer, key: Int64?) -> UInt32 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        if let key {
+            h = (h ^ UInt64(bitPattern: key)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+        }
         var i = 0
         let n = bytes.count
         while i + 8 <= n {
@@ -155,7 +162,7 @@ enum LMDBRecordCodec {
     /// - Throws: `corruptStore` naming the entity and key for a wrong version, checksum, tag or length.
     static func decode(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, file: String, toOne: (Int, Int64) -> Void) throws -> [Value] {
         do {
-            return try decodeChecked(bytes, entity, toOne: toOne)
+            return try decodeChecked(bytes, entity, key: key, toOne: toOne)
         } catch {
             throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' is damaged (\(error.what)); restore the environment from a backup.", entity: entity.name, file: file)
         }
@@ -164,12 +171,14 @@ enum LMDBRecordCodec {
     /// `decode` without the error's context: the reader carries no entity or path (retaining them
     /// cost every lookup), and the damage is described once, on the way out.
     @inline(__always)
-    private static func decodeChecked(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, toOne: (Int, Int64) -> Void) throws(Malformed) -> [Value] {
+    private static func decodeChecked(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, toOne: (Int, Int64) -> Void) throws(Malformed) -> [Value] {
         guard bytes.count >= 5 else { throw Malformed("\(bytes.count) bytes") }
         // A newer Strata bumps the metadata's format too, so an unknown record version is damage.
-        guard bytes[0] == version else { throw Malformed("record format \(bytes[0])") }
+        guard bytes[0] == version || bytes[0] == 1 else { throw Malformed("record format \(bytes[0])") }
         let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
-        guard stored == checksum(UnsafeRawBufferPointer(rebasing: bytes[5...])) else { throw Malformed("checksum mismatch") }
+        guard stored == checksum(UnsafeRawBufferPointer(rebasing: bytes[5...]), key: bytes[0] == 1 ? nil : key) else {
+            throw Malformed("checksum mismatch: damaged, or stored under another key")
+        }
         let types = entity.attributeTypes
         // The cursor is a local value, not a variable captured by nested functions (which costs an
         // exclusivity check per read). `reserveCapacity` and `append` are specialized for `Value`;

@@ -48,7 +48,7 @@ extension LMDBSaveTransaction {
             throw StrataError(.corruptStore, "The key counter of '\(entity.name)' is behind its stored keys (\(key) exists); restore the environment from a backup.", entity: entity.name, file: records.file)
         }
         try lmdbCheck(rc, "write \(entity.name) \(key)")
-        LMDBRecordCodec.encode(record, entity, into: UnsafeMutableRawBufferPointer(start: data.mv_data, count: data.mv_size))
+        LMDBRecordCodec.encode(record, entity, key: key, into: UnsafeMutableRawBufferPointer(start: data.mv_data, count: data.mv_size))
     }
 
     /// The values a unique constraint or index compares for a record.

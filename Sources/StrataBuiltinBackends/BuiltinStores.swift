@@ -32,11 +32,11 @@ public enum BuiltinStores {
         BuiltinStore(
             "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).",
             storage: .init(description: "one SQLite 3 database file (store.sqlite), real tables", tools: ["sqlite3", "any SQLite browser", "Python sqlite3"], humanReadable: false),
-            detectsAllDamage: false, appendOnly: { $0.hasSuffix("-wal") }, factory: sqlite),
+            detectsAllDamage: false, appendOnly: { $0.hasSuffix("-wal") }, wholeStore: { $0 == "store.sqlite" }, factory: sqlite),
         BuiltinStore(
             "lmdb", "B-trees in one LMDB environment: records by key, unique, index and to-many databases, MVCC readers (liblmdb).",
             storage: .init(description: "an LMDB environment (data.mdb, lock.mdb)", tools: ["mdb_dump", "mdb_stat", "py-lmdb"], humanReadable: false),
-            detectsAllDamage: false, factory: lmdb),
+            wholeStore: { $0 == "store/data.mdb" }, factory: lmdb),
         BuiltinStore(
             "json", "A readable JSON document plus an append-only journal, crash-safe, on the shared engine.",
             storage: .init(description: "a JSON document plus a journal of JSON lines", tools: ["a text editor", "jq", "python3 -m json.tool", "diff"], humanReadable: true),
@@ -71,11 +71,14 @@ public struct BuiltinStore: Sendable, CustomStringConvertible {
     /// The store's files and the tools that open them (from the backend's page in docs/formats/).
     public let storage: BackendReport.StorageFormat
     /// Whether the format checksums everything it stores, so that `strata fuzz` counts a silently
-    /// wrong open as a failure (SQLite's and LMDB's formats have no checksums of their own).
+    /// wrong open as a failure (SQLite's format has no checksums of its own; LMDB's records carry one).
     public let detectsAllDamage: Bool
     /// The files (relative to the store's folder) the backend only appends to, where a cut at the
     /// end is what a crash leaves (`strata fuzz`).
     public let isAppendOnly: @Sendable (_ file: String) -> Bool
+    /// The file (relative to the store's folder) that holds the whole store, the others holding no
+    /// data (`strata fuzz` counts a stale copy of it apart: a consistent older store).
+    public let holdsWholeStore: @Sendable (_ file: String) -> Bool
     /// The factory of its stores, its store type kept: pass it to a generic function
     /// (`func f<F: BuiltinStoreFactory>(_ factory: F)`) to get a typed `StoreFactory`.
     public let factory: any BuiltinStoreFactory
@@ -87,13 +90,15 @@ public struct BuiltinStore: Sendable, CustomStringConvertible {
 
     init<Store: DataStore>(
         _ name: String, _ summary: String, storage: BackendReport.StorageFormat, detectsAllDamage: Bool = true,
-        appendOnly: @escaping @Sendable (String) -> Bool = { _ in false }, factory: StoreFactory<Store>
+        appendOnly: @escaping @Sendable (String) -> Bool = { _ in false }, wholeStore: @escaping @Sendable (String) -> Bool = { _ in false },
+        factory: StoreFactory<Store>
     ) {
         self.name = name
         self.summary = summary
         self.storage = storage
         self.detectsAllDamage = detectsAllDamage
         self.isAppendOnly = appendOnly
+        self.holdsWholeStore = wholeStore
         self.factory = factory
     }
 }

@@ -43,6 +43,8 @@ struct BuiltinBackend: Sendable {
     /// The files (relative to the store's folder) the backend only appends to, where a cut at the
     /// end is what a crash leaves (`strata fuzz`).
     let isAppendOnly: @Sendable (_ file: String) -> Bool
+    /// The file that holds the whole store (`strata fuzz` counts its stale copy apart).
+    let holdsWholeStore: @Sendable (_ file: String) -> Bool
     /// The backend as a participant of differential runs (`strata difftest`).
     let differential: DifferentialBackend
     /// The same workload on the raw engine underneath, when there is one; `step` names the one step
@@ -103,7 +105,7 @@ struct BuiltinBackend: Sendable {
             migrationCheck: { dir, records in try MigrationWorkload.check({ factory.configuration(dir, $0) }, records: records) },
             crashCheck: { dir, large in try CrashWorkload.check(try Store(readOnly(dir)), largeEvery: large) },
             damageSample: { dir, generation in try DamageSample.write(generation: generation, into: try Store(factory.configuration(dir, FixtureDomain.schema))) },
-            detectsAllDamage: entry.detectsAllDamage, isAppendOnly: entry.isAppendOnly,
+            detectsAllDamage: entry.detectsAllDamage, isAppendOnly: entry.isAppendOnly, holdsWholeStore: entry.holdsWholeStore,
             differential: DifferentialBackend(name: name, factory: factory))
     }
 

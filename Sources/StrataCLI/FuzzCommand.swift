@@ -34,7 +34,7 @@ struct FuzzCommand: ParsableCommand {
         guard chosen.isPersistentOnDisk else { throw ValidationError("The \(backend) backend keeps no files to damage.") }
         let work = ToolFolder(workDirectory, prefix: "strata-fuzz")
         let tool = try ToolFolder.executable
-        let options = DamageFuzzer.Options(trials: trials, seed: seed, kinds: try chosenKinds(), hangLimit: .seconds(hangLimit), silentDamageIsFailure: chosen.detectsAllDamage, isAppendOnly: chosen.isAppendOnly)
+        let options = DamageFuzzer.Options(trials: trials, seed: seed, kinds: try chosenKinds(), hangLimit: .seconds(hangLimit), silentDamageIsFailure: chosen.detectsAllDamage, isAppendOnly: chosen.isAppendOnly, holdsWholeStore: chosen.holdsWholeStore)
         let report = try DamageFuzzer.run(
             options, in: try work.create(),
             build: { dir, generation in try chosen.damageSample(dir, generation) },

@@ -44,7 +44,7 @@ struct LMDBCodecTests {
             LMDBRecord(attributes: [.bool(false), .int(.min), .double(.nan), .string(""), .date(Date(timeIntervalSinceReferenceDate: -1e9)), .data(Data()), .null, .null], toOne: [nil, nil, 1]),
         ]
         for record in records {
-            let bytes = LMDBRecordCodec.encoded(record, entity)
+            let bytes = LMDBRecordCodec.encoded(record, entity, key: 1)
             #expect(bytes.count == LMDBRecordCodec.encodedSize(record, entity))
             let decoded = try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") }
             #expect(decoded.toOne == record.toOne)
@@ -57,7 +57,7 @@ struct LMDBCodecTests {
     @Test func everyCutOrFlippedByteIsCorruptNotACrash() throws {
         let entity = Self.sample
         let record = LMDBRecord(attributes: [.bool(true), .int(5), .double(1.5), .string("hello"), .null, .data(Data([9])), .null, .null], toOne: [2, nil, nil])
-        let bytes = LMDBRecordCodec.encoded(record, entity)
+        let bytes = LMDBRecordCodec.encoded(record, entity, key: 1)
         for length in 0..<bytes.count {
             #expect(throws: StrataError.self) { try Array(bytes[..<length]).withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") } }
         }
@@ -66,6 +66,26 @@ struct LMDBCodecTests {
             damaged[i] ^= 0x10
             #expect(throws: StrataError.self) { try damaged.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") } }
         }
+    }
+
+    /// Issue 29: a record whose key was damaged (or that was copied under another key) read as that
+    /// other record; the version-2 checksum covers the key. Version-1 records, without it, still read.
+    @Test func aRecordUnderAnotherKeyIsCorruptAndVersion1StillReads() throws {
+        let entity = Self.sample
+        let record = LMDBRecord(attributes: [.bool(true), .int(5), .double(1.5), .string("hello"), .null, .data(Data([9])), .null, .null], toOne: [2, nil, nil])
+        let bytes = LMDBRecordCodec.encoded(record, entity, key: 7)
+        #expect(bytes[0] == 2)
+        #expect(try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 7, file: "test") } == record)
+        for other: Int64 in [6, 8, 7 ^ (1 << 40), -7] {
+            let error = try #require(throws: StrataError.self) { try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: other, file: "test") } }
+            #expect(error.code == .corruptStore && error.message.contains("another key"), "\(error)")
+        }
+        var version1 = bytes
+        version1[0] = 1
+        let sum = version1[5...].withUnsafeBytes { LMDBRecordCodec.checksum($0, key: nil) }
+        withUnsafeBytes(of: sum.littleEndian) { for i in 0..<4 { version1[1 + i] = $0[i] } }
+        #expect(try version1.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 7, file: "test") } == record)
+        #expect(try version1.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 8, file: "test") } == record, "version 1 has no key to check")
     }
 
     @Test func valueKeysSortAsTheValuesDo() {

@@ -29,6 +29,8 @@ public struct Damage: Sendable, CustomStringConvertible {
     /// Whether `file` now holds a beginning of what it held (a cut, or a stale copy of a file that
     /// has only grown since): what a crash while appending to it can leave.
     public var leavesPrefix = false
+    /// For a stale copy: the generation `file` was copied from.
+    public var staleGeneration: Int? = nil
 
     /// The kind and its detail, as the fuzz report prints a damage.
     public var description: String { "\(kind.rawValue) \(detail)" }
@@ -94,7 +96,7 @@ public struct Damage: Sendable, CustomStringConvertible {
             let current = try? Data(contentsOf: url(name))
             try FileManager.default.createDirectory(at: url(name).deletingLastPathComponent(), withIntermediateDirectories: true)
             try stale.write(to: url(name))
-            return Damage(kind: kind, detail: "\(name) from generation \(generation)", file: name, leavesPrefix: current.map { $0.starts(with: stale) } ?? false)
+            return Damage(kind: kind, detail: "\(name) from generation \(generation)", file: name, leavesPrefix: current.map { $0.starts(with: stale) } ?? false, staleGeneration: generation)
         }
     }
 

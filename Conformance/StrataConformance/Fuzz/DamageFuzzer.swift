@@ -27,11 +27,16 @@ public enum DamageFuzzer {
         /// to, such as a journal: a cut at their end is what a crash during an append leaves, so
         /// opening at an earlier save is then correct. For every other file a cut must be detected.
         public var isAppendOnly: @Sendable (_ file: String) -> Bool
+        /// The file (by path relative to the store's folder) that holds the whole store, the
+        /// backend's other files holding no data (a lock file): its stale copy is a consistent older
+        /// store, counted as `staleStore` when the store opens exactly at that copy's save.
+        public var holdsWholeStore: @Sendable (_ file: String) -> Bool
 
         /// Options for `trials` damaged opens.
         public init(
             trials: Int, seed: UInt64 = 1, kinds: [DamageKind] = DamageKind.allCases, hangLimit: Duration = .seconds(60),
-            silentDamageIsFailure: Bool = true, isAppendOnly: @escaping @Sendable (_ file: String) -> Bool = { _ in false }
+            silentDamageIsFailure: Bool = true, isAppendOnly: @escaping @Sendable (_ file: String) -> Bool = { _ in false },
+            holdsWholeStore: @escaping @Sendable (_ file: String) -> Bool = { _ in false }
         ) {
             self.trials = trials
             self.seed = seed
@@ -39,6 +44,7 @@ public enum DamageFuzzer {
             self.hangLimit = hangLimit
             self.silentDamageIsFailure = silentDamageIsFailure
             self.isAppendOnly = isAppendOnly
+            self.holdsWholeStore = holdsWholeStore
         }
     }
 
@@ -93,7 +99,9 @@ public enum DamageFuzzer {
             try? files.removeItem(at: output)
             let (executable, arguments) = open(trialDirectory, output)
             let crashLike = damage.leavesPrefix && options.isAppendOnly(damage.file)
-            let (outcome, note) = try classify(ChildRun(executable, arguments, limit: options.hangLimit, in: workDirectory), crashLike: crashLike, output: output, original: original, earlier: dumps)
+            let staleStore = damage.kind == .staleFile && options.holdsWholeStore(damage.file) ? damage.staleGeneration : nil
+            var (outcome, note) = try classify(ChildRun(executable, arguments, limit: options.hangLimit, in: workDirectory), crashLike: crashLike, output: output, original: original, earlier: dumps)
+            if outcome == .rolledBack, let staleStore, note == "generation \(staleStore)" { outcome = .staleStore }
             report.record(trial, damage, outcome, note)
             progress(trial, report)
         }

@@ -11,6 +11,11 @@ public enum FuzzOutcome: String, CaseIterable, Sendable, Hashable {
     /// thing for a file that only grows, and the store opened exactly at an earlier save: what a
     /// crash during an append leaves, which no format can tell apart.
     case tailCut = "tail cut = earlier save"
+    /// The file that holds the whole store (the backend's other files hold no data) was replaced by
+    /// its older copy, and the store opened exactly at that copy's save: a consistent older store,
+    /// which no format can tell from the current one (a restored backup looks the same). Counted
+    /// apart, never a failure.
+    case staleStore = "stale whole-store copy"
     /// The store opened exactly at an earlier save after damage a crash cannot cause: saves lost silently.
     case rolledBack = "silently earlier save"
     /// The store opened with no records at all, without an error.
@@ -31,7 +36,7 @@ public enum FuzzOutcome: String, CaseIterable, Sendable, Hashable {
     /// outcomes when the backend's format is expected to detect damage.
     public func isFailure(silentDamageIsFailure: Bool) -> Bool {
         switch self {
-        case .clearError, .identical, .tailCut: false
+        case .clearError, .identical, .tailCut, .staleStore: false
         case .rolledBack, .silentlyEmpty, .silentlyWrong: silentDamageIsFailure
         case .untypedError, .crash, .hang: true
         }

@@ -77,7 +77,8 @@ struct ReportTables {
         let n = document.records
         var section = ReportSection(
             id: "workload", title: "Standard workload at N = \(ReportFormatting.grouped(Double(n)))",
-            paragraphs: ["Each cell: the figure, its ratio to the best backend (best, or ×0.50 = half the best's speed) and, where the backend has a raw engine beneath it, its ratio to that engine (raw ×0.50 = half the engine's speed, or twice its size). Ratios are relative speeds whatever the unit."],
+            paragraphs: ["Each cell: the figure, its ratio to the best backend (best, or ×0.50 = half the best's speed) and, where the backend has a raw engine beneath it, its ratio to that engine (raw ×0.50 = half the engine's speed, or twice its size). Ratios are relative speeds whatever the unit.",
+                "Durability of every figure: each backend runs at its default. Every persistent backend's default is SaveDurability.powerLoss: a save returns only after what it wrote is synced to stable storage (SQLite synchronous = FULL, LMDB without MDB_NOMETASYNC, JSON, XML and CSV fsync their files and folder), and the raw SQLite and LMDB engines run with the same settings, so every save figure (insert, update-one, update-batch, cascade-delete) compares equal promises. The memory backend keeps nothing past its process: its save figures promise less (docs/store-contract.md, \"Durability\")."],
             header: ["step", "unit"] + backends.map(\.name))
         for step in document.steps {
             let unit = backends.compactMap { $0.workload(records: n)?.steps[step]?.unit }.first ?? ""
