@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// The store's persisted history in the database file: table `strata_history` (one row per
 /// transaction: its number, author and the encoded `StoreHistoryTransaction`), written by the
