@@ -85,6 +85,7 @@ extension LMDBSaveTransaction {
             markTouched(entity, key)
             return
         }
+        try noteListChange(entity, key, r)
         let dbi = layout.toMany[entity][r]
         if entities[entity].relationships[r].isOrdered {
             let removed: Bool = try records.withCursor(dbi) { cursor in
@@ -127,6 +128,7 @@ extension LMDBSaveTransaction {
 
     /// Appends `target` to to-many `r` of `key` unless it is there; returns whether it was added.
     func append(_ entity: Int, _ key: Int64, _ r: Int, _ target: Int64) throws -> Bool {
+        try noteListChange(entity, key, r)
         let dbi = layout.toMany[entity][r]
         guard entities[entity].relationships[r].isOrdered else {
             let rc = withKey(key) { k in withKey(target) { t in mdb_put(txn, dbi, &k, &t, UInt32(MDB_NODUPDATA)) } }
@@ -162,6 +164,7 @@ extension LMDBSaveTransaction {
 
     /// Writes a whole list (an insert's own side, or a reorder), replacing what was there.
     func writeList(_ entity: Int, _ key: Int64, _ r: Int, _ targets: [Int64]) throws {
+        try noteListChange(entity, key, r)
         let dbi = layout.toMany[entity][r]
         let rc = withKey(key) { k in mdb_del(txn, dbi, &k, nil) }
         if rc != MDB_NOTFOUND { try lmdbCheck(rc, "replace a list") }

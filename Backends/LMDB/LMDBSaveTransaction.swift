@@ -66,6 +66,9 @@ final class LMDBSaveTransaction {
     @exclusivity(unchecked) var deleted: [Key] = []
     /// Members of ordered lists appended to in this save, so an append checks membership in O(1).
     @exclusivity(unchecked) var membership: [Slot: Set<Int64>] = [:]
+    /// When the save records history: each stored record's to-many list as it was before the
+    /// save first changed it (`nil`: not recording, nothing kept).
+    @exclusivity(unchecked) var oldLists: [Slot: [Int64]]?
     /// The record marked touched last: an insert's parent is usually touched by each of its children.
     @exclusivity(unchecked) var lastTouched: Key?
 

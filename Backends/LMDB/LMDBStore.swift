@@ -11,7 +11,7 @@ import Synchronization
 /// in pooled read transactions (MVCC): they see the last committed state and never wait for a save,
 /// in this process or another one opening the same folder; writers of several processes take turns
 /// through LMDB's writer lock.
-public final class LMDBStore: DataStore {
+public final class LMDBStore: HistoryRecordingStore {
     /// Snapshots are the core's default.
     public typealias Snapshot = DefaultSnapshot
 
@@ -62,7 +62,7 @@ public final class LMDBStore: DataStore {
 
     /// Everything the contract has: indexes are walked by fetches (`queryPushdown`).
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes, .history]
     }
 
     private func read<T>(_ body: (LMDBRecords) throws -> T) throws -> T {
@@ -140,12 +140,45 @@ public final class LMDBStore: DataStore {
             return try environment.write { txn in
                 try checkSchemaUnchanged(txn)
                 let transaction = try LMDBSaveTransaction(txn: txn, context: context)
+                if configuration.recordsHistory { transaction.oldLists = [:] }
                 try transaction.run(request)
+                if configuration.recordsHistory {
+                    try transaction.recordHistory(requested: HistoryRecorder.requested(request), author: request.author, file: environment.path)
+                }
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
                 if let hook = beforeCommit.withLock({ $0 }) { hook() }
                 return SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: transaction.deletedIdentifiers, changedSnapshots: changed)
             }
+        } catch let error as LMDBError {
+            throw error.strataError(path: environment.path)
+        }
+    }
+
+    /// The recorded history, read in one read transaction (so another process's committed saves
+    /// are in it).
+    public func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
+        do {
+            return try environment.read { txn in
+                try LMDBHistory(txn: txn, meta: layout.meta, file: environment.path).fetch(query, storeIdentifier: identifier)
+            }
+        } catch let error as LMDBError {
+            throw error.strataError(path: environment.path)
+        }
+    }
+
+    /// Removes history through `token` in one write transaction.
+    ///
+    /// - Throws: `readOnlyStore` on a read-only store; `invalidRequest` for another store's token.
+    public func deleteHistory(through token: StoreHistoryToken) throws {
+        guard !configuration.isReadOnly else {
+            throw StrataError(.readOnlyStore, "This LMDB store was opened read-only; open it without `isReadOnly` to delete history.", file: environment.path)
+        }
+        guard token.storeIdentifier == identifier else {
+            throw StrataError(.invalidRequest, "The history token \(token) belongs to another store than '\(identifier)'.")
+        }
+        do {
+            try environment.write { txn in try LMDBHistory(txn: txn, meta: layout.meta, file: environment.path).delete(through: token.transaction) }
         } catch let error as LMDBError {
             throw error.strataError(path: environment.path)
         }

@@ -45,6 +45,9 @@ public struct LMDBStoreConfiguration: DataStoreConfiguration {
     /// Opens the environment with `MDB_RDONLY`: nothing is created or changed (a missing store is an
     /// error), saves fail with `readOnlyStore`, and other processes may write beside it.
     public var isReadOnly: Bool
+    /// Whether saves record history (`LMDBStore.fetchHistory`), in the save's write transaction.
+    /// Off by default: a store that does not record pays nothing.
+    public var recordsHistory = false
 
     /// Describes an LMDB store.
     public init(folder: URL, schema: Schema, initialMapSize: Int = 64 << 20, maximumMapSize: Int = 1 << 40, durability: Durability = .full, isReadOnly: Bool = false) {

@@ -9,7 +9,7 @@
 /// ```swift
 /// let store = try MemoryStore(MemoryStoreConfiguration(name: "preview", schema: schema))
 /// ```
-public final class MemoryStore: DataStore {
+public final class MemoryStore: HistoryRecordingStore {
     /// Snapshots are the core's default.
     public typealias Snapshot = DefaultSnapshot
 
@@ -31,7 +31,7 @@ public final class MemoryStore: DataStore {
 
     /// Everything: the memory store supports the whole contract.
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .history]
     }
 
     /// Fetches through the shared engine.
@@ -52,7 +52,21 @@ public final class MemoryStore: DataStore {
         guard !configuration.isReadOnly else {
             throw StrataError(.readOnlyStore, "The memory store '\(configuration.name)' was opened read-only.", file: configuration.name)
         }
-        return try engine.save(request)
+        return try engine.save(request, recordsHistory: configuration.recordsHistory)
+    }
+
+    /// The recorded history of every store of this name, through the shared engine.
+    public func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] { try engine.fetchHistory(query) }
+
+    /// Removes history up to and including `token` for every store of this name.
+    ///
+    /// - Throws: `readOnlyStore` if this store was opened read-only; `invalidRequest` for another
+    ///   store's token.
+    public func deleteHistory(through token: StoreHistoryToken) throws {
+        guard !configuration.isReadOnly else {
+            throw StrataError(.readOnlyStore, "The memory store '\(configuration.name)' was opened read-only.", file: configuration.name)
+        }
+        try engine.deleteHistory(through: token)
     }
 
     /// The schema recorded under the configuration's name, or `nil` when the process has none.

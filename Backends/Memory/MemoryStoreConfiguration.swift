@@ -15,11 +15,15 @@ public struct MemoryStoreConfiguration: DataStoreConfiguration {
     /// Opens an existing store of this name for reading only (saves fail with `readOnlyStore`);
     /// a name no store in this process has is an error rather than a new empty store.
     public var isReadOnly: Bool
+    /// Whether this store's saves record history (kept with the data, shared by every store of
+    /// the name; a store opened without it still reads and deletes what others recorded).
+    public var recordsHistory: Bool
 
     /// Describes an in-memory store.
-    public init(name: String, schema: Schema, isReadOnly: Bool = false) {
+    public init(name: String, schema: Schema, isReadOnly: Bool = false, recordsHistory: Bool = false) {
         self.name = name
         self.schema = schema
         self.isReadOnly = isReadOnly
+        self.recordsHistory = recordsHistory
     }
 }

@@ -11,7 +11,7 @@ import StrataSQLSupport
 /// pool of reader connections, each inside a read transaction, so with WAL they see the last
 /// committed state while a save runs, in this process or another. Statements are prepared once per
 /// connection and reused; values are always bound, never pasted into SQL.
-public final class SQLiteStore: DataStore {
+public final class SQLiteStore: HistoryRecordingStore {
     /// Snapshots are the core's default.
     public typealias Snapshot = DefaultSnapshot
 
@@ -22,7 +22,7 @@ public final class SQLiteStore: DataStore {
     let mapping: SQLiteMapping
     /// Per entity, how a selected row becomes a snapshot (SQLite's reading of the shared mapping).
     let layouts: [SQLiteRowLayout]
-    private let writer: Mutex<Writer>
+    let writer: Mutex<Writer>
     private let saveStart: SQLiteSaveTransaction.Start
     private let readers = Mutex<[SQLiteConnection]>([])
 
@@ -63,6 +63,9 @@ public final class SQLiteStore: DataStore {
             identifier = fresh
         }
         try db.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = \(configuration.durability == .powerLoss ? "FULL" : "NORMAL")")
+        if configuration.recordsHistory, !configuration.isReadOnly {
+            do { try SQLiteHistory.createTable(db) } catch let error as SQLiteError { throw error.strataError(file: path) }
+        }
         if !configuration.isReadOnly {
             // Every update reads its row by key on the writer first: compiled now, as the other
             // fixed statements are on first use, so the first update is not the slow one (it
@@ -75,19 +78,19 @@ public final class SQLiteStore: DataStore {
 
     /// The writer connection and the save transaction every save reuses
     /// (`SQLiteSaveTransaction+Reuse`), made by the first save.
-    private struct Writer: ~Copyable {
+    struct Writer: ~Copyable {
         let db: SQLiteConnection
         var transaction: SQLiteSaveTransaction?
     }
 
     /// Everything the contract has, plus pushdown and indexes.
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes, .history]
     }
 
     /// Runs `body` on a pooled reader connection; `consistent` wraps it in a read transaction, so
     /// several statements (a query and its to-many lists) see one committed state.
-    private func withReader<T>(consistent: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
+    func withReader<T>(consistent: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
         let db = try readers.withLock { $0.popLast() }
             ?? SQLiteConnection(path: configuration.url.path, create: false, readOnly: configuration.isReadOnly, busyTimeout: configuration.busyTimeout)
         defer { readers.withLock { if $0.count < 8 { $0.append(db) } } }
@@ -141,7 +144,7 @@ public final class SQLiteStore: DataStore {
     }
 
     /// One record of `entity` by key; `nil` for a temporary or another store's identifier.
-    private func lookup(_ entity: EntitySchema, _ id: PersistentIdentifier) throws -> DefaultSnapshot? {
+    func lookup(_ entity: EntitySchema, _ id: PersistentIdentifier) throws -> DefaultSnapshot? {
         guard !id.isTemporary, id.storeIdentifier == identifier else { return nil }
         return try withReader(consistent: needsSeveralStatements(entity)) { db in
             try SQLiteRecords(db: db, mapping: mapping, layouts: layouts, storeIdentifier: identifier).snapshot(entity, id.primaryKey)
@@ -202,8 +205,10 @@ public final class SQLiteStore: DataStore {
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
                 let deleted = Set(transaction.deleted.map { records.id(schema.entities[$0.entity].name, $0.key) })
+                let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
+                if configuration.recordsHistory { try recordHistory(request, result, db: db, records: records) }
                 try db.reuse(.commit).run()
-                return SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
+                return result
             } catch {
                 try? db.prepare(.rollback).run()
                 if let error = error as? SQLiteError { throw error.strataError(file: configuration.url.path) }

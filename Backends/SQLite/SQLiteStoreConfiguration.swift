@@ -25,6 +25,9 @@ public struct SQLiteStoreConfiguration: DataStoreConfiguration {
     /// Opens the database with `SQLITE_OPEN_READONLY`: nothing is created or changed (a missing or
     /// empty database is an error), saves fail with `readOnlyStore`, and other connections may write.
     public var isReadOnly: Bool
+    /// Whether saves record history (`SQLiteStore.fetchHistory`) in table `strata_history`, in the
+    /// save's transaction. Off by default: a store that does not record pays nothing.
+    public var recordsHistory = false
 
     /// Describes a SQLite store.
     public init(url: URL, schema: Schema, busyTimeout: Duration = .seconds(5), durability: SaveDurability = .powerLoss, isReadOnly: Bool = false) {

@@ -77,6 +77,9 @@ public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterab
     case partialUpdates
     /// Schema changes applied atomically by `migrateStore`; refusals change nothing.
     case migration
+    /// Persisted history: one transaction per committed save, in the same commit, with tokens that
+    /// compare and survive reopen (optional: needs the `history` capability).
+    case history
 
     /// The section of docs/store-contract.md whose rules the category's cases check by default.
     public var section: String {
@@ -92,6 +95,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterab
         case .concurrency: "§9 Concurrency"
         case .partialUpdates: "§6a Partial updates"
         case .migration: "§10 Migration"
+        case .history: "§11 History"
         }
     }
 
@@ -99,7 +103,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterab
     public var isRequired: Bool {
         switch self {
         case .identifiers, .roundTrip, .relationships, .deleteRules, .unique, .atomicity, .fetch, .partialUpdates, .migration: true
-        case .persistence, .badInput, .concurrency: false
+        case .persistence, .badInput, .concurrency, .history: false
         }
     }
 }

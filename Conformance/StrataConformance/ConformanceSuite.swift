@@ -36,6 +36,7 @@ public enum ConformanceSuite {
             + uniqueCases + atomicityCases + fetchCases + badInputCases + concurrencyCases + partialUpdateCases
             + saveInteractionCases + faultOrderCases + textCases + orderingCases
             + toManyCases + comparatorCases + requestShapeCases + predicateSemanticsCases + pointLookupCases + selfInverseCases + migrationCases
+            + historyCases
             + indexRangeCases
         // Grouped by category in report order; within a category, in registration order.
         return ConformanceCategory.allCases.flatMap { category in all.filter { $0.category == category } }
@@ -114,7 +115,9 @@ public enum ConformanceSuite {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let ctx = try CaseContext(directory: directory) { dir, schema in
-                StoreBox(try Store(factory.configuration(dir, schema)))
+                var configuration = factory.configuration(dir, schema)
+                if testCase.category == .history { configuration.recordsHistory = true }
+                return StoreBox(try Store(configuration))
             }
             ctx.migrateAt = { dir, migration in try Store.migrateStore(factory.configuration(dir, migration.destination), migration) }
             ctx.recordedAt = { dir in try Store.recordedSchema(factory.configuration(dir, FixtureDomain.schema)) }

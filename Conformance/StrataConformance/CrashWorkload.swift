@@ -95,6 +95,27 @@ public enum CrashWorkload {
                 }
             }
         }
+        try checkHistory(store, generation: Int(g))
         return Int(g)
+    }
+
+    /// History and data agree: a store that declares `history` (its writer records: `strata
+    /// crash-writer` opens it with `recordsHistory`) holds exactly one transaction per committed
+    /// generation, numbered 1 … g + 1, the last one inserting tag g<g> and, after generation 0,
+    /// setting every sample's `int` to g. A killed save left neither data nor history.
+    static func checkHistory<Store: DataStore>(_ store: Store, generation g: Int) throws {
+        guard store.capabilities.contains(.history), let history = store as? any HistoryRecordingStore else { return }
+        let transactions = try history.fetchHistory(HistoryQuery())
+        guard transactions.count == g + 1, transactions.last.map({ $0.token.transaction == Int64(g + 1) }) ?? true else {
+            throw WorkloadError("generation \(g) but \(transactions.count) history transaction(s), the last #\(transactions.last?.token.transaction ?? 0)")
+        }
+        guard let last = transactions.last else { return }
+        guard last.changes.contains(where: { $0.kind == .insert && $0.identifier.entityName == "Tag" }) else {
+            throw WorkloadError("the last history transaction (#\(last.token.transaction)) inserts no tag")
+        }
+        let updates = last.changes.filter { $0.kind == .update && $0.identifier.entityName == "Sample" }
+        guard g == 0 || (updates.count == Self.samples && updates.allSatisfy { $0.attributes.contains { $0.name == "int" && $0.new == .int(Int64(g)) } }) else {
+            throw WorkloadError("the last history transaction updates \(updates.count) samples, not every sample to generation \(g)")
+        }
     }
 }

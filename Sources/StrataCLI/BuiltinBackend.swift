@@ -87,7 +87,12 @@ struct BuiltinBackend: Sendable {
                 return try StoreDump.json(try Store(configuration))  // a dump never creates, repairs or removes a file
             },
             recordedSchema: { dir in try Store.recordedSchema(readOnly(dir)) },
-            generations: { dir, count, large in try CrashWorkload.run(try Store(factory.configuration(dir, FixtureDomain.schema)), saves: count, largeEvery: large) },
+            generations: { dir, count, large in
+                // History on, so every kill also checks that history and data agree (`CrashWorkload.checkHistory`).
+                var configuration = factory.configuration(dir, FixtureDomain.schema)
+                configuration.recordsHistory = true
+                try CrashWorkload.run(try Store(configuration), saves: count, largeEvery: large)
+            },
             migrationTemplate: { dir, records in try MigrationWorkload.write({ factory.configuration(dir, $0) }, records: records) },
             migrate: { dir, reached in try MigrationWorkload.migrate({ factory.configuration(dir, $0) }, reached: reached) },
             addAttribute: { dir in

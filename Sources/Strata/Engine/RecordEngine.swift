@@ -84,6 +84,28 @@ import Synchronization
         return keys.map { state.identifier(entity, $0) }
     }
 
+    /// The history transactions `query` selects, from the committed state.
+    public func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
+        try state.history.fetch(query, storeIdentifier: storeIdentifier)
+    }
+
+    /// Removes the history transactions up to and including `token`, atomically, through the
+    /// backend's persist step (which sees no record changes).
+    ///
+    /// - Throws: `invalidRequest` for another store's token; `persist`'s error, with nothing removed.
+    public func deleteHistory(through token: StoreHistoryToken, persist: (CommitContext) throws -> Void = { _ in }) throws {
+        guard token.storeIdentifier == storeIdentifier else {
+            throw StrataError(.invalidRequest, "The history token \(token) belongs to another store than '\(storeIdentifier)'.")
+        }
+        try writer.withLock { _ in
+            let previous = self.state
+            var next = previous
+            next.history.delete(through: token.transaction)
+            try persist(CommitContext(previous: previous, next: next, changes: ChangeSet(entityCount: schema.entities.count)))
+            committed.withLock { $0 = next }
+        }
+    }
+
     /// Replaces the committed state with one read back from storage (a backend that noticed its
     /// files were changed by someone else). Waits for a running save to finish.
     public func replaceState(_ state: StoreState) {
@@ -92,14 +114,18 @@ import Synchronization
 
     /// Applies `request` atomically.
     ///
-    /// - Parameter persist: the backend's durable write of the next state; runs inside the save, and
-    ///   if it throws, nothing is committed and the error propagates.
+    /// - Parameters:
+    ///   - recordsHistory: whether the save adds its history transaction to the next state's
+    ///     `history` (the store's configuration opted in); the persist step writes it with the data.
+    ///   - persist: the backend's durable write of the next state; runs inside the save, and
+    ///     if it throws, nothing is committed and the error propagates.
     /// - Throws: the contract's errors (`uniqueConstraintViolation`, `deleteDenied`, …) or `persist`'s.
-    public func save<S: DataStoreSnapshot>(_ request: SaveRequest<S>, persist: (CommitContext) throws -> Void = { _ in }) throws -> SaveResult<S> {
+    public func save<S: DataStoreSnapshot>(_ request: SaveRequest<S>, recordsHistory: Bool = false, persist: (CommitContext) throws -> Void = { _ in }) throws -> SaveResult<S> {
         try writer.withLock { _ in
             let previous = self.state
             var transaction = SaveTransaction(base: previous)
             let outcome = try transaction.run(IncomingRequest(request))
+            if recordsHistory { transaction.recordHistory(outcome.changes, requested: HistoryRecorder.requested(request), author: request.author) }
             transaction.work._checkInvariants()
             try persist(CommitContext(previous: previous, next: transaction.work, changes: outcome.changes))
             let next = transaction.work

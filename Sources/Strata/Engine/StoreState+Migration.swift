@@ -13,6 +13,9 @@ extension StoreState {
             throw StrataError(.schemaMismatch, "The migration starts at schema \(migration.source.version) (fingerprint \(migration.source.fingerprint)); the store holds fingerprint \(schema.fingerprint).")
         }
         var next = StoreState(schema: migration.destination, storeIdentifier: storeIdentifier)
+        // History is of records, not of the schema: it outlives a migration (its old values are
+        // of the source schema, as SwiftData's are).
+        next.history = history
         for (i, mapping) in migration.entities.enumerated() {
             guard let s = mapping.source else { continue }
             let entity = migration.destination.entities[i]

@@ -10,6 +10,8 @@
     /// The store identifier used in every permanent identifier.
     public let storeIdentifier: String
     var tables: [Table]
+    /// The recorded history (empty unless the store records it).
+    public internal(set) var history = HistoryLog()
 
     struct Table: Sendable {
         var records = PagedArray<StoredRecord>()
@@ -56,7 +58,7 @@
         DefaultSnapshot(entity: entity, persistentIdentifier: identifier(entity, key), attributes: record.attributes, relationships: relationshipValues(entity, record))
     }
 
-    private func relationshipValues(_ entity: EntitySchema, _ record: StoredRecord) -> [RelationshipValue] {
+    func relationshipValues(_ entity: EntitySchema, _ record: StoredRecord) -> [RelationshipValue] {
         var relationships: [RelationshipValue] = []
         relationships.reserveCapacity(record.links.count)
         let names = entity.destinationNames

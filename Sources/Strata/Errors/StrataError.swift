@@ -114,6 +114,10 @@ public struct StrataError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unsupportedPredicate = Code(rawValue: "unsupportedPredicate")
         /// A conflict-checked update found a property changed by another save since it was read.
         public static let writeConflict = Code(rawValue: "writeConflict")
+        /// A history fetch from a token older than the oldest transaction the store still keeps
+        /// (`deleteHistory` removed the ones after it): SwiftData's "history token expired". Fetch
+        /// from the start again instead of missing changes silently.
+        public static let historyTokenExpired = Code(rawValue: "historyTokenExpired")
     }
 }
 

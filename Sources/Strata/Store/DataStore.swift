@@ -87,4 +87,7 @@ public protocol DataStoreConfiguration: Sendable {
     /// store is an error instead of a new empty one, and every save fails with `readOnlyStore`.
     /// File backends let several readers open beside one writer.
     var isReadOnly: Bool { get set }
+    /// Whether saves record persisted history (`HistoryRecordingStore`): opt-in, so a store that
+    /// does not want it pays nothing. Has a default that is always `false`.
+    var recordsHistory: Bool { get set }
 }

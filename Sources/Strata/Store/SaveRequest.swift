@@ -16,13 +16,17 @@ public struct SaveRequest<Snapshot: DataStoreSnapshot>: Sendable {
     /// and, optionally, what the writer saw in them (a conflict check). Updates not listed replace
     /// the whole record.
     public var updatedProperties: [PersistentIdentifier: UpdatedProperties] = [:]
+    /// Who saves, as a store that records history keeps it in the save's transaction
+    /// (SwiftData's `ModelContext.author`); ignored by a store that does not record.
+    public var author: String?
 
     /// Describes a save.
-    public init(inserted: [Snapshot] = [], updated: [Snapshot] = [], deleted: [Snapshot] = [], updatedProperties: [PersistentIdentifier: UpdatedProperties] = [:]) {
+    public init(inserted: [Snapshot] = [], updated: [Snapshot] = [], deleted: [Snapshot] = [], updatedProperties: [PersistentIdentifier: UpdatedProperties] = [:], author: String? = nil) {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
         self.updatedProperties = updatedProperties
+        self.author = author
     }
 
     /// Whether the request changes nothing.

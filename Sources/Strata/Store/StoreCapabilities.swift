@@ -24,12 +24,15 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable, Codable {
     public static let queryPushdown = StoreCapabilities(rawValue: 1 << 5)
     /// Declared indexes are built and used.
     public static let indexes = StoreCapabilities(rawValue: 1 << 6)
+    /// Persisted history when the configuration opts in (`HistoryRecordingStore`).
+    public static let history = StoreCapabilities(rawValue: 1 << 7)
 
     /// Every capability, with its display name, in a fixed order.
     public static let named: [(String, StoreCapabilities)] = [
         ("persistence", .persistence), ("orderedRelationships", .orderedRelationships),
         ("manyToMany", .manyToMany), ("largeValues", .largeValues),
         ("concurrentAccess", .concurrentAccess), ("queryPushdown", .queryPushdown), ("indexes", .indexes),
+        ("history", .history),
     ]
 
     /// The display names of the capabilities in this set.

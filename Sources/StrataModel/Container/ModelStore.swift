@@ -10,6 +10,22 @@ protocol ModelStore: Sendable {
     func fetchCount(_ descriptor: Strata.FetchDescriptor) throws -> Int
     func fetchIdentifiers(_ descriptor: Strata.FetchDescriptor) throws -> [PersistentIdentifier]
     func save(_ request: SaveRequest<Strata.DefaultSnapshot>) throws -> SaveResult<Strata.DefaultSnapshot>
+    /// The store's history (`HistoryRecordingStore`); `unsupported` when it keeps none.
+    func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction]
+    /// Deletes the store's history through `token`; `unsupported` when it keeps none.
+    func deleteHistory(through token: StoreHistoryToken) throws
+}
+
+extension ModelStore {
+    /// A store without history (a migration's staging store) refuses.
+    func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
+        throw StrataError(.unsupported, "This store keeps no history.")
+    }
+
+    /// A store without history (a migration's staging store) refuses.
+    func deleteHistory(through token: StoreHistoryToken) throws {
+        throw StrataError(.unsupported, "This store keeps no history.")
+    }
 }
 
 final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
@@ -43,7 +59,7 @@ final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
         }
         let converted = SaveRequest<Store.Snapshot>(
             inserted: request.inserted.map(write), updated: request.updated.map(write), deleted: request.deleted.map(write),
-            updatedProperties: request.updatedProperties)
+            updatedProperties: request.updatedProperties, author: request.author)
         let result = try store.save(converted)
         return SaveResult(
             storeIdentifier: result.storeIdentifier, remappedIdentifiers: result.remappedIdentifiers,
@@ -52,5 +68,17 @@ final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
 
     private static func read(_ s: Store.Snapshot) -> Strata.DefaultSnapshot {
         Strata.DefaultSnapshot(entity: s.entity, persistentIdentifier: s.persistentIdentifier, attributes: s.attributeValues, relationships: s.relationshipValues)
+    }
+
+    func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] { try history().fetchHistory(query) }
+
+    func deleteHistory(through token: StoreHistoryToken) throws { try history().deleteHistory(through: token) }
+
+    /// The store as a history store, if it records history.
+    private func history() throws -> any HistoryRecordingStore {
+        guard let history = store as? any HistoryRecordingStore, store.configuration.recordsHistory else {
+            throw StrataError(.unsupported, "This \(Store.self) does not record history: open it with a configuration whose `recordsHistory` is true (SQLite, LMDB, memory).")
+        }
+        return history
     }
 }

@@ -90,7 +90,7 @@ extension ModelContext {
         let entity = try entity(of: T.self)
         let ids = try store.fetchIdentifiers(Strata.FetchDescriptor(entity: T.entityName, predicate: filter))
         guard !ids.isEmpty else { return }
-        let result = try store.save(SaveRequest(deleted: ids.map { Strata.DefaultSnapshot(entity: entity, persistentIdentifier: $0, attributes: [], relationships: []) }))
+        let result = try store.save(SaveRequest(deleted: ids.map { Strata.DefaultSnapshot(entity: entity, persistentIdentifier: $0, attributes: [], relationships: []) }, author: author))
         for id in result.deletedIdentifiers {
             guard let model = registered.removeValue(forKey: id) else { continue }
             model.persistentBackingData.isDeleted = true

@@ -53,6 +53,7 @@ extension ModelContext {
         }
         let inserts = kept(inserted)
         var request = SaveRequest<Strata.DefaultSnapshot>()
+        request.author = author
         request.inserted.reserveCapacity(inserts.count)
         for model in inserts { request.inserted.append(try insertSnapshot(model)) }
         let updates = kept(changedModelsArray)

@@ -56,6 +56,9 @@ public final class ModelContext {
     /// properties it did not change).
     public var checksConflicts = false
 
+    /// Who saves, recorded in each save's history transaction (SwiftData's `author`).
+    public var author: String?
+
     /// Whether the context saves pending changes on its own, as SwiftData's: `false` for contexts
     /// you make, `true` for `ModelContainer.mainContext`. When and how: `ModelContext+Autosave.swift`.
     public var autosaveEnabled = false

@@ -1,0 +1,107 @@
+import CLMDB
+import Foundation
+@_spi(StrataEngine) import Strata
+
+/// The store's persisted history, kept in `strata.meta` beside the key counters so it is written by
+/// the save's own write transaction (atomic with the data) and needs no database of its own (an
+/// environment made before history opens unchanged): one entry per transaction under
+/// `history.<number, 20 digits>` (so key order is token order), the encoded
+/// `StoreHistoryTransaction`; `history_last` and `history_horizon` hold the newest number recorded
+/// and the newest deleted, 8 bytes big-endian.
+struct LMDBHistory {
+    let txn: OpaquePointer
+    let meta: MDB_dbi
+    let file: String
+
+    static let prefix = Array("history.".utf8)
+
+    static func entryKey(_ number: Int64) -> [UInt8] {
+        let digits = String(number)
+        return prefix + Array((String(repeating: "0", count: max(0, 20 - digits.count)) + digits).utf8)
+    }
+
+    private func counter(_ name: String) throws -> Int64 {
+        guard let bytes = try LMDBMeta.get(txn, meta, name) else { return 0 }
+        guard bytes.count == 8 else { throw StrataError(.corruptStore, "The history counter '\(name)' in the metadata database is damaged.", file: file) }
+        return bytes.withUnsafeBytes { LMDBKeyCodec.readBigEndian($0.baseAddress!) }
+    }
+
+    private func setCounter(_ name: String, _ value: Int64) throws {
+        try LMDBMeta.put(txn, meta, name, withUnsafeBytes(of: LMDBKeyCodec.bigEndian(value)) { Array($0) })
+    }
+
+    /// The newest transaction number recorded (0: none).
+    var last: Int64 { get throws { try counter("history_last") } }
+    /// The newest deleted transaction number (0: none).
+    var horizon: Int64 { get throws { try counter("history_horizon") } }
+
+    /// Appends a transaction (numbered `last + 1` by the caller).
+    func append(_ transaction: StoreHistoryTransaction) throws {
+        var key = Self.entryKey(transaction.token.transaction)
+        var value = try transaction.encoded()
+        let rc = key.withUnsafeMutableBytes { k in
+            value.withUnsafeMutableBytes { v in
+                var kv = MDB_val(mv_size: k.count, mv_data: k.baseAddress)
+                var vv = MDB_val(mv_size: v.count, mv_data: v.baseAddress)
+                return mdb_put(txn, meta, &kv, &vv, 0)
+            }
+        }
+        try lmdbCheck(rc, "write a history transaction")
+        try setCounter("history_last", transaction.token.transaction)
+    }
+
+    /// Visits the entries from number `first` in order; stop by returning false.
+    func scan(from first: Int64, _ body: (Int64, UnsafeRawBufferPointer) throws -> Bool) throws {
+        var cursor: OpaquePointer?
+        try lmdbCheck(mdb_cursor_open(txn, meta, &cursor), "open a cursor")
+        defer { mdb_cursor_close(cursor) }
+        var start = Self.entryKey(first)
+        try start.withUnsafeMutableBytes { raw in
+            var k = MDB_val(mv_size: raw.count, mv_data: raw.baseAddress)
+            var data = MDB_val()
+            var rc = mdb_cursor_get(cursor, &k, &data, MDB_SET_RANGE)
+            while rc == 0 {
+                let key = k.bytes
+                guard key.count == Self.prefix.count + 20, key.starts(with: Self.prefix),
+                    let number = Int64(String(decoding: key[Self.prefix.count...], as: UTF8.self)) else { return }
+                guard try body(number, data.bytes) else { return }
+                rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)
+            }
+            if rc != MDB_NOTFOUND { try lmdbCheck(rc, "read the history") }
+        }
+    }
+
+    /// The transactions `query` selects.
+    func fetch(_ query: HistoryQuery, storeIdentifier: String) throws -> [StoreHistoryTransaction] {
+        let first = try query.firstTransaction(storeIdentifier: storeIdentifier, horizon: horizon)
+        var result: [StoreHistoryTransaction] = []
+        try scan(from: first) { number, bytes in
+            if let through = query.through, number > through.transaction { return false }
+            if let limit = query.limit, result.count >= limit { return false }
+            let transaction = try StoreHistoryTransaction(decoding: bytes, file: file)
+            if query.admits(transaction) { result.append(transaction) }
+            return true
+        }
+        return result
+    }
+
+    /// Removes the entries through `number` and moves the horizon.
+    func delete(through number: Int64) throws {
+        var doomed: [Int64] = []
+        try scan(from: 0) { n, _ in
+            guard n <= number else { return false }
+            doomed.append(n)
+            return true
+        }
+        for n in doomed {
+            var key = Self.entryKey(n)
+            let rc = key.withUnsafeMutableBytes { raw in
+                var k = MDB_val(mv_size: raw.count, mv_data: raw.baseAddress)
+                return mdb_del(txn, meta, &k, nil)
+            }
+            if rc != MDB_NOTFOUND { try lmdbCheck(rc, "delete a history transaction") }
+        }
+        let horizon = try self.horizon
+        try setCounter("history_horizon", max(horizon, min(number, try last)))
+    }
+}

@@ -1,0 +1,70 @@
+import CSQLite
+import Foundation
+@_spi(StrataEngine) import Strata
+import StrataSQLSupport
+
+/// The store's persisted history in the database file: table `strata_history` (one row per
+/// transaction: its number, author and the encoded `StoreHistoryTransaction`), written by the
+/// save's own transaction so it commits with the data or not at all; `history_last` and
+/// `history_horizon` in `strata_metadata` hold the newest number recorded and the newest deleted.
+/// The table is made when a store that records opens (a file that never recorded has none).
+enum SQLiteHistory {
+    static let table = "strata_history"
+
+    static func createTable(_ db: SQLiteConnection) throws {
+        try db.execute("CREATE TABLE IF NOT EXISTS \"\(table)\" (\"token\" INTEGER PRIMARY KEY, \"author\" TEXT, \"transaction\" BLOB NOT NULL)")
+    }
+
+    private static func counter(_ db: SQLiteConnection, _ name: String) throws -> Int64 {
+        let text = try db.prepare("SELECT \"value\" FROM \"\(SQLiteFormat.metadataTable)\" WHERE \"key\" = ?").rows([.text(name)]) { $0.text(0) }.first
+        return text.flatMap { Int64($0) } ?? 0
+    }
+
+    private static func setCounter(_ db: SQLiteConnection, _ name: String, _ value: Int64) throws {
+        try db.prepare("INSERT OR REPLACE INTO \"\(SQLiteFormat.metadataTable)\" (\"key\", \"value\") VALUES (?, ?)").run([.text(name), .text(String(value))])
+    }
+
+    /// Appends the transaction `recorder` built, numbered after the newest (inside the save).
+    static func append(_ db: SQLiteConnection, _ recorder: HistoryRecorder, author: String?) throws {
+        guard !recorder.isEmpty else { return }
+        let number = try counter(db, "history_last") + 1
+        let transaction = recorder.transaction(number, author: author)
+        try db.prepare("INSERT INTO \"\(table)\" (\"token\", \"author\", \"transaction\") VALUES (?, ?, ?)")
+            .run([.integer(number), author.map { .text($0) } ?? .null, .blob(Data(try transaction.encoded()))])
+        try setCounter(db, "history_last", number)
+    }
+
+    /// The transactions `query` selects (inside a read transaction).
+    static func fetch(_ db: SQLiteConnection, _ query: HistoryQuery, storeIdentifier: String) throws -> [StoreHistoryTransaction] {
+        let first = try query.firstTransaction(storeIdentifier: storeIdentifier, horizon: try counter(db, "history_horizon"))
+        guard try hasTable(db) else { return [] }
+        var sql = "SELECT \"transaction\" FROM \"\(table)\" WHERE \"token\" >= ?"
+        var parameters: [SQLValue] = [.integer(first)]
+        if let through = query.through {
+            sql += " AND \"token\" <= ?"
+            parameters.append(.integer(through.transaction))
+        }
+        sql += " ORDER BY \"token\""
+        var result: [StoreHistoryTransaction] = []
+        let statement = try db.prepare(sql)
+        try statement.bind(parameters)
+        defer { statement.reset() }
+        while try statement.step() {
+            if let limit = query.limit, result.count >= limit { break }
+            let transaction = try StoreHistoryTransaction(decoding: statement.blob(0), file: db.path)
+            if query.admits(transaction) { result.append(transaction) }
+        }
+        return result
+    }
+
+    /// Removes the transactions through `number` and moves the horizon (inside a transaction).
+    static func delete(_ db: SQLiteConnection, through number: Int64) throws {
+        if try hasTable(db) { try db.prepare("DELETE FROM \"\(table)\" WHERE \"token\" <= ?").run([.integer(number)]) }
+        let horizon = try counter(db, "history_horizon")
+        try setCounter(db, "history_horizon", max(horizon, min(number, try counter(db, "history_last"))))
+    }
+
+    private static func hasTable(_ db: SQLiteConnection) throws -> Bool {
+        try db.prepare("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?").rows([.text(table)]) { $0.int64(0) }.first == 1
+    }
+}

@@ -1,0 +1,38 @@
+/// Recording a save from the outside, for a backend whose uncommitted save can be read beside the
+/// last committed state (SQLite's writer connection and WAL readers; any MVCC store, a third
+/// party's included): the request and its result say which records changed — inserts, the
+/// request's updates, `changedSnapshots` (every record the store changed on its own) and
+/// `deletedIdentifiers` (cascades included) — and the two readers give their values before and
+/// after.
+extension HistoryRecorder {
+    /// Records what `request` and its `result` changed.
+    ///
+    /// - Parameters:
+    ///   - before: a record as last committed (before the save).
+    ///   - after: a record as the save leaves it (inside the open transaction).
+    public mutating func record<S: DataStoreSnapshot>(
+        _ request: SaveRequest<S>, _ result: SaveResult<S>, schema: Schema,
+        before: (PersistentIdentifier) throws -> DefaultSnapshot?, after: (PersistentIdentifier) throws -> DefaultSnapshot?
+    ) throws {
+        let inserted = Set(result.remappedIdentifiers.permanentIdentifiers)
+        for id in result.remappedIdentifiers.permanentIdentifiers where !result.deletedIdentifiers.contains(id) {
+            recordInsert(try schema.requireEntity(id.entityName), id.primaryKey)
+        }
+        var changed = Set(request.updated.map(\.persistentIdentifier)).union(result.changedSnapshots.keys)
+        changed.subtract(result.deletedIdentifiers)
+        changed.subtract(inserted)
+        for id in changed.sorted(by: Self.order) {
+            let entity = try schema.requireEntity(id.entityName)
+            guard let old = try before(id), let new = try after(id) else { continue }
+            updated(entity, id.primaryKey, old: (old.attributes, old.relationships), new: (new.attributes, new.relationships))
+        }
+        for id in result.deletedIdentifiers.subtracting(inserted).sorted(by: Self.order) {
+            guard let old = try before(id) else { continue }
+            deleted(try schema.requireEntity(id.entityName), id.primaryKey, attributes: old.attributes)
+        }
+    }
+
+    private static func order(_ a: PersistentIdentifier, _ b: PersistentIdentifier) -> Bool {
+        (a.entityName, a.primaryKey) < (b.entityName, b.primaryKey)
+    }
+}

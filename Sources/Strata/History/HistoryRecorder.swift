@@ -1,0 +1,106 @@
+import Foundation
+
+/// Builds the history transaction of one save from what a backend's save transaction knows: each
+/// changed record's values before and after. Written once for every backend (the shared engine,
+/// SQLite, LMDB), so they record the same changes the same way.
+///
+/// A change is request-initiated when the request named the record (inserted, updated or deleted
+/// it); any other is the store's own (`isStoreInitiated`). An update that changed no stored value
+/// records nothing.
+@_spi(StrataEngine) public struct HistoryRecorder: Sendable {
+    private var inserts: [(RecordKey, StoreHistoryChange)] = []
+    private var updates: [(RecordKey, StoreHistoryChange)] = []
+    private var deletes: [(RecordKey, StoreHistoryChange)] = []
+    private let requested: Set<PersistentIdentifier>
+    private let storeIdentifier: String
+
+    /// A recorder for one save; `requested`: the permanent identifiers the request updated or deleted.
+    public init(storeIdentifier: String, requested: Set<PersistentIdentifier>) {
+        self.storeIdentifier = storeIdentifier
+        self.requested = requested
+    }
+
+    /// The permanent identifiers a request updates or deletes.
+    public static func requested<S: DataStoreSnapshot>(_ request: SaveRequest<S>) -> Set<PersistentIdentifier> {
+        Set(request.updated.map(\.persistentIdentifier) + request.deleted.map(\.persistentIdentifier))
+    }
+
+    private func identifier(_ entity: EntitySchema, _ key: Int64) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entity.name, primaryKey: key)
+    }
+
+    /// Records an insert.
+    public mutating func inserted(_ entity: EntitySchema, _ key: Int64) { recordInsert(entity, key) }
+
+    mutating func recordInsert(_ entity: EntitySchema, _ key: Int64) {
+        inserts.append((RecordKey(entity: entity.index, key: key), StoreHistoryChange(.insert, identifier(entity, key))))
+    }
+
+    /// Records an update from the record's values before and after the save (relationships as
+    /// identifiers); nothing if no value differs.
+    public mutating func updated(
+        _ entity: EntitySchema, _ key: Int64, old: (attributes: [Value], relationships: [RelationshipValue]),
+        new: (attributes: [Value], relationships: [RelationshipValue])
+    ) {
+        var attributes: [HistoryAttributeChange] = []
+        for i in entity.attributes.indices where i < old.attributes.count && i < new.attributes.count && old.attributes[i] != new.attributes[i] {
+            attributes.append(HistoryAttributeChange(entity.attributes[i].name, old: old.attributes[i], new: new.attributes[i]))
+        }
+        var relationships: [HistoryRelationshipChange] = []
+        for r in entity.relationships.indices where r < old.relationships.count && r < new.relationships.count {
+            let before = old.relationships[r], after = new.relationships[r]
+            if Self.same(before, after, ordered: entity.relationships[r].isOrdered || !entity.relationships[r].isToMany) { continue }
+            relationships.append(HistoryRelationshipChange(entity.relationships[r].name, old: before, new: after))
+        }
+        guard !attributes.isEmpty || !relationships.isEmpty else { return }
+        let id = identifier(entity, key)
+        updates.append((RecordKey(entity: entity.index, key: key), StoreHistoryChange(.update, id, isStoreInitiated: !requested.contains(id), attributes: attributes, relationships: relationships)))
+    }
+
+    /// Records a delete with the record's last attribute values as its tombstone.
+    public mutating func deleted(_ entity: EntitySchema, _ key: Int64, attributes: [Value]) {
+        var tombstone: [String: Value] = [:]
+        for (i, a) in entity.attributes.enumerated() where i < attributes.count { tombstone[a.name] = attributes[i] }
+        let id = identifier(entity, key)
+        deletes.append((RecordKey(entity: entity.index, key: key), StoreHistoryChange(.delete, id, isStoreInitiated: !requested.contains(id), tombstone: tombstone)))
+    }
+
+    /// Whether nothing was recorded.
+    public var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+
+    /// The transaction: inserts, updates, deletes, each in entity then key order.
+    public func transaction(_ number: Int64, author: String?, timestamp: Date = Date()) -> StoreHistoryTransaction {
+        func ordered(_ changes: [(RecordKey, StoreHistoryChange)]) -> [StoreHistoryChange] {
+            changes.sorted { ($0.0.entity, $0.0.key) < ($1.0.entity, $1.0.key) }.map(\.1)
+        }
+        return StoreHistoryTransaction(
+            token: StoreHistoryToken(storeIdentifier: storeIdentifier, transaction: number), author: author, timestamp: timestamp,
+            changes: ordered(inserts) + ordered(updates) + ordered(deletes))
+    }
+
+    private static func same(_ a: RelationshipValue, _ b: RelationshipValue, ordered: Bool) -> Bool {
+        if ordered { return a == b }
+        guard case .toMany(let x) = a, case .toMany(let y) = b else { return a == b }
+        return x.count == y.count && Set(x) == Set(y)
+    }
+}
+
+extension StoreHistoryTransaction {
+    /// The transaction as bytes, for a backend's history table (JSON: readable with any tool).
+    @_spi(StrataEngine) public func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return Array(try encoder.encode(self))
+    }
+
+    /// Reads `encoded()` bytes back.
+    ///
+    /// - Throws: `corruptStore` when they are not a transaction.
+    @_spi(StrataEngine) public init(decoding bytes: some Collection<UInt8>, file: String?) throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        do { self = try decoder.decode(StoreHistoryTransaction.self, from: Data(bytes)) } catch {
+            throw StrataError(.corruptStore, "A history transaction cannot be read: \(error).", file: file)
+        }
+    }
+}
