@@ -31,6 +31,8 @@ struct BuiltinBackend: Sendable {
     /// Adds an attribute with a default to that version-1 store (timed) and removes it again (`strata
     /// migration-bench`): the store is at version 1 afterwards.
     let addAttribute: @Sendable (_ directory: URL) throws -> Duration
+    /// Whether the workload's v2 → v3 is a custom stage on this backend (`MigrationWorkload`).
+    let migrationHasCustomStage: Bool
     /// Checks that store after a kill and returns the version it holds.
     let migrationCheck: @Sendable (_ directory: URL, _ records: Int) throws -> Int
     /// Reopens a crash-workload store and returns its generation (`strata torture`).
@@ -107,6 +109,7 @@ struct BuiltinBackend: Sendable {
                 try Store.migrateStore(factory.configuration(dir, v1), SchemaMigration.lightweight(from: added, to: v1))
                 return took
             },
+            migrationHasCustomStage: MigrationWorkload.hasCustomStage(Store.self),
             migrationCheck: { dir, records in try MigrationWorkload.check({ factory.configuration(dir, $0) }, records: records) },
             crashCheck: { dir, large in try CrashWorkload.check(try Store(readOnly(dir)), largeEvery: large) },
             damageSample: { dir, generation in try DamageSample.write(generation: generation, into: try Store(factory.configuration(dir, FixtureDomain.schema))) },

@@ -12,6 +12,7 @@ struct MigrationBenchCommand: ParsableCommand {
 
     @Option(help: "The backend to measure.") var backend: String
     @Option(help: "How many items the store holds.") var records: Int = 100_000
+    @Option(help: "text, or json (a BackendReport.MigrationTimes, what `strata report` reads).") var format: String = "text"
 
     func run() throws {
         let chosen = try BuiltinBackend.named(backend)
@@ -19,17 +20,29 @@ struct MigrationBenchCommand: ParsableCommand {
         let dir = try work.create()
         defer { work.finish(keep: false) }
         try chosen.migrationTemplate(dir, records)
-        print("\(backend), \(records) records: add attribute with a default: \(Self.ms(try chosen.addAttribute(dir)))")
+        let added = try chosen.addAttribute(dir)
+        var steps: [Duration] = []
         var last = ContinuousClock.now
-        try chosen.migrate(dir) { version in
+        try chosen.migrate(dir) { _ in
             let now = ContinuousClock.now
-            print("\(backend), \(records) records: v\(version - 1) → v\(version): \(Self.ms(now - last))")
+            steps.append(now - last)
             last = now
         }
         _ = try chosen.migrationCheck(dir, records)
+        guard steps.count == 2 else { throw ValidationError("the migration ran \(steps.count) steps, not v1 → v2 → v3") }
+        if format == "json" {
+            let times = BackendReport.MigrationTimes(
+                records: records, addAttributeMilliseconds: Self.milliseconds(added), lightweightMilliseconds: Self.milliseconds(steps[0]),
+                v2ToV3Milliseconds: Self.milliseconds(steps[1]), customStage: chosen.migrationHasCustomStage)
+            print(String(decoding: try JSONEncoder().encode(times), as: UTF8.self))
+            return
+        }
+        print("\(backend), \(records) records: add attribute with a default: \(Self.ms(added))")
+        print("\(backend), \(records) records: v1 → v2 (lightweight): \(Self.ms(steps[0]))")
+        print("\(backend), \(records) records: v2 → v3 (\(chosen.migrationHasCustomStage ? "custom stage, one atomic step" : "lightweight")): \(Self.ms(steps[1]))")
     }
 
-    static func ms(_ d: Duration) -> String {
-        String(format: "%.1f ms", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
-    }
+    static func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+
+    static func ms(_ d: Duration) -> String { String(format: "%.1f ms", milliseconds(d)) }
 }

@@ -87,6 +87,33 @@ struct MigrationConcurrencyTests {
         #expect(try Store.recordedSchema(new)?.version == Schema.Version(2, 0, 0), "\(name)")
     }
 
+    /// A store opened at v1 before the store was migrated (by another store of this process) is
+    /// refused on its next save, and the migrated store stays as the migration left it.
+    static func staleWriterRefused<Configuration: DataStoreConfiguration>(_ name: String, _ make: (Schema) -> Configuration) throws {
+        typealias Store = Configuration.Store
+        let v1 = SchemaRecordTests.v1, v2 = SchemaRecordTests.v2
+        let stale = try Store(make(v1))
+        _ = try stale.save(SaveRequest(inserted: [try Store.Snapshot.inserting(v1.entity(named: "Trip")!, values: ["title": "Alps"])]))
+        try Store.migrateStore(make(v2), SchemaMigration.lightweight(from: v1, to: v2))
+        let late = try Store.Snapshot.inserting(v1.entity(named: "Trip")!, values: ["title": "Late"])
+        let error = try #require(throws: StrataError.self, "\(name)") { _ = try stale.save(SaveRequest(inserted: [late])) }
+        #expect(error.code == .schemaMismatch, "\(name): \(error)")
+        let after = try Store(make(v2))
+        #expect(try after.fetch(FetchDescriptor(entity: "Trip")).map { try $0.value("name") } == [.string("Alps")], "\(name)")
+    }
+
+    @Test(arguments: ["json", "csv", "xml", "lmdb"])
+    func aStoreOpenedBeforeAMigrationIsRefusedOnSave(backend: String) throws {
+        try SchemaRecordTests.each { _, dir in
+            switch backend {
+            case "json": try Self.staleWriterRefused(backend) { JSONStoreConfiguration(url: dir.appendingPathComponent("s.json"), schema: $0) }
+            case "csv": try Self.staleWriterRefused(backend) { CSVStoreConfiguration(folder: dir.appendingPathComponent("s"), schema: $0) }
+            case "xml": try Self.staleWriterRefused(backend) { XMLStoreConfiguration(url: dir.appendingPathComponent("s.xml"), schema: $0) }
+            default: try Self.staleWriterRefused(backend) { LMDBStoreConfiguration(folder: dir.appendingPathComponent("s"), schema: $0) }
+            }
+        }
+    }
+
     @Test(arguments: ["memory", "json", "csv", "xml", "lmdb"])
     func anotherOpenerDuringAMigrationNeverSeesHalfAStore(backend: String) throws {
         try SchemaRecordTests.each { name, dir in

@@ -36,6 +36,32 @@ public struct BackendReport: Sendable, Codable {
     public var workloads: [WorkloadReport]
     /// What went wrong (a crashed child, a failed step…); empty when everything ran.
     public var failures: [String]
+    /// How long schema migrations took at N (`strata migration-bench`), when they were measured.
+    public var migration: MigrationTimes?
+
+    /// Migration times of the migration torture's store (`MigrationWorkload`) at `records` items.
+    public struct MigrationTimes: Sendable, Codable, Hashable {
+        /// The items in the store.
+        public var records: Int
+        /// A lightweight migration adding one attribute with a default.
+        public var addAttributeMilliseconds: Double
+        /// v1 → v2, lightweight: a rename, an added attribute, an index, a new unique constraint.
+        public var lightweightMilliseconds: Double
+        /// v2 → v3: an entity rename and a removed attribute; with `willMigrate` and `didMigrate`
+        /// code over every record when `customStage` holds.
+        public var v2ToV3Milliseconds: Double
+        /// Whether v2 → v3 ran as a custom stage (backends that take a whole path in one step).
+        public var customStage: Bool
+
+        /// Times measured on a store of `records` items.
+        public init(records: Int, addAttributeMilliseconds: Double, lightweightMilliseconds: Double, v2ToV3Milliseconds: Double, customStage: Bool) {
+            self.records = records
+            self.addAttributeMilliseconds = addAttributeMilliseconds
+            self.lightweightMilliseconds = lightweightMilliseconds
+            self.v2ToV3Milliseconds = v2ToV3Milliseconds
+            self.customStage = customStage
+        }
+    }
 
     /// A fragment; `format` and `version` are set to this code's.
     public init(

@@ -72,7 +72,7 @@ public enum MigrationWorkload {
     }
 
     /// Whether the v2 → v3 step of `Store` is the custom stage (the backend is `StateMigratable`).
-    static func hasCustomStage<Store: DataStore>(_: Store.Type) -> Bool { Store.self is any StateMigratable.Type }
+    public static func hasCustomStage<Store: DataStore>(_: Store.Type) -> Bool { Store.self is any StateMigratable.Type }
 
     /// The custom stage's `willMigrate`, at v2: every item's `flag` becomes whether its value is even.
     static func willMigrate<S: DataStoreSnapshot>(_ fetch: (FetchDescriptor) throws -> [S]) throws -> SaveRequest<S> {

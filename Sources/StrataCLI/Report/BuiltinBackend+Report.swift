@@ -15,9 +15,10 @@ extension BuiltinBackend {
     }
 
     /// Measures this backend for the report, each part in a child process of this executable: the
-    /// conformance suite, then the standard workload (with its baseline, if any) at each size. A child
+    /// conformance suite, the standard workload (with its baseline, if any) at each size, and the
+    /// migrations of `strata migration-bench` at `records`. A child
     /// that fails is recorded in the fragment's `failures`; the report goes on.
-    func reportFragment(sizes: [Int], timeLimit: Duration, progress: ReportProgress) -> BackendReport {
+    func reportFragment(sizes: [Int], records: Int, timeLimit: Duration, progress: ReportProgress) -> BackendReport {
         var report = BackendReport(name: name, summary: summary, origin: "built-in", storage: storageFormat, baselineDescription: baselineDescription)
         do {
             report.capabilities = try capabilities().names
@@ -54,6 +55,13 @@ extension BuiltinBackend {
                 report.workloads.append(try JSONDecoder().decode(WorkloadReport.self, from: data).finiteOnly)
             } catch {
                 report.failures.append("\(task): unreadable output: \(error)")
+            }
+        }
+        if let data = child("migrations N=\(records)", ["migration-bench", "--backend", name, "--records", String(records), "--format", "json"]) {
+            do {
+                report.migration = try JSONDecoder().decode(BackendReport.MigrationTimes.self, from: data)
+            } catch {
+                report.failures.append("migrations: unreadable output: \(error)")
             }
         }
         return report

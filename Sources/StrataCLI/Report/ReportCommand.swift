@@ -60,7 +60,7 @@ struct ReportCommand: ParsableCommand {
         var fragments: [BackendReport] = []
         for backend in try chosenBackends() {
             progress.note("\(backend.name):")
-            fragments.append(backend.reportFragment(sizes: sizes, timeLimit: .seconds(childTimeLimit), progress: progress))
+            fragments.append(backend.reportFragment(sizes: sizes, records: records, timeLimit: .seconds(childTimeLimit), progress: progress))
         }
         let document = ReportDocument(records: records, sizes: sizes, backends: fragments + added)
         let folder = URL(fileURLWithPath: out, isDirectory: true)

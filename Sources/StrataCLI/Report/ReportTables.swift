@@ -20,7 +20,7 @@ struct ReportTables {
     let document: ReportDocument
 
     var sections: [ReportSection] {
-        [backendsTable(), conformanceMatrix(), capabilityMatrix(), workloadTable(), scalingTable(), advice(), failures()].compactMap { $0 }
+        [backendsTable(), conformanceMatrix(), capabilityMatrix(), workloadTable(), scalingTable(), migrationTable(), advice(), failures()].compactMap { $0 }
     }
 
     /// The lines under the page title: version, date, machine, sizes.
@@ -46,6 +46,20 @@ struct ReportTables {
         if c.failed > 0 { parts.append("\(c.failed) failed") }
         if c.skipped > 0 { parts.append("\(c.skipped) skipped") }
         return parts.joined(separator: ", ")
+    }
+
+    /// Migration times per backend on disk (`strata migration-bench` at N), when measured.
+    private func migrationTable() -> ReportSection? {
+        let measured = backends.compactMap { b in b.migration.map { (b.name, $0) } }
+        guard !measured.isEmpty else { return nil }
+        return ReportSection(
+            id: "migrations", title: "Schema migrations",
+            paragraphs: ["The migration torture's store (docs/migrations.md) at N items: adding one attribute with a default (lightweight); v1 → v2, lightweight (a rename, an added attribute, an index, a new unique constraint); v2 → v3 (an entity rename and a removed attribute), as a custom stage whose willMigrate and didMigrate change every record where the backend takes a whole stage in one atomic step, else lightweight."],
+            header: ["backend", "records", "add attribute", "v1 → v2 (lightweight)", "v2 → v3", "v2 → v3 ran as"],
+            rows: measured.map { name, m in
+                [name, ReportFormatting.grouped(Double(m.records)), String(format: "%.1f ms", m.addAttributeMilliseconds), String(format: "%.1f ms", m.lightweightMilliseconds),
+                 String(format: "%.1f ms", m.v2ToV3Milliseconds), m.customStage ? "custom stage" : "lightweight"]
+            })
     }
 
     private func conformanceMatrix() -> ReportSection {
