@@ -26,6 +26,22 @@ extension PostgresConnection: SQLConnection {
 
     func rollback() throws { try execute("ROLLBACK") }
 
+    /// Under a savepoint: PostgreSQL aborts the whole transaction on a failed statement, so a
+    /// statement that may fail with a unique violation runs between `SAVEPOINT` and `RELEASE`, and a
+    /// failure rolls back to the savepoint only, then is rethrown; the save goes on.
+    func attempt<T>(_ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT strata_attempt")
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT strata_attempt")
+            return result
+        } catch {
+            try execute("ROLLBACK TO SAVEPOINT strata_attempt")
+            try execute("RELEASE SAVEPOINT strata_attempt")
+            throw error
+        }
+    }
+
     /// SQLSTATE 23505, unique_violation.
     func isUniqueFailure(_ error: any Error) -> Bool { (error as? PostgresError)?.sqlstate == "23505" }
 

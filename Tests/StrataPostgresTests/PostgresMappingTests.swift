@@ -104,6 +104,17 @@ struct PostgresMappingTests {
         #expect(try connection.query(last.sql, last.parameters).integer(0, 0) == 10)
     }
 
+    @Test("a unique failure under attempt leaves the transaction usable; the save goes on")
+    func attemptSurvivesUniqueFailure() throws {
+        try connection.beginWrite()
+        #expect(throws: PostgresError.self) {
+            try connection.attempt { try connection.query("INSERT INTO \"Owner\" (\"_pk\", \"name\") VALUES (2, $1)", [.text("Ada")]) }
+        }
+        try connection.attempt { try connection.query("INSERT INTO \"Owner\" (\"_pk\", \"name\") VALUES (2, $1)", [.text("Grace")]) }
+        try connection.commit()
+        #expect(try connection.query("SELECT count(*) FROM \"Owner\"").integer(0, 0) == 2)
+    }
+
     @Test("a save's transaction holds the store's write lock until it ends")
     func writeLock() throws {
         let other = try PostgresConnection(settings: PostgresConnectionSettings(url: PostgresTestServer.url!))
