@@ -28,4 +28,20 @@ extension PostgresConnection: SQLConnection {
 
     /// SQLSTATE 23505, unique_violation.
     func isUniqueFailure(_ error: any Error) -> Bool { (error as? PostgresError)?.sqlstate == "23505" }
+
+    /// PostgreSQL aborts the whole transaction on any failed statement: `body` runs inside a
+    /// savepoint, released after it, rolled back to on a failure (then rethrown), so the save's
+    /// transaction survives a unique failure it holds back.
+    func attempt<T>(_ body: () throws -> T) throws -> T {
+        try execute("SAVEPOINT strata_attempt")
+        do {
+            let result = try body()
+            try execute("RELEASE SAVEPOINT strata_attempt")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO SAVEPOINT strata_attempt")
+            try? execute("RELEASE SAVEPOINT strata_attempt")
+            throw error
+        }
+    }
 }
