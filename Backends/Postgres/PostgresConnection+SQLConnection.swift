@@ -44,19 +44,4 @@ extension PostgresConnection: SQLConnection {
 
     /// SQLSTATE 23505, unique_violation.
     func isUniqueFailure(_ error: any Error) -> Bool { (error as? PostgresError)?.sqlstate == "23505" }
-
-    /// PostgreSQL aborts the whole transaction on a failed statement: the statement runs inside a
-    /// savepoint, rolled back to on failure, so the save goes on after a unique failure.
-    func attempt<T>(_ body: () throws -> T) throws -> T {
-        try execute("SAVEPOINT strata_attempt")
-        do {
-            let result = try body()
-            try execute("RELEASE SAVEPOINT strata_attempt")
-            return result
-        } catch {
-            try execute("ROLLBACK TO SAVEPOINT strata_attempt")
-            try execute("RELEASE SAVEPOINT strata_attempt")
-            throw error
-        }
-    }
 }
