@@ -123,7 +123,7 @@ enum LMDBMigration {
                 let record = LMDBRecord(attributes: stored.attributes, toOne: stored.links.map { if case .one(let k) = $0 { k } else { nil } })
                 var data = MDB_val(mv_size: LMDBRecordCodec.encodedSize(record, entity), mv_data: nil)
                 try lmdbCheck(withKey(key) { mdb_put(txn, layout.records[e], &$0, &data, UInt32(MDB_RESERVE)) }, "write \(entity.name) \(key)")
-                LMDBRecordCodec.encode(record, entity, into: UnsafeMutableRawBufferPointer(start: data.mv_data, count: data.mv_size))
+                LMDBRecordCodec.encode(record, entity, key: key, into: UnsafeMutableRawBufferPointer(start: data.mv_data, count: data.mv_size))
                 for r in entity.relationships.indices where entity.relationshipIsToMany[r] {
                     for (position, target) in stored.links[r].keys.enumerated() {
                         try putListEntry(txn, layout.toMany[e][r], key, target, position: entity.relationships[r].isOrdered ? Int64(position) : nil)
