@@ -273,3 +273,20 @@ import Testing
         #expect(decoded == copied)
     }
 }
+
+/// SwiftData's history members of the custom-store protocol: declared, and honest about what the
+/// framework does with them (history through a custom store: see `HistoryProviding`).
+@Suite struct CustomStoreHistoryTests {
+    @Test func aSaveResultKeepsTheStoresHistoryToken() {
+        let token = DefaultHistoryToken(StoreHistoryToken(storeIdentifier: "s", transaction: 3))
+        let result = DataStoreSaveChangesResult<DefaultSnapshot>(for: "s", historyToken: token)
+        #expect((result.historyToken as? DefaultHistoryToken)?.tokenValue == 3)
+        #expect(DataStoreSaveChangesResult<DefaultSnapshot>(for: "s").historyToken == nil)
+    }
+
+    @Test func historyThroughACustomStoreIsRefused() throws {
+        let context = ModelContext(try ModelContainer(for: Trip.self, configurations: RecordingStoreConfiguration.unique()))
+        let error = try #require(throws: StrataError.self) { try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()) }
+        #expect(error.code == .unsupported)
+    }
+}

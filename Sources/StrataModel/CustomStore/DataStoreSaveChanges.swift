@@ -31,11 +31,24 @@ public final class DataStoreSaveChangesResult<T: DataStoreSnapshot>: Sendable {
     /// Records the store changed beyond what it was sent, by identifier, for the framework to
     /// refresh.
     public let snapshotsToReregister: [PersistentIdentifier: T]
+    /// The store's history token after this save, for a store that keeps history
+    /// (`HistoryProviding`). Kept as the store gave it; the framework does not read it yet
+    /// (history through a custom store: see `HistoryProviding`, docs/history.md).
+    public let historyToken: (any HistoryToken)?
 
     /// A save's answer.
-    public init(for storeIdentifier: String, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier] = [:], snapshotsToReregister: [PersistentIdentifier: T] = [:]) {
+    public convenience init(for storeIdentifier: String, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier] = [:], snapshotsToReregister: [PersistentIdentifier: T] = [:]) {
+        self.init(for: storeIdentifier, remappedIdentifiers: remappedIdentifiers, snapshotsToReregister: snapshotsToReregister, historyToken: nil)
+    }
+
+    /// A save's answer with the store's history token after it.
+    public init(
+        for storeIdentifier: String, remappedIdentifiers: [PersistentIdentifier: PersistentIdentifier] = [:], snapshotsToReregister: [PersistentIdentifier: T] = [:],
+        historyToken: (any HistoryToken)?
+    ) {
         self.storeIdentifier = storeIdentifier
         self.remappedIdentifiers = remappedIdentifiers
         self.snapshotsToReregister = snapshotsToReregister
+        self.historyToken = historyToken
     }
 }
