@@ -44,20 +44,4 @@ extension PostgresConnection: SQLConnection {
 
     /// SQLSTATE 23505, unique_violation.
     func isUniqueFailure(_ error: any Error) -> Bool { (error as? PostgresError)?.sqlstate == "23505" }
-
-    /// PostgreSQL aborts the whole transaction on a failed statement: `body` runs under a savepoint,
-    /// released when it succeeds and rolled back to when it fails (then the error is rethrown), so
-    /// the save can hold a colliding value back and go on.
-    func attempt<T>(_ body: () throws -> T) throws -> T {
-        try execute("SAVEPOINT strata_attempt")
-        do {
-            let result = try body()
-            try execute("RELEASE SAVEPOINT strata_attempt")
-            return result
-        } catch {
-            try execute("ROLLBACK TO SAVEPOINT strata_attempt")
-            try execute("RELEASE SAVEPOINT strata_attempt")
-            throw error
-        }
-    }
 }
