@@ -63,7 +63,7 @@ MUTANTS = [
     ("fetch-negative-accepted", F, "guard descriptor.fetchOffset >= 0, (descriptor.fetchLimit ?? 0) >= 0 else {\n            throw", "guard descriptor.fetchOffset >= -1, (descriptor.fetchLimit ?? 0) >= -1 else {\n            throw", "memory", "negative windows are errors (§6)"),
     ("fetch-count-ignores-offset", F, "return min(max(0, count(entity) - descriptor.fetchOffset), descriptor.fetchLimit ?? .max)", "return min(count(entity), descriptor.fetchLimit ?? .max)", "memory", "fetchCount applies the window (§6)"),
     ("fetch-sort-before-predicate", F, "        let test = try rest.map { try evaluator.compile($0, for: entity) }\n        try validateSort(descriptor.sortBy, entity)", "        try validateSort(descriptor.sortBy, entity)\n        let test = try rest.map { try evaluator.compile($0, for: entity) }", "memory", "fetch faults: predicate before sort (§5 fault order)"),
-    ("fetch-fast-path-negative", R, "descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {", "descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {", "memory", "negative limit rejected on the identifier path (§6, bug 5)"),
+    ("fetch-fast-path-negative", "Sources/Strata/Fetch/FetchDescriptor+PointLookup.swift", "fetchOffset == 0, (fetchLimit ?? 1) > 0 else", "fetchOffset == 0, fetchLimit != 0 else", "memory", "negative limit rejected on the identifier path (§6, bug 5)"),
     # Value ordering and predicate semantics
     ("order-nil-last", O, "case (.null, _): return -1\n        case (_, .null): return 1", "case (.null, _): return 1\n        case (_, .null): return -1", "memory", "nil sorts first ascending (§6)"),
     ("order-nan-first", O, "case (true, false): return 1\n    case (false, true): return -1", "case (true, false): return -1\n    case (false, true): return 1", "memory", "NaN sorts after +inf (§6)"),
@@ -110,7 +110,7 @@ MUTANTS = [
     ("sqlite-text-canonical-equal", "Backends/SQLSupport/SQLValue.swift", "case let (.text(a), .text(b)): a.utf8.elementsEqual(b.utf8)", "case let (.text(a), .text(b)): a == b", "sqlite", "unique text collides by bytes, also in the records an error names (§4, §5; found by the difftest)"),
     ("sqlite-reasserted-to-one-appended", S2, "try attach(writes[n].entity, writes[n].key, r, target, at: listPlaces[currentWriter!]?[r])", "try attach(writes[n].entity, writes[n].key, r, target, at: nil)", "sqlite", "an insert's own to-one joins an ordered list in request order (§2; found by the difftest)"),
     ("sqlite-negative-zero-bits", C, "if d == 0 && d.sign == .minus { return (.real(0), .integer(Int64(bitPattern: d.bitPattern))) }", "", "sqlite", "-0 round-trips bit for bit (§8)"),
-    ("sqlite-fast-path-negative", S, "descriptor.fetchOffset == 0, (descriptor.fetchLimit ?? 1) > 0 {", "descriptor.fetchOffset == 0, descriptor.fetchLimit != 0 {", "sqlite", "negative limit rejected on the identifier path (§6)"),
+    ("sqlite-fast-path-negative", "Sources/Strata/Fetch/FetchDescriptor+PointLookup.swift", "fetchOffset == 0, (fetchLimit ?? 1) > 0 else", "fetchOffset == 0, fetchLimit != 0 else", "sqlite", "negative limit rejected on the identifier path (§6)"),
     # JSON and CSV loading and saving
     ("json-nan-payload", J, "} else if d.bitPattern == Double.nan.bitPattern {", "} else if d.isNaN {", "json", "NaN payloads round-trip bit for bit (§8)"),
     ("json-negative-infinity", J, "} else if d == -.infinity {\n            w.string(\"-Infinity\")", "} else if d == -.infinity {\n            w.string(\"Infinity\")", "json", "-infinity round-trips (§8)"),
