@@ -50,13 +50,14 @@ postgres-down:
 ## docs: the reference (DocC) of Strata, StrataModel and StrataConformance as one static site in DOCS_DIR
 ## (serve DOCS_DIR over HTTP to browse it). Fails on a broken symbol link or any other DocC warning, except
 ## a function parameter without its own doc line (the source's doc comments, not the catalog's links).
+## Standard output and standard error are kept apart while it runs, so that a progress line never splits a warning.
 DOCS_DIR ?= .build/docs
 docs: deps
 	@start=$$(date +%s); log=$$(mktemp); \
 	$(SWIFT) package --allow-writing-to-directory $(DOCS_DIR) generate-documentation \
 		--target Strata --target StrataModel --target StrataConformance \
 		--enable-experimental-combined-documentation --transform-for-static-hosting \
-		--output-path $(DOCS_DIR) > $$log 2>&1; status=$$?; \
+		--output-path $(DOCS_DIR) > $$log 2> $$log.err; status=$$?; cat $$log.err >> $$log; rm -f $$log.err; \
 	problems=$$(grep -E '^(warning|error):' $$log | grep -v "^warning: Parameter '.*' is missing documentation"); \
 	if [ $$status -ne 0 ] || [ -n "$$problems" ]; then cat $$log; echo "docs FAILED:"; echo "$$problems"; rm -f $$log; exit 1; fi; \
 	rm -f $$log; echo "docs: $(DOCS_DIR)/index.html and documentation/ ($$(( $$(date +%s) - start )) s)"
