@@ -29,6 +29,20 @@ final class PostgresStatement: SQLStatement {
         row = -1
     }
 
+    func bind(_ value: SQLValue, at index: Int32) throws {
+        let i = Int(index) - 1
+        if parameters.count <= i { parameters.append(contentsOf: repeatElement(.null, count: i + 1 - parameters.count)) }
+        parameters[i] = value
+        result = nil
+        row = -1
+    }
+
+    /// Forgets the rows; the parameters stay for the next run.
+    func resetKeepingBindings() {
+        result = nil
+        row = -1
+    }
+
     func step() throws -> Bool {
         if result == nil { result = try connection.query(sql, parameters) }
         row += 1

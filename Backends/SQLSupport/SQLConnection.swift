@@ -43,6 +43,12 @@ package protocol SQLConnection: AnyObject {
 package protocol SQLStatement: AnyObject {
     /// Binds `values` to parameters 1…n.
     func bind(_ values: [SQLValue]) throws
+    /// Binds `value` to parameter `index` (from 1), the others kept: a save's row statements bind
+    /// each parameter again before every run, without building an array of them.
+    func bind(_ value: SQLValue, at index: Int32) throws
+    /// Makes the statement ready to run again, its bindings kept (every one is bound again before
+    /// the next run).
+    func resetKeepingBindings()
     /// Advances to the next row: `false` when there is none (the statement is done).
     func step() throws -> Bool
     /// Binds `values` and runs the statement to its end (an INSERT, UPDATE or DELETE).

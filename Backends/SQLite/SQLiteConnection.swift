@@ -17,19 +17,10 @@ final class SQLiteConnection: @unchecked Sendable {
     private var cache: [String: SQLiteStatement] = [:]
     /// Statements of fixed texts (`SQLText`), by slot: found without hashing their SQL.
     private var slots: [SQLiteStatement?] = []
-    /// The save's INSERT and UPDATE statements by row shape, kept across saves.
-    var rowStatements: [SQLiteRowShape: SQLiteStatement] = [:]
-    /// The row statement used last.
-    var lastRowStatement: (shape: SQLiteRowShape, statement: SQLiteStatement)?
     #else
     @exclusivity(unchecked) private var cache: [String: SQLiteStatement] = [:]
     /// Statements of fixed texts (`SQLText`), by slot: found without hashing their SQL.
     @exclusivity(unchecked) private var slots: [SQLiteStatement?] = []
-    /// The save's INSERT and UPDATE statements by row shape, kept across saves so a one-record save
-    /// neither rebuilds nor hashes their SQL text.
-    @exclusivity(unchecked) var rowStatements: [SQLiteRowShape: SQLiteStatement] = [:]
-    /// The row statement used last, found by comparing shapes instead of hashing them.
-    @exclusivity(unchecked) var lastRowStatement: (shape: SQLiteRowShape, statement: SQLiteStatement)?
     #endif
 
     /// SQLite's memory statistics off, once per process before the first connection: they take a
@@ -60,8 +51,6 @@ final class SQLiteConnection: @unchecked Sendable {
     deinit {
         cache.removeAll()
         slots.removeAll()
-        rowStatements.removeAll()
-        lastRowStatement = nil
         sqlite3_close_v2(handle)
     }
 
@@ -168,13 +157,4 @@ struct SQLiteError: Error, CustomStringConvertible {
             return StrataError(.ioFailure, "SQLite failed: \(message).", file: file)
         }
     }
-}
-
-/// Which INSERT or UPDATE a row write needs: the entity, the to-one columns an insert sets itself,
-/// and the attributes an update changes (empty for an insert, which sets them all).
-struct SQLiteRowShape: Hashable {
-    let entity: Int
-    let insert: Bool
-    let direct: [Int]
-    let attributes: [Int]
 }

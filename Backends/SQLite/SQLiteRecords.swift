@@ -52,7 +52,7 @@ struct SQLiteRecords {
     /// the stored values, returned; and the targets of every relationship, appended to `targets`
     /// (the record's base is `targets.count` before the call). One query for the row, one per
     /// to-many.
-    func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value], targets: inout SQLiteStoredTargets) throws -> [Int]? {
+    func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value], targets: inout SQLStoredTargets) throws -> [Int]? {
         // Its one parameter is bound below: no need to clear it first (`reuse`).
         let statement = try db.reuse(mapping.texts[entity.index].selectByKey)
         try statement.bind(.integer(key), at: 1)

@@ -23,7 +23,7 @@ public final class SQLiteStore: HistoryRecordingStore {
     /// Per entity, how a selected row becomes a snapshot (SQLite's reading of the shared mapping).
     let layouts: [SQLiteRowLayout]
     let writer: Mutex<Writer>
-    private let saveStart: SQLiteSaveTransaction.Start
+    private let saveStart: SQLSaveStart
     private let readers = Mutex<[SQLiteConnection]>([])
 
     /// Opens the database file, creating its tables if the file is missing or empty.
@@ -36,7 +36,7 @@ public final class SQLiteStore: HistoryRecordingStore {
         let mapping = try SQLiteMapping(schema: configuration.schema)
         self.mapping = mapping
         self.layouts = mapping.tables.map(SQLiteRowLayout.init)
-        self.saveStart = SQLiteSaveTransaction.Start(mapping)
+        self.saveStart = SQLSaveStart(mapping)
         let path = configuration.url.path
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         if configuration.isReadOnly, size ?? 0 == 0 {
@@ -77,10 +77,10 @@ public final class SQLiteStore: HistoryRecordingStore {
     }
 
     /// The writer connection and the save transaction every save reuses
-    /// (`SQLiteSaveTransaction+Reuse`), made by the first save.
+    /// (`SQLSaveTransaction+Reuse`), made by the first save.
     struct Writer: ~Copyable {
         let db: SQLiteConnection
-        var transaction: SQLiteSaveTransaction?
+        var transaction: SQLSaveTransaction<SQLiteSaveRecords>?
     }
 
     /// Everything the contract has, plus pushdown and indexes.
@@ -190,17 +190,17 @@ public final class SQLiteStore: HistoryRecordingStore {
                 throw error.strataError(file: configuration.url.path)
             }
             do {
-                let transaction: SQLiteSaveTransaction
+                let transaction: SQLSaveTransaction<SQLiteSaveRecords>
                 if let reused = writer.transaction {
                     transaction = reused
                 } else {
                     let records = SQLiteRecords(db: db, mapping: mapping, layouts: layouts, storeIdentifier: identifier)
-                    transaction = SQLiteSaveTransaction(db: db, mapping: mapping, records: records, storeIdentifier: identifier, start: saveStart, store: self)
+                    transaction = SQLSaveTransaction(records: SQLiteSaveRecords(records: records, store: self), start: saveStart)
                     writer.transaction = transaction
                 }
                 // Left clean for the next save whatever happens, holding nothing of this one.
                 defer { transaction.reset() }
-                let records = transaction.records
+                let records = transaction.records.records
                 try transaction.run(request)
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }

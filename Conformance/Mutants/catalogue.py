@@ -12,19 +12,19 @@ V = "Sources/Strata/Store/SaveValidation.swift"
 R = "Sources/Strata/Engine/RecordEngine.swift"
 Q = "Backends/SQLSupport/SQLQuery.swift"
 QD = "Backends/SQLite/SQLiteDialect.swift"
-T = "Backends/SQLite/SQLiteSaveTransaction.swift"
+T = "Backends/SQLSupport/SQLSaveTransaction.swift"
 C = "Backends/SQLSupport/SQLValueCodec.swift"
 S = "Backends/SQLite/SQLiteStore.swift"
 J = "Backends/JSON/JSONRecordCodec.swift"
 K = "Backends/CSV/CSVFieldCodec.swift"
 FA = "Sources/Strata/Engine/SaveTransaction+Faults.swift"
 L = "Sources/Strata/Engine/SaveTransaction+Links.swift"
-SF = "Backends/SQLite/SQLiteSaveTransaction+Faults.swift"
-S2 = "Backends/SQLite/SQLiteSaveTransaction.swift"
-SD = "Backends/SQLite/SQLiteSaveTransaction+Deletes.swift"
-SV = "Backends/SQLite/SQLiteSaveTransaction+Validation.swift"
-SR = "Backends/SQLite/SQLiteSaveTransaction+Relationships.swift"
-SH = "Backends/SQLite/SQLiteSaveTransaction+Rules.swift"
+SF = "Backends/SQLSupport/SQLSaveTransaction+Faults.swift"
+S2 = "Backends/SQLSupport/SQLSaveTransaction.swift"
+SD = "Backends/SQLSupport/SQLSaveTransaction+Deletes.swift"
+SV = "Backends/SQLSupport/SQLSaveTransaction+Validation.swift"
+SR = "Backends/SQLSupport/SQLSaveTransaction+Relationships.swift"
+SH = "Backends/SQLSupport/SQLSaveTransaction+Rules.swift"
 # The rule home every backend asks (docs/architecture.md, "One home for each save rule").
 RU = "Sources/Strata/Store/SaveRules.swift"
 
@@ -106,7 +106,7 @@ MUTANTS = [
     ("sqlite-deny-unordered", RU, "        queue.sort()\n", "        queue.sort(by: >)\n", "sqlite", "deny names the lowest key (§5 fault order)"),
     ("sqlite-dangling-late", T, "                exists = try records.exists(destination, key)\n                return exists\n", "                exists = try records.exists(destination, key)\n                return true\n", "sqlite", "references checked with the request (§5 fault order)"),
     ("sqlite-insert-own-side", T, "                    guard case .one(let target?) = writes[n].links[r], try column(writes[n].entity, writes[n].key, r) != target else { continue }", "                    guard case .one(let target?) = writes[n].links[r], false else { continue }", "sqlite", "an insert's own to-one wins over an earlier list (§2)"),
-    ("sqlite-unique-holder", SF, "try committed(\"SELECT \\(condition) FROM \\(q(t.name)) WHERE \\(q(\"_pk\")) = ?\", [.integer(key)]) == values[g]", "false", "sqlite", "the error names the record that held the value (§5 fault order)"),
+    ("sqlite-unique-holder", SF, "try committed(\"SELECT \\(condition) FROM \\(q(t.name)) WHERE \\(q(\"_pk\")) = \\(p(1))\", [.integer(key)]) == values[g]", "false", "sqlite", "the error names the record that held the value (§5 fault order)"),
     ("sqlite-text-canonical-equal", "Backends/SQLSupport/SQLValue.swift", "case let (.text(a), .text(b)): a.utf8.elementsEqual(b.utf8)", "case let (.text(a), .text(b)): a == b", "sqlite", "unique text collides by bytes, also in the records an error names (§4, §5; found by the difftest)"),
     ("sqlite-reasserted-to-one-appended", S2, "try attach(writes[n].entity, writes[n].key, r, target, at: listPlaces[currentWriter!]?[r])", "try attach(writes[n].entity, writes[n].key, r, target, at: nil)", "sqlite", "an insert's own to-one joins an ordered list in request order (§2; found by the difftest)"),
     ("sqlite-negative-zero-bits", C, "if d == 0 && d.sign == .minus { return (.real(0), .integer(Int64(bitPattern: d.bitPattern))) }", "", "sqlite", "-0 round-trips bit for bit (§8)"),

@@ -4,7 +4,7 @@ import StrataConformance
 import StrataSQLite
 import Testing
 
-/// The store reuses one save transaction (`SQLiteSaveTransaction+Reuse`): nothing one save learned
+/// The store reuses one save transaction (`SQLSaveTransaction+Reuse`): nothing one save learned
 /// may reach the next, whether it committed or failed.
 struct SQLiteSaveReuseTests {
     @Test func nothingOfOneSaveReachesTheNext() throws {

@@ -1,24 +1,22 @@
-import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
-import StrataSQLSupport
 
 /// Writing a record's row: the INSERT or UPDATE of its attribute columns (and, for an insert, the
-/// to-one columns it sets itself), holding unique values back when SQLite refuses them mid-save.
-extension SQLiteSaveTransaction {
+/// to-one columns it sets itself), holding unique values back when the database refuses them mid-save.
+extension SQLSaveTransaction {
     /// For an insert, the to-one relationships written in the INSERT itself (`Start.directToOnes`).
-    func directToOnes(_ entity: EntitySchema) -> [Int] { start.directToOnes[entity.index] }
+    @inlinable package func directToOnes(_ entity: EntitySchema) -> [Int] { start.directToOnes[entity.index] }
 
-    func appendPosition(_ table: String, _ listColumn: String, _ orderColumn: String, _ owner: Int64) throws -> Int64 {
+    @inlinable package func appendPosition(_ table: String, _ listColumn: String, _ orderColumn: String, _ owner: Int64) throws -> Int64 {
         let slot = "\(table)|\(listColumn)|\(owner)"
         let position = try positions[slot] ?? nextPosition(table, listColumn, orderColumn, owner)
         positions[slot] = position + 1
         return position
     }
 
-    func writeAttributes(_ w: Write) throws -> [Int] {
+    @inlinable package func writeAttributes(_ w: Write) throws -> [Int] {
         let t = mapping.tables[w.entity.index]
-        // An update writes only the attributes whose columns change (`Write.changed`): SQLite then
+        // An update writes only the attributes whose columns change (`Write.changed`): the database then
         // leaves the index entries of the others alone. An insert writes all of them.
         let written = w.changed
         // An update that changes no attribute column writes nothing (there is no empty UPDATE).
@@ -74,39 +72,41 @@ extension SQLiteSaveTransaction {
             return columns
         }
         let key = Key(entity: w.entity.index, key: w.key)
-        let shape = SQLiteRowShape(entity: w.entity.index, insert: w.isInsert, direct: direct, attributes: written)
-        let prepared: SQLiteStatement
+        let shape = SQLRowShape(entity: w.entity.index, insert: w.isInsert, direct: direct, attributes: written)
+        let prepared: Connection.Statement
         var repeated = false
-        if let last = db.lastRowStatement, last.shape == shape {
+        if let last = lastRowStatement, last.shape == shape {
             // Saves and their rows mostly repeat one shape: no hashing of the shape's arrays.
             prepared = last.statement
             repeated = true
-        } else if let cached = db.rowStatements[shape] {
+        } else if let cached = rowStatements[shape] {
             prepared = cached
         } else if w.isInsert {
             let columns = columns
             let names = ([q("_pk")] + columns.map(q)).joined(separator: ", ")
-            let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+            let marks = (1 ... columns.count + 1).map(p).joined(separator: ", ")
             prepared = try db.prepare("INSERT INTO \(q(t.name)) (\(names)) VALUES (\(marks))")
-            db.rowStatements[shape] = prepared
+            rowStatements[shape] = prepared
         } else {
-            prepared = try db.prepare("UPDATE \(q(t.name)) SET \(columns.enumerated().map { "\(q($1)) = ?\($0 + 2)" }.joined(separator: ", ")) WHERE \(q("_pk")) = ?1")
-            db.rowStatements[shape] = prepared
+            let columns = columns
+            prepared = try db.prepare("UPDATE \(q(t.name)) SET \(columns.enumerated().map { "\(q($1)) = \(p($0 + 1))" }.joined(separator: ", ")) WHERE \(q("_pk")) = \(p(columns.count + 1))")
+            rowStatements[shape] = prepared
         }
-        if !repeated { db.lastRowStatement = (shape, prepared) }
+        if !repeated { lastRowStatement = (shape, prepared) }
         func statement(_ values: [SQLValue]) throws {
             guard w.isInsert || !values.isEmpty else { return }
-            // The key goes first: `_pk` in an INSERT, `?1` in an UPDATE's WHERE.
+            // The key is `_pk`, an INSERT's first column, or an UPDATE's WHERE after the values.
             // Every parameter is bound again each time: no need to clear them after.
-            try prepared.bind(w.key, then: values)
+            let first: Int32 = w.isInsert ? 2 : 1
+            try prepared.bind(.integer(w.key), at: w.isInsert ? 1 : Int32(values.count) + 1)
+            for (i, value) in values.enumerated() { try prepared.bind(value, at: first + Int32(i)) }
             defer { prepared.resetKeepingBindings() }
             while try prepared.step() {}
         }
         /// An update's changed columns bound one by one, without building `values`: the array and
         /// its growth cost about 500 instructions of a one-record update.
         func bindUpdate() throws {
-            try prepared.bind(.integer(w.key), at: 1)
-            var index: Int32 = 2
+            var index: Int32 = 1
             for i in written {
                 let (main, bits) = SQLValueCodec.encode(w.attributes[i])
                 try prepared.bind(main, at: index)
@@ -116,12 +116,13 @@ extension SQLiteSaveTransaction {
                     index += 1
                 }
             }
+            try prepared.bind(.integer(w.key), at: index)
             defer { prepared.resetKeepingBindings() }
             while try prepared.step() {}
         }
         do {
             try db.attempt { if w.isInsert { try statement(values) } else { try bindUpdate() } }
-        } catch let error as SQLiteError where isUniqueFailure(error) {
+        } catch where db.isUniqueFailure(error) {
             // Hold the unique values back until the end of the save.
             if !w.isInsert { for i in written { add(i) } }
             var held = values
@@ -145,6 +146,4 @@ extension SQLiteSaveTransaction {
         return direct
     }
 
-    /// A unique failure, as the connection recognises it (`SQLConnection.isUniqueFailure`).
-    func isUniqueFailure(_ error: SQLiteError) -> Bool { db.isUniqueFailure(error) }
 }

@@ -1,9 +1,9 @@
-import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
-import StrataSQLSupport
 
-/// Applies one save inside `BEGIN IMMEDIATE … COMMIT`, with the contract's semantics.
+/// Applies one save inside the write transaction (`SQLConnection.beginWrite` … `commit`), with the
+/// contract's semantics, for every SQL backend: the backend gives its connection, its dialect and
+/// its row reading (`SQLRecordReader`); the rules are the core's (`SaveRules`, `SaveValidation`).
 ///
 /// The order is the shared engine's: permanent keys for every insert first; inserts and updates;
 /// relationship changes, each compared with the record as stored before the save and applied as edge
@@ -11,103 +11,92 @@ import StrataSQLSupport
 /// deferred unique values and validation. A UNIQUE failure in the middle of a save is not final —
 /// two records may swap values, a deleted record frees its value — so the row is written without
 /// its unique values, which are set again at the end; only a failure then is a violation.
-final class SQLiteSaveTransaction {
-    typealias Key = RecordKey
+///
+/// Generic over the backend's reader, never `any`: every method is `@inlinable`, so the backend's
+/// module specialises the whole save on its connection, statement and dialect (docs/architecture.md,
+/// "The save transaction"; limits: Benchmarks/Thresholds/sqlite-*.txt).
+package final class SQLSaveTransaction<Records: SQLRecordReader> {
+    package typealias Key = RecordKey
+    package typealias Connection = Records.Connection
+    package typealias Dialect = Records.Dialect
+    package typealias Write = SQLSaveWrite
+    package typealias State = SQLSaveState
+    package typealias Start = SQLSaveStart
+    package typealias ListKey = SQLListKey
 
-    /// One inserted or updated record. A class: the save's phases pass each write around many
-    /// times, and copying a struct of five arrays retained and released every one of them.
-    final class Write {
-        let entity: EntitySchema
-        let key: Int64
-        let isInsert: Bool
-        let attributes: [Value]
-        let links: [Link]
-        /// An update's lists as stored before the save: its base in the transaction's
-        /// `storedTargets`. `nil` for an insert, which had none.
-        let stored: Int?
-        /// An update's attributes whose columns differ from the row as stored before the save
-        /// (`SQLiteStoredRow.changed`): only those are written. Empty for an insert.
-        let changed: [Int]
-        /// An insert's to-ones its INSERT wrote itself (`writeAttributes`): for those, the row
-        /// holds `links` already. Kept instead of copying them into `stored`, which cost two
-        /// arrays per inserted row.
-        @exclusivity(unchecked) var directWritten: [Int] = []
+    /// The writer connection (`records.connection`).
+    package let db: Connection
+    package let mapping: SQLMapping
+    /// The backend's reading of rows on the writer, and of the last committed state.
+    package let records: Records
+    package let storeIdentifier: String
+    @inlinable package var schema: Schema { mapping.schema }
+    /// An identifier as the dialect quotes it.
+    @inlinable package func q(_ name: String) -> String { Dialect.quote(name) }
+    /// The `index`-th parameter's placeholder, counted from 1.
+    @inlinable package func p(_ index: Int) -> String { Dialect.placeholder(index) }
 
-        init(entity: EntitySchema, key: Int64, isInsert: Bool, attributes: [Value], links: [Link], stored: Int?, changed: [Int] = []) {
-            self.entity = entity
-            self.key = key
-            self.isInsert = isInsert
-            self.attributes = attributes
-            self.links = links
-            self.stored = stored
-            self.changed = changed
-        }
+    /// The first row of `sql` in the last committed state (`SQLRecordReader.committedRow`).
+    @inlinable
+    package func committed(_ sql: String, _ parameters: [SQLValue]) throws -> [SQLValue]? {
+        try records.committedRow(sql, parameters)
     }
 
-    let db: SQLiteConnection
-    let mapping: SQLiteMapping
-    let records: SQLiteRecords
-    let storeIdentifier: String
-    var schema: Schema { mapping.schema }
-    let q = SQLiteMapping.quote
-    /// The store, whose reader connections see the last committed state: a failed save asks them
-    /// which record held a unique value before the save (`committed`). Held unowned: the store
-    /// outlives its saves, and a closure capturing it was an allocation per save.
-    unowned let store: SQLiteStore
-
-    /// The first row of `sql` in the last committed state (a reader connection).
-    func committed(_ sql: String, _ parameters: [SQLValue]) throws -> [SQLValue]? {
-        try store.committedRow(sql, parameters)
-    }
+    /// The save's INSERT and UPDATE statements by row shape, kept across saves (the transaction is
+    /// the store's, reused) so a one-record save neither rebuilds nor hashes their SQL text.
+    @exclusivity(unchecked) package var rowStatements: [SQLRowShape: Connection.Statement] = [:]
+    /// The row statement used last, found by comparing shapes instead of hashing them.
+    @exclusivity(unchecked) package var lastRowStatement: (shape: SQLRowShape, statement: Connection.Statement)?
 
     // The transaction's state is touched only by the save that owns it, on the writer's thread
     // (the writer lock is held), and never through overlapping accesses: `@exclusivity(unchecked)`
     // drops the run-time exclusivity check on each access of this class property, about 110
     // instructions per access and tens of accesses per inserted record (as LMDBSaveTransaction).
-    /// Everything one save changes, in one value (`SQLiteSaveTransaction+State.swift`): `reset()`
+    /// Everything one save changes, in one value (`SQLSaveTransaction+State.swift`): `reset()`
     /// assigns a fresh one.
-    @exclusivity(unchecked) var state: State
+    @exclusivity(unchecked) package var state: State
 
-    func insertedWrite(_ entity: Int, _ ordinal: Int) -> Write? {
+    @inlinable package func insertedWrite(_ entity: Int, _ ordinal: Int) -> Write? {
         let positions = insertPositions[entity]
         guard ordinal < positions.count else { return nil }
         return writes[positions[ordinal]]
     }
 
-    func isInserted(_ k: Key) -> Bool {
+    @inlinable package func isInserted(_ k: Key) -> Bool {
         guard let first = firstInserted[k.entity] else { return false }
         return k.key >= first && k.key - first < Int64(temporaries[k.entity].count)
     }
 
     /// Relationship `r` of `w` as stored before the save (empty for an insert).
-    func stored(_ w: Write, _ r: Int) -> ArraySlice<Int64> {
+    @inlinable package func stored(_ w: Write, _ r: Int) -> ArraySlice<Int64> {
         guard let base = w.stored else { return [] }
         return storedTargets.targets(base, r)
     }
 
     /// The per-entity starting state, shared by every save of the store.
-    let start: Start
+    package let start: Start
 
-    init(db: SQLiteConnection, mapping: SQLiteMapping, records: SQLiteRecords, storeIdentifier: String, start: Start, store: SQLiteStore) {
-        self.store = store
-        self.db = db
-        self.mapping = mapping
+    /// The transaction of the store `records` reads, starting every save from `start`.
+    @inlinable
+    package init(records: Records, start: Start) {
+        self.db = records.connection
+        self.mapping = records.mapping
         self.records = records
-        self.storeIdentifier = storeIdentifier
+        self.storeIdentifier = records.storeIdentifier
         self.start = start
         self.state = State(start)
     }
 
-    func table(_ e: EntitySchema) -> String { q(mapping.tables[e.index].name) }
+    @inlinable package func table(_ e: EntitySchema) -> String { q(mapping.tables[e.index].name) }
 
-    func client(_ k: Key) -> PersistentIdentifier {
+    @inlinable package func client(_ k: Key) -> PersistentIdentifier {
         if isInserted(k), let first = firstInserted[k.entity] { return temporaries[k.entity][Int(k.key - first)] }
         return records.id(schema.entities[k.entity].name, k.key)
     }
 
     // MARK: Run
 
-    func run<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
+    @inlinable package func run<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
         try assignKeys(request.inserted)
         try resolveWrites(request)
         for n in writes.indices where !writes[n].isInsert { _ = try writeAttributes(writes[n]) }
@@ -142,7 +131,7 @@ final class SQLiteSaveTransaction {
         if !colliding.isEmpty { throw try uniqueFault(colliding) }
     }
 
-    func assignKeys<S: DataStoreSnapshot>(_ inserted: [S]) throws {
+    @inlinable package func assignKeys<S: DataStoreSnapshot>(_ inserted: [S]) throws {
         guard !inserted.isEmpty else { return }
         remap.reserveCapacity(inserted.count)
         for n in inserted.indices {
@@ -161,14 +150,14 @@ final class SQLiteSaveTransaction {
     /// The key after the largest one handed out for `entity` (`SQLDialect.lastKeyQuery`: keys are
     /// never reused). A sequence at `Int64.max` stays there, so the caller reports `keysExhausted`
     /// instead of overflowing; a negative one (a damaged file) restarts at 1.
-    func firstFreeKey(_ entity: EntitySchema) throws -> Int64 {
-        let last = SQLiteDialect.lastKeyQuery(table: mapping.tables[entity.index].name)
+    @inlinable package func firstFreeKey(_ entity: EntitySchema) throws -> Int64 {
+        let last = Dialect.lastKeyQuery(table: mapping.tables[entity.index].name)
         let sequence = try db.prepare(last.sql).rows(last.parameters) { $0.int64(0) }.first ?? 0
         return sequence >= StoreState.keyLimit ? StoreState.keyLimit : max(sequence, 0) + 1
     }
 
 
-    func reference(_ target: PersistentIdentifier, _ destination: EntitySchema, _ entity: EntitySchema, _ r: Int, source: PersistentIdentifier, stored: ArraySlice<Int64>?) throws -> Int64 {
+    @inlinable package func reference(_ target: PersistentIdentifier, _ destination: EntitySchema, _ entity: EntitySchema, _ r: Int, source: PersistentIdentifier, stored: ArraySlice<Int64>?) throws -> Int64 {
         if let last = lastReference, last.destination == destination.index, last.id == target { return last.key }
         let key = try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: r, storeIdentifier: storeIdentifier, remapping: remap)
         // A permanent reference must name a record stored before the save, checked with the rest
@@ -189,14 +178,14 @@ final class SQLiteSaveTransaction {
     }
 
     /// `stored` is the record's base in `storedTargets`, for an update.
-    func links(_ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier, stored: Int? = nil) throws -> [Link] {
+    @inlinable package func links(_ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier, stored: Int? = nil) throws -> [Link] {
         var links: [Link] = []
         links.reserveCapacity(relationships.count)
         for (i, value) in relationships.enumerated() { links.append(try link(value, entity, i, id, stored: stored.map { storedTargets.targets($0, i) })) }
         return links
     }
 
-    func link(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier, stored: ArraySlice<Int64>? = nil) throws -> Link {
+    @inlinable package func link(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier, stored: ArraySlice<Int64>? = nil) throws -> Link {
         let destination = schema.entities[entity.destinationIndices[i]]
         switch (value, entity.relationshipIsToMany[i]) {
         case (.toOne(nil), false):
@@ -217,7 +206,7 @@ final class SQLiteSaveTransaction {
         }
     }
 
-    func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
+    @inlinable package func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
         for n in request.inserted.indices {
             let id = request.inserted[n].persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: request.inserted[n].entity, in: schema)
@@ -253,7 +242,7 @@ final class SQLiteSaveTransaction {
                 (attributes, sent) = merged
                 // The columns to write are those the merged values change.
                 // (Their targets are not needed again: a scratch buffer takes them.)
-                var scratch = SQLiteStoredTargets()
+                var scratch = SQLStoredTargets()
                 changed = try records.storedRow(entity, key, against: attributes, targets: &scratch) ?? Array(attributes.indices)
             }
             writes.append(Write(entity: entity, key: key, isInsert: false, attributes: attributes, links: sent, stored: stored, changed: changed))

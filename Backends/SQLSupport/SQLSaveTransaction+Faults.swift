@@ -1,16 +1,15 @@
 import Foundation
 @_spi(StrataEngine) import Strata
-import StrataSQLSupport
 
 /// Which unique violation a failed save reports: the contract fixes it (docs/store-contract.md,
-/// "Which fault a save reports"), so SQLite names the same records as the shared engine although
+/// "Which fault a save reports"), so a SQL backend names the same records as the shared engine although
 /// its table only tells which row failed to take its values back at the end of the save.
-extension SQLiteSaveTransaction {
+extension SQLSaveTransaction {
     /// The violation the contract names, given the rows whose held-back unique values still collide:
     /// the first entity (schema order) and constraint (declaration order) with records sharing
     /// values; among those groups the one whose offender has the lowest key; the record collided
     /// with is the member that held the values before the save (else the lowest key).
-    func uniqueFault(_ colliding: [Key]) throws -> StrataError {
+    @inlinable package func uniqueFault(_ colliding: [Key]) throws -> StrataError {
         let byEntity = Dictionary(grouping: colliding, by: \.entity)
         let written = writesByKey()
         for entity in schema.entities {
@@ -22,7 +21,7 @@ extension SQLiteSaveTransaction {
                 var groups: [[SQLValue]: Set<Int64>] = [:]
                 for (key, values) in held {
                     guard let values else { continue }
-                    let condition = columns.map { "\(q($0)) = ?" }.joined(separator: " AND ")
+                    let condition = columns.enumerated().map { "\(q($1)) = \(p($0 + 1))" }.joined(separator: " AND ")
                     let others = try db.prepare("SELECT \(q("_pk")) FROM \(q(t.name)) WHERE \(condition)").rows(values) { $0.int64(0) }
                     groups[values, default: []].formUnion(others + [key])
                 }
@@ -30,7 +29,7 @@ extension SQLiteSaveTransaction {
                 let members = pairs.map { Array($0.value) }, values = pairs.map(\.key)
                 let condition = columns.map(q).joined(separator: ", ")
                 guard let (holder, key) = try SaveRules.uniqueCollision(members, heldBefore: { key, g in
-                    try committed("SELECT \(condition) FROM \(q(t.name)) WHERE \(q("_pk")) = ?", [.integer(key)]) == values[g]
+                    try committed("SELECT \(condition) FROM \(q(t.name)) WHERE \(q("_pk")) = \(p(1))", [.integer(key)]) == values[g]
                 }) else { continue }
                 return SaveRules.uniqueViolation(entity, constraint: c, holder: client(Key(entity: entity.index, key: holder)), offender: client(Key(entity: entity.index, key: key)))
             }
@@ -42,7 +41,7 @@ extension SQLiteSaveTransaction {
     /// The values of constraint `refs` that row `key` has once the save's writes are applied (held-back
     /// to-one values included), or `nil` if any is `nil` (which never collides). Written attributes
     /// come from the request; the others from the row, through the kept SELECT by key.
-    func finalValues(_ entity: EntitySchema, _ key: Int64, _ refs: [PropertyReference], _ written: [Key: Write]) throws -> [SQLValue]? {
+    @inlinable package func finalValues(_ entity: EntitySchema, _ key: Int64, _ refs: [PropertyReference], _ written: [Key: Write]) throws -> [SQLValue]? {
         var values: [SQLValue] = []
         values.reserveCapacity(refs.count)
         for ref in refs {
@@ -64,7 +63,7 @@ extension SQLiteSaveTransaction {
     }
 
     /// The save's writes by record; the first write of a record wins (a record is written once).
-    func writesByKey() -> [Key: Write] {
+    @inlinable package func writesByKey() -> [Key: Write] {
         Dictionary(writes.map { (Key(entity: $0.entity.index, key: $0.key), $0) }, uniquingKeysWith: { a, _ in a })
     }
 }

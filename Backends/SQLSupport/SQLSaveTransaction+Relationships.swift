@@ -1,11 +1,9 @@
-import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
-import StrataSQLSupport
 
 /// Relationship changes as edge additions and removals on both sides, in request order.
-extension SQLiteSaveTransaction {
-    func touch(_ entity: Int, _ key: Int64) {
+extension SQLSaveTransaction {
+    @inlinable package func touch(_ entity: Int, _ key: Int64) {
         let k = Key(entity: entity, key: key)
         let byOther = k != currentWriter
         // Children inserted together touch one parent over and over: once is enough.
@@ -19,7 +17,7 @@ extension SQLiteSaveTransaction {
 
     /// `SaveRules.requireExists`, answered from the save's inserts and known records first, then
     /// the table (a record found there is remembered as known).
-    func requireExists(_ destination: EntitySchema, _ target: Int64, from w: Write, _ r: Int) throws {
+    @inlinable package func requireExists(_ destination: EntitySchema, _ target: Int64, from w: Write, _ r: Int) throws {
         try SaveRules.requireExists(destination.index, target, referencedBy: w.entity, w.key, relationship: r, holds: {
             let k = Key(entity: destination.index, key: target)
             if (isInserted(k) || known.contains(k)) && !deletedSet.contains(k) { return true }
@@ -30,26 +28,26 @@ extension SQLiteSaveTransaction {
     }
 
     /// Sets a to-one column; a UNIQUE failure holds the value back until the end of the save.
-    func setColumn(_ entity: EntitySchema, _ key: Int64, relationship r: Int, to value: Int64?, order: (String, Int64)? = nil) throws {
+    @inlinable package func setColumn(_ entity: EntitySchema, _ key: Int64, relationship r: Int, to value: Int64?, order: (String, Int64)? = nil) throws {
         guard case .column(let column, _) = mapping.tables[entity.index].relationships[r] else { return }
         columnWrites += 1
-        var sets = "\(q(column)) = ?"
+        var sets = "\(q(column)) = \(p(1))"
         var values: [SQLValue] = [value.map { .integer($0) } ?? .null]
         if let (orderColumn, position) = order {
-            sets += ", \(q(orderColumn)) = ?"
+            sets += ", \(q(orderColumn)) = \(p(2))"
             values.append(.integer(position))
         }
         do {
-            try db.attempt { try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(key)]) }
+            try db.attempt { try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = \(p(values.count + 1))").run(values + [.integer(key)]) }
             // A later write of a held-back column wins: the value held earlier is stale.
             let k = Key(entity: entity.index, key: key)
             if intended[k]?[r] != nil {
                 intended[k]?[r] = nil
                 pending[k]?.remove(.relationship(r))
             }
-        } catch let error as SQLiteError where isUniqueFailure(error) {
+        } catch where db.isUniqueFailure(error) {
             values[0] = .null
-            try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = ?").run(values + [.integer(key)])
+            try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = \(p(values.count + 1))").run(values + [.integer(key)])
             pending[Key(entity: entity.index, key: key), default: []].insert(.relationship(r))
             intended[Key(entity: entity.index, key: key), default: [:]][r] = value
         }
@@ -59,7 +57,7 @@ extension SQLiteSaveTransaction {
 
     /// The targets relationship `r` of a record holds during the save, held-back to-one values
     /// included (a held row's column is NULL in the table until the end of the save).
-    func currentTargets(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> [Int64] {
+    @inlinable package func currentTargets(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> [Int64] {
         guard !intended.isEmpty else { return try records.targets(entity, key, r) }
         switch mapping.tables[entity.index].relationships[r] {
         case .column:
@@ -77,7 +75,7 @@ extension SQLiteSaveTransaction {
         }
     }
 
-    func column(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> Int64? {
+    @inlinable package func column(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> Int64? {
         if let value = intended[Key(entity: entity.index, key: key)]?[r] { return value }
         if let written = insertedColumn(Key(entity: entity.index, key: key), r) { return written }
         return try records.targets(entity, key, r).first
@@ -87,12 +85,12 @@ extension SQLiteSaveTransaction {
     /// `owner` is held back (a unique collision mid-save: the column is NULL until the end of the
     /// save) already have their position: an append goes after them too, so the list keeps request
     /// order (an insert's child before a child an update adds later).
-    func nextPosition(_ table: String, _ listColumn: String, _ orderColumn: String, _ owner: Int64) throws -> Int64 {
-        var next = try db.prepare("SELECT COALESCE(MAX(\(q(orderColumn))), -1) + 1 FROM \(q(table)) WHERE \(q(listColumn)) = ?").rows([.integer(owner)]) { $0.int64(0) }.first ?? 0
+    @inlinable package func nextPosition(_ table: String, _ listColumn: String, _ orderColumn: String, _ owner: Int64) throws -> Int64 {
+        var next = try db.prepare("SELECT COALESCE(MAX(\(q(orderColumn))), -1) + 1 FROM \(q(table)) WHERE \(q(listColumn)) = \(p(1))").rows([.integer(owner)]) { $0.int64(0) }.first ?? 0
         for (k, held) in intended where mapping.tables[k.entity].name == table {
             for (r, value) in held where value == owner {
                 guard case .column(let column, let order?) = mapping.tables[k.entity].relationships[r], column == listColumn, order == orderColumn else { continue }
-                let position = try db.prepare("SELECT \(q(orderColumn)) FROM \(q(table)) WHERE \(q("_pk")) = ?").rows([.integer(k.key)]) { $0.isNull(0) ? nil : $0.int64(0) }.first ?? nil
+                let position = try db.prepare("SELECT \(q(orderColumn)) FROM \(q(table)) WHERE \(q("_pk")) = \(p(1))").rows([.integer(k.key)]) { $0.isNull(0) ? nil : $0.int64(0) }.first ?? nil
                 if let position { next = max(next, position + 1) }
             }
         }
@@ -101,7 +99,7 @@ extension SQLiteSaveTransaction {
 
     /// Adds `target` to relationship `r` of (`entity`, `key`), one side only, moving it away from a
     /// to-one's previous holder; in an ordered list at `position` if given, else at the end.
-    func attach(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64, at position: Int64? = nil) throws {
+    @inlinable package func attach(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64, at position: Int64? = nil) throws {
         let destination = schema.entities[entity.destinationIndices[r]]
         let inverse = entity.inverseIndices[r]
         switch mapping.tables[entity.index].relationships[r] {
@@ -125,12 +123,12 @@ extension SQLiteSaveTransaction {
             var values: [SQLValue] = [.integer(key), .integer(target)]
             if let order { columns.append(order); values.append(.integer(try nextPosition(join.name, mine, order, key))) }
             if let otherOrder { columns.append(otherOrder); values.append(.integer(try nextPosition(join.name, other, otherOrder, target))) }
-            try db.prepare(SQLiteDialect.insertIgnoringDuplicate(into: join.name, columns: columns)).run(values)
+            try db.prepare(Dialect.insertIgnoringDuplicate(into: join.name, columns: columns)).run(values)
             if join.isSymmetric, target != key {
                 // The mirror row: the target lists this record, at the end of its own list.
                 var mirror: [SQLValue] = [.integer(target), .integer(key)]
                 if let order { mirror.append(.integer(try nextPosition(join.name, mine, order, target))) }
-                try db.prepare(SQLiteDialect.insertIgnoringDuplicate(into: join.name, columns: columns)).run(mirror)
+                try db.prepare(Dialect.insertIgnoringDuplicate(into: join.name, columns: columns)).run(mirror)
             }
             touch(entity.index, key)
             touch(destination.index, target)
@@ -138,7 +136,7 @@ extension SQLiteSaveTransaction {
     }
 
     /// When (`entity`, `key`) stops pointing at `target` through a to-one, `target`'s inverse loses it.
-    func detachColumnSide(_ destination: EntitySchema, _ target: Int64, _ inverse: Int, from key: Int64) throws {
+    @inlinable package func detachColumnSide(_ destination: EntitySchema, _ target: Int64, _ inverse: Int, from key: Int64) throws {
         touch(destination.index, target)
         if case .column = mapping.tables[destination.index].relationships[inverse], try column(destination, target, inverse) == key {
             try setColumn(destination, target, relationship: inverse, to: nil)
@@ -146,7 +144,7 @@ extension SQLiteSaveTransaction {
     }
 
     /// Removes the edge between (`entity`, `key`) and `target` on both sides.
-    func unlink(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64) throws {
+    @inlinable package func unlink(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64) throws {
         let destination = schema.entities[entity.destinationIndices[r]]
         let inverse = entity.inverseIndices[r]
         switch mapping.tables[entity.index].relationships[r] {
@@ -156,16 +154,16 @@ extension SQLiteSaveTransaction {
         case .inverseColumn:
             try unlink(destination, target, inverse, key)
         case .join(let index, let mine, let other, _):
-            try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = ? AND \(q(other)) = ?").run([.integer(key), .integer(target)])
+            try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = \(p(1)) AND \(q(other)) = \(p(2))").run([.integer(key), .integer(target)])
             if mapping.joins[index].isSymmetric {
-                try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = ? AND \(q(other)) = ?").run([.integer(target), .integer(key)])
+                try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = \(p(1)) AND \(q(other)) = \(p(2))").run([.integer(target), .integer(key)])
             }
             touch(entity.index, key)
             touch(destination.index, target)
         }
     }
 
-    func applyLink(_ w: Write, _ r: Int) throws {
+    @inlinable package func applyLink(_ w: Write, _ r: Int) throws {
         // A to-one the INSERT wrote itself holds what was sent.
         if w.isInsert && w.directWritten.contains(r) { return }
         let stored = stored(w, r)
@@ -191,7 +189,7 @@ extension SQLiteSaveTransaction {
     }
 
     /// Puts an ordered list in the written order; members other writes of this save added follow.
-    func reorder(_ entity: EntitySchema, _ key: Int64, _ r: Int, as written: [Int64]) throws {
+    @inlinable package func reorder(_ entity: EntitySchema, _ key: Int64, _ r: Int, as written: [Int64]) throws {
         let known = insertedList(entity, key, r)
         var current = try known ?? records.targets(entity, key, r)
         if !intended.isEmpty, case .inverseColumn(let table, let column, let order?) = mapping.tables[entity.index].relationships[r] {
@@ -200,8 +198,8 @@ extension SQLiteSaveTransaction {
             let inverse = entity.inverseIndices[r]
             let held = intended.filter { $0.key.entity == table && $0.value[inverse] == .some(.some(key)) }.map(\.key.key)
             if !held.isEmpty {
-                let marks = held.map { _ in "?" }.joined(separator: ", ")
-                current = try db.prepare("SELECT \(q("_pk")) FROM \(q(mapping.tables[table].name)) WHERE \(q(column)) = ? OR \(q("_pk")) IN (\(marks)) ORDER BY \(q(order)), \(q("_pk"))").rows([.integer(key)] + held.map { .integer($0) }) { $0.int64(0) }
+                let marks = held.indices.map { p($0 + 2) }.joined(separator: ", ")
+                current = try db.prepare("SELECT \(q("_pk")) FROM \(q(mapping.tables[table].name)) WHERE \(q(column)) = \(p(1)) OR \(q("_pk")) IN (\(marks)) ORDER BY \(q(order)), \(q("_pk"))").rows([.integer(key)] + held.map { .integer($0) }) { $0.int64(0) }
             }
         }
         let present = Set(current), listed = Set(written)
@@ -209,14 +207,14 @@ extension SQLiteSaveTransaction {
         guard ordered != current else { return }
         switch mapping.tables[entity.index].relationships[r] {
         case .inverseColumn(let table, let column, let order?):
-            let sql = "UPDATE \(q(mapping.tables[table].name)) SET \(q(order)) = ? WHERE \(q("_pk")) = ? AND (\(q(column)) = ? OR \(q(column)) IS NULL)"
+            let sql = "UPDATE \(q(mapping.tables[table].name)) SET \(q(order)) = \(p(1)) WHERE \(q("_pk")) = \(p(2)) AND (\(q(column)) = \(p(3)) OR \(q(column)) IS NULL)"
             for (position, target) in ordered.enumerated() { try db.prepare(sql).run([.integer(Int64(position)), .integer(target), .integer(key)]) }
             if known != nil {
                 insertedMembers[ListKey(entity: entity.index, key: key, r: r)] = ordered
                 lastInsertedList = nil
             }
         case .join(let index, let mine, let other, let order?):
-            let sql = "UPDATE \(q(mapping.joins[index].name)) SET \(q(order)) = ? WHERE \(q(mine)) = ? AND \(q(other)) = ?"
+            let sql = "UPDATE \(q(mapping.joins[index].name)) SET \(q(order)) = \(p(1)) WHERE \(q(mine)) = \(p(2)) AND \(q(other)) = \(p(3))"
             for (position, target) in ordered.enumerated() { try db.prepare(sql).run([.integer(Int64(position)), .integer(key), .integer(target)]) }
         default:
             break

@@ -1,12 +1,10 @@
-import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
-import StrataSQLSupport
 
-/// Deletes: the rules (cascade, nullify, deny, noAction) are `SaveRules.applyDeleteRules`'; SQLite
-/// answers its questions (`SQLiteSaveTransaction+Rules.swift`) and removes the rows.
-extension SQLiteSaveTransaction {
-    func applyDeletes<S: DataStoreSnapshot>(_ snapshots: [S]) throws {
+/// Deletes: the rules (cascade, nullify, deny, noAction) are `SaveRules.applyDeleteRules`'; the layer
+/// answers its questions (`SQLSaveTransaction+Rules.swift`) and removes the rows.
+extension SQLSaveTransaction {
+    @inlinable package func applyDeletes<S: DataStoreSnapshot>(_ snapshots: [S]) throws {
         var requested: [SaveRuleRecord] = []
         for snapshot in snapshots {
             let id = snapshot.persistentIdentifier
@@ -27,22 +25,22 @@ extension SQLiteSaveTransaction {
             for (r, storage) in mapping.tables[entity.index].relationships.enumerated() {
                 if case .join(let index, let mine, _, _) = storage {
                     _ = r
-                    try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = ?").run([.integer(victim.key)])
+                    try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = \(p(1))").run([.integer(victim.key)])
                 }
             }
-            try db.prepare("DELETE FROM \(table(entity)) WHERE \(q("_pk")) = ?").run([.integer(victim.key)])
+            try db.prepare("DELETE FROM \(table(entity)) WHERE \(q("_pk")) = \(p(1))").run([.integer(victim.key)])
         }
         deleted = queue
     }
 
     /// Empties the victims' columns whose foreign key deletes on cascade, before any victim row goes.
     ///
-    /// The cascade was computed above, iteratively; left to SQLite, deleting the head of a chain
+    /// The cascade was computed above, iteratively; left to the database (SQLite), deleting the head of a chain
     /// would delete the next row from inside the foreign-key action, and so on, one trigger level
     /// per record, failing past SQLite's limit of 1,000 levels ("too many levels of trigger
     /// recursion"). With these columns empty no action fires: every victim is deleted by its own
     /// statement, whatever the length of the chain or cycle.
-    func cutCascadeColumns(_ victims: [Key]) throws {
+    @inlinable package func cutCascadeColumns(_ victims: [Key]) throws {
         for victim in victims {
             let entity = schema.entities[victim.entity]
             var columns: [String] = []
@@ -53,12 +51,12 @@ extension SQLiteSaveTransaction {
             }
             guard !columns.isEmpty else { continue }
             let assignments = columns.map { "\(q($0)) = NULL" }.joined(separator: ", ")
-            try db.prepare("UPDATE \(table(entity)) SET \(assignments) WHERE \(q("_pk")) = ?").run([.integer(victim.key)])
+            try db.prepare("UPDATE \(table(entity)) SET \(assignments) WHERE \(q("_pk")) = \(p(1))").run([.integer(victim.key)])
         }
     }
 
     /// The target's inverse side forgets the deleted record.
-    func detachForDelete(_ destination: EntitySchema, _ target: Int64, _ inverse: Int, _ victim: Int64) throws {
+    @inlinable package func detachForDelete(_ destination: EntitySchema, _ target: Int64, _ inverse: Int, _ victim: Int64) throws {
         touch(destination.index, target)
         switch mapping.tables[destination.index].relationships[inverse] {
         case .column:
@@ -66,7 +64,7 @@ extension SQLiteSaveTransaction {
         case .inverseColumn:
             break  // derived from the victim's own column, which goes with its row
         case .join(let index, let mine, let other, _):
-            try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = ? AND \(q(other)) = ?").run([.integer(target), .integer(victim)])
+            try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = \(p(1)) AND \(q(other)) = \(p(2))").run([.integer(target), .integer(victim)])
         }
     }
 }

@@ -1,14 +1,12 @@
-import CSQLite
 import Foundation
 @_spi(StrataEngine) import Strata
-import StrataSQLSupport
 
 /// The end of a save: held-back unique values set again, required relationships and counts checked,
 /// and the records the save changed beyond the request, for the result.
-extension SQLiteSaveTransaction {
+extension SQLSaveTransaction {
     /// Sets every held-back value again; returns the rows whose values still collide (their holds
     /// stay in `intended`, so validation sees them).
-    func restorePending() throws -> [Key] {
+    @inlinable package func restorePending() throws -> [Key] {
         guard !pending.isEmpty else { return [] }
         var colliding: [Key] = []
         var values: [Key: [Value]] = [:]
@@ -21,18 +19,18 @@ extension SQLiteSaveTransaction {
                 switch property {
                 case .attribute(let i):
                     guard let attributes = values[key] else { continue }
-                    sets.append("\(q(t.attributeColumns[i])) = ?")
+                    sets.append("\(q(t.attributeColumns[i])) = \(p(sets.count + 1))")
                     params.append(SQLValueCodec.encode(attributes[i]).0)
                 case .relationship(let r):
                     guard case .column(let c, _) = t.relationships[r], let value = intended[key]?[r] else { continue }
-                    sets.append("\(q(c)) = ?")
+                    sets.append("\(q(c)) = \(p(sets.count + 1))")
                     params.append(value.map { .integer($0) } ?? .null)
                 }
             }
             guard !sets.isEmpty else { continue }
             do {
-                try db.attempt { try db.prepare("UPDATE \(q(t.name)) SET \(sets.joined(separator: ", ")) WHERE \(q("_pk")) = ?").run(params + [.integer(key.key)]) }
-            } catch let error as SQLiteError where isUniqueFailure(error) {
+                try db.attempt { try db.prepare("UPDATE \(q(t.name)) SET \(sets.joined(separator: ", ")) WHERE \(q("_pk")) = \(p(params.count + 1))").run(params + [.integer(key.key)]) }
+            } catch where db.isUniqueFailure(error) {
                 colliding.append(key)
                 continue
             }
@@ -42,14 +40,14 @@ extension SQLiteSaveTransaction {
     }
 
     /// The violation a row's values cause, naming the record that already holds them.
-    func uniqueViolation(_ entity: EntitySchema, _ key: Int64) throws -> StrataError {
+    @inlinable package func uniqueViolation(_ entity: EntitySchema, _ key: Int64) throws -> StrataError {
         let t = mapping.tables[entity.index]
         let written = writesByKey()
         for (c, refs) in entity.uniqueConstraints.enumerated() {
             let columns = refs.map { mapping.column(of: $0, in: t) }
             guard let values = try finalValues(entity, key, refs, written) else { continue }
-            let conditions = columns.map { "\(q($0)) = ?" }
-            let holders = try db.prepare("SELECT \(q("_pk")) FROM \(q(t.name)) WHERE \(conditions.joined(separator: " AND ")) AND \(q("_pk")) != ?").rows(values + [.integer(key)]) { $0.int64(0) }
+            let conditions = columns.enumerated().map { "\(q($1)) = \(p($0 + 1))" }
+            let holders = try db.prepare("SELECT \(q("_pk")) FROM \(q(t.name)) WHERE \(conditions.joined(separator: " AND ")) AND \(q("_pk")) != \(p(values.count + 1))").rows(values + [.integer(key)]) { $0.int64(0) }
             if let holder = holders.first {
                 return SaveRules.uniqueViolation(entity, constraint: c, holder: client(Key(entity: entity.index, key: holder)), offender: client(Key(entity: entity.index, key: key)))
             }
@@ -57,7 +55,7 @@ extension SQLiteSaveTransaction {
         return SaveRules.unnamedUniqueViolation(entity, constraint: nil)
     }
 
-    func validate() throws {
+    @inlinable package func validate() throws {
         let needsCheck = start.needsRelationshipCheck
         guard needsCheck.contains(true) else { return }
         var candidates: [SaveRuleRecord] = []
@@ -68,7 +66,7 @@ extension SQLiteSaveTransaction {
     }
 
     /// The records the save changed beyond what the request sent, to report in the result.
-    func changedRecords() throws -> [DefaultSnapshot] {
+    @inlinable package func changedRecords() throws -> [DefaultSnapshot] {
         guard !touched.isEmpty || !refreshed.isEmpty else { return [] }
         var result: [DefaultSnapshot] = []
         var updated = [Key: Write]()
@@ -95,7 +93,7 @@ extension SQLiteSaveTransaction {
     }
 
     /// Whether a record's relationships `now` are what its write sent (an unordered to-many as a set).
-    private func same(_ entity: EntitySchema, _ links: [Link], _ now: [[Int64]]) -> Bool {
+    @inlinable package func same(_ entity: EntitySchema, _ links: [Link], _ now: [[Int64]]) -> Bool {
         zip(entity.relationships, zip(links, now)).allSatisfy { r, pair in
             let sent = pair.0.keys
             return r.isToMany && !r.isOrdered ? Set(sent) == Set(pair.1) : sent == pair.1

@@ -1,7 +1,6 @@
 @_spi(StrataEngine) import Strata
-import StrataSQLSupport
 
-/// What a save knows, without asking SQLite, about the rows it inserted: their to-one columns hold
+/// What a save knows, without asking the database, about the rows it inserted: their to-one columns hold
 /// what their INSERTs wrote, and the list of a record inserted in this save holds exactly the rows
 /// whose INSERTs pointed at it, in the order the INSERTs ran.
 ///
@@ -13,18 +12,11 @@ import StrataSQLSupport
 /// The knowledge holds only while nothing else can have changed a column or a list: no to-one
 /// column set after the INSERTs (`columnWrites`), no value held back, no row deleted. Every read
 /// falls back to SQL otherwise, so the result is the same either way.
-extension SQLiteSaveTransaction {
-    /// A list: relationship `r` of record `key` of entity `entity`.
-    struct ListKey: Hashable {
-        let entity: Int
-        let key: Int64
-        let r: Int
-    }
-
+extension SQLSaveTransaction {
     /// Records that the INSERT of `member` put it in the list `r` of `owner` (of entity `entity`),
     /// after the members inserted before it. Only lists of records inserted in this save are
     /// kept: any other list also holds rows stored before the save.
-    func noteInsertedMember(_ member: Int64, ofList r: Int, of owner: Int64, entity: Int) {
+    @inlinable package func noteInsertedMember(_ member: Int64, ofList r: Int, of owner: Int64, entity: Int) {
         guard isInserted(Key(entity: entity, key: owner)) else { return }
         let list = ListKey(entity: entity, key: owner, r: r)
         if let last = lastInsertedList, last.key == list {
@@ -37,11 +29,11 @@ extension SQLiteSaveTransaction {
 
     /// Whether the rows the save inserted are still as their INSERTs wrote them: nothing set a
     /// to-one column, held a value back or deleted a row since.
-    var insertsAreAsWritten: Bool { columnWrites == 0 && intended.isEmpty && pending.isEmpty && deletedSet.isEmpty }
+    @inlinable package var insertsAreAsWritten: Bool { columnWrites == 0 && intended.isEmpty && pending.isEmpty && deletedSet.isEmpty }
 
     /// To-one column `r` of a row this save inserted, as its INSERT wrote it; `nil` when that is
-    /// not known (not inserted here, or changed since), and the caller asks SQLite.
-    func insertedColumn(_ k: Key, _ r: Int) -> Int64?? {
+    /// not known (not inserted here, or changed since), and the caller asks the database.
+    @inlinable package func insertedColumn(_ k: Key, _ r: Int) -> Int64?? {
         guard insertsAreAsWritten, isInserted(k), let first = firstInserted[k.entity], let w = insertedWrite(k.entity, Int(k.key - first)) else { return nil }
         // The INSERT wrote the to-ones it set itself (`directWritten`); the others are NULL.
         guard w.directWritten.contains(r), case .one(let target) = w.links[r] else { return .some(nil) }
@@ -49,15 +41,15 @@ extension SQLiteSaveTransaction {
     }
 
     /// The members of list `r` of a record this save inserted, in list order, when the INSERTs
-    /// alone made it (`nil` otherwise, and the caller asks SQLite).
-    func insertedList(_ entity: EntitySchema, _ key: Int64, _ r: Int) -> [Int64]? {
+    /// alone made it (`nil` otherwise, and the caller asks the database).
+    @inlinable package func insertedList(_ entity: EntitySchema, _ key: Int64, _ r: Int) -> [Int64]? {
         guard insertsAreAsWritten, isInserted(Key(entity: entity.index, key: key)) else { return nil }
         guard case .inverseColumn = mapping.tables[entity.index].relationships[r] else { return nil }
         return insertedMembers[ListKey(entity: entity.index, key: key, r: r)] ?? []
     }
 
     /// A record's relationships as they stand now, when every one of them is known without SQL.
-    func insertedTargets(_ k: Key) -> [[Int64]]? {
+    @inlinable package func insertedTargets(_ k: Key) -> [[Int64]]? {
         let entity = schema.entities[k.entity]
         var now: [[Int64]] = []
         now.reserveCapacity(entity.relationships.count)
@@ -71,5 +63,19 @@ extension SQLiteSaveTransaction {
             }
         }
         return now
+    }
+}
+
+/// A list: relationship `r` of record `key` of entity `entity`.
+package struct SQLListKey: Hashable {
+    package let entity: Int
+    package let key: Int64
+    package let r: Int
+
+    @inlinable
+    package init(entity: Int, key: Int64, r: Int) {
+        self.entity = entity
+        self.key = key
+        self.r = r
     }
 }
