@@ -68,6 +68,13 @@ enum PostgresCatalog {
     /// Checks the store in `namespace` without writing; nil if the namespace holds no store (missing,
     /// or empty). A namespace with other tables but no metadata is someone else's: `corruptStore`.
     static func inspect(_ connection: PostgresConnection, namespace: String, schema: Schema, file: String) throws -> Opened? {
+        guard let (identifier, recorded) = try read(connection, namespace: namespace, file: file) else { return nil }
+        return Opened(storeIdentifier: identifier, outcome: try recorded.check(opening: schema, file: file))
+    }
+
+    /// The store identifier and recorded schema of the store in `namespace`, without a schema to
+    /// check against and without writing; nil if the namespace holds no store.
+    static func read(_ connection: PostgresConnection, namespace: String, file: String) throws -> (String, RecordedSchema)? {
         let tables = try connection.query(
             "SELECT count(*), count(*) FILTER (WHERE c.relname = 'strata_metadata') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = convert_from($1, 'UTF8') AND c.relkind IN ('r', 'p')",
             [.text(namespace)])
@@ -88,19 +95,18 @@ enum PostgresCatalog {
         guard format <= version else {
             throw StrataError(.unsupported, "The store was written by a newer Strata (format \(format), this one reads up to \(version)); it was left untouched. Upgrade Strata.", file: file)
         }
-        let recorded = try RecordedSchema(decoding: Array(record.utf8), file: file)
-        return Opened(storeIdentifier: identifier, outcome: try recorded.check(opening: schema, file: file))
+        return (identifier, try RecordedSchema(decoding: Array(record.utf8), file: file))
     }
 
     /// `strata_keys` and the delete trigger on every entity table that records the largest key deleted.
     private static func createKeyTracking(_ connection: PostgresConnection, entityTables: [String]) throws {
         try connection.execute("""
             CREATE TABLE \(quote(keysTable)) ("table" bytea PRIMARY KEY, "last" bigint NOT NULL);
-            CREATE FUNCTION strata_note_deleted_keys() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $body$
+            CREATE FUNCTION strata_note_deleted_keys() RETURNS trigger LANGUAGE plpgsql AS $body$
             BEGIN
-                INSERT INTO \(quote(keysTable)) ("table", "last")
-                    SELECT convert_to(TG_TABLE_NAME, 'UTF8'), max("_pk") FROM deleted HAVING count(*) > 0
-                    ON CONFLICT ("table") DO UPDATE SET "last" = GREATEST(\(quote(keysTable))."last", EXCLUDED."last");
+                -- The namespace by the trigger's table, not by name: a store's namespace may be renamed (a migration's swap).
+                EXECUTE format('INSERT INTO %1$I.\(quote(keysTable)) ("table", "last") SELECT convert_to($1, ''UTF8''), max("_pk") FROM deleted HAVING count(*) > 0
+                    ON CONFLICT ("table") DO UPDATE SET "last" = GREATEST(%1$I.\(quote(keysTable))."last", EXCLUDED."last")', TG_TABLE_SCHEMA) USING TG_TABLE_NAME;
                 RETURN NULL;
             END $body$
             """)

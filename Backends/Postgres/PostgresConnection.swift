@@ -16,6 +16,9 @@ final class PostgresConnection {
     let settings: PostgresConnectionSettings
     /// The advisory lock key a save's transaction takes (the namespace's, set by `PostgresCatalog.use`).
     var writeLockKey: Int64 = 0
+    /// The store's string and URL columns, by `columnKey`: their `bytea` values read back as
+    /// `.text` (`PostgresRows.value`), as the shared layer binds them. Set when the store opens.
+    var textColumns: Set<Int64> = []
     /// Statement names by SQL text and parameter types.
     private var prepared: [PreparedKey: String] = [:]
 
@@ -45,6 +48,9 @@ final class PostgresConnection {
     }
 
     deinit { PQfinish(handle) }
+
+    /// The key of a table's column in `textColumns`: the table's OID and the column's number.
+    static func columnKey(table: UInt32, column: Int32) -> Int64 { Int64(table) << 16 | Int64(column & 0xFFFF) }
 
     /// Whether the connection is still usable (false once the server went away).
     var isAlive: Bool { PQstatus(handle) == CONNECTION_OK }

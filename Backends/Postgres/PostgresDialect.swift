@@ -71,3 +71,12 @@ extension PostgresDialect {
     /// PostgreSQL refuses a reference to a table that does not exist yet.
     static var addsForeignKeysAfterTables: Bool { true }
 }
+
+extension PostgresDialect {
+    /// Whether `descriptor` sorts a string with the `caseInsensitive` or `localizedStandard`
+    /// comparator: no PostgreSQL collation orders exactly as `StringComparator` does, so such a
+    /// fetch is filtered in SQL and ordered by the core's sort keys (`PostgresStore`).
+    static func sortsInSwift(_ descriptor: FetchDescriptor, entity: EntitySchema) -> Bool {
+        descriptor.sortBy.contains { $0.comparator != .byteOrder }
+    }
+}

@@ -9,6 +9,8 @@ final class PostgresRows {
     let count: Int
     /// How many columns.
     let columns: Int
+    /// The store's string and URL columns (`PostgresConnection.textColumns`): their `bytea` reads as text.
+    private let textColumns: Set<Int64>
 
     /// Takes `result` if it succeeded; throws its error (and frees it) if not.
     init(checking result: OpaquePointer?, connection: PostgresConnection) throws {
@@ -21,6 +23,7 @@ final class PostgresRows {
         self.result = result
         count = Int(PQntuples(result))
         columns = Int(PQnfields(result))
+        textColumns = connection.textColumns
     }
 
     deinit { PQclear(result) }
@@ -29,7 +32,8 @@ final class PostgresRows {
     var affected: Int { Int(String(cString: PQcmdTuples(result))) ?? 0 }
 
     /// The value at `row`, `column`: integers of any width as `.integer`, floats as `.real`, `bytea`
-    /// as `.blob`, text types as `.text`.
+    /// as `.blob` (as `.text` when it is a string or URL column of the store, so rows read back equal
+    /// what `SQLValueCodec` binds), text types as `.text`.
     func value(_ row: Int, _ column: Int) -> SQLValue {
         let r = Int32(row), c = Int32(column)
         if PQgetisnull(result, r, c) == 1 { return .null }
@@ -42,7 +46,11 @@ final class PostgresRows {
         case 16: return .integer(raw.load(as: UInt8.self) == 0 ? 0 : 1)
         case 701: return .real(Double(bitPattern: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))))
         case 700: return .real(Double(Float(bitPattern: UInt32(bigEndian: raw.loadUnaligned(as: UInt32.self)))))
-        case 17: return .blob(Data(bytes: raw, count: length))
+        case 17:
+            if !textColumns.isEmpty, textColumns.contains(PostgresConnection.columnKey(table: PQftable(result, c), column: PQftablecol(result, c))) {
+                return .text(String(decoding: UnsafeRawBufferPointer(start: raw, count: length), as: UTF8.self))
+            }
+            return .blob(Data(bytes: raw, count: length))
         default: return .text(String(decoding: UnsafeRawBufferPointer(start: raw, count: length), as: UTF8.self))
         }
     }

@@ -11,7 +11,10 @@ import Strata
 ///
 /// The password (in the URL, a `password=` parameter or `PGPASSWORD`) never appears in an error
 /// message, a log line or `description`: every text from libpq or the server is redacted first.
-public struct PostgresStoreConfiguration: Sendable, CustomStringConvertible {
+public struct PostgresStoreConfiguration: DataStoreConfiguration, CustomStringConvertible {
+    /// The store this configuration opens.
+    public typealias Store = PostgresStore
+
     /// A standard libpq connection string (`postgresql://user:password@host:port/database?…` or
     /// `host=… dbname=…`); nil reads the `PG*` environment variables, as `psql` does.
     public var url: String?

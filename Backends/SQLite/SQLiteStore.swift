@@ -108,15 +108,7 @@ public final class SQLiteStore: HistoryRecordingStore {
     private func needsSeveralStatements(_ entity: EntitySchema) -> Bool { entity.relationshipIsToMany.contains(true) }
 
     private func validate(_ descriptor: FetchDescriptor) throws -> EntitySchema {
-        let entity = try schema.requireEntity(descriptor.entityName)
-        guard descriptor.fetchOffset >= 0, (descriptor.fetchLimit ?? 0) >= 0 else {
-            throw StrataError(.typeMismatch, "fetchOffset and fetchLimit cannot be negative.", entity: entity.name)
-        }
-        // The core's evaluator checks names and types, so errors match every other backend.
-        let evaluator = PredicateEvaluator(schema: schema, reader: SnapshotReader<DefaultSnapshot> { _ in nil })
-        if let predicate = descriptor.predicate { _ = try evaluator.compile(predicate, for: entity) }
-        for key in descriptor.sortBy { _ = try evaluator.attributeGetter(key.path, entity) }
-        return entity
+        try SQLFetch.validate(descriptor, schema: schema)
     }
 
     /// The matching records, filtered, sorted and windowed in SQL.

@@ -1,0 +1,109 @@
+import Foundation
+@_spi(StrataEngine) import Strata
+import StrataSQLSupport
+
+/// Reads records and relationship values through one connection: rows selected with the shared
+/// mapping's columns (`SQLMapping.Texts.columns`) become `DefaultSnapshot`s, to-many lists come
+/// from the mapping's target queries.
+struct PostgresRecords {
+    let connection: PostgresConnection
+    let mapping: SQLMapping
+    let storeIdentifier: String
+    /// Where errors say the store is (the configuration's redacted name).
+    let store: String
+
+    /// The columns a snapshot needs from the entity's own table, after `_pk`.
+    func columns(_ entity: EntitySchema) -> [String] { mapping.texts[entity.index].columns }
+
+    func id(_ entity: String, _ key: Int64) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entity, primaryKey: key)
+    }
+
+    /// The snapshots of every row of `rows`, selected with `columns(entity)`.
+    func snapshots(_ rows: PostgresRows, _ entity: EntitySchema) throws -> [DefaultSnapshot] {
+        var result: [DefaultSnapshot] = []
+        result.reserveCapacity(rows.count)
+        for row in 0..<rows.count { result.append(try snapshot(rows, row, entity)) }
+        return result
+    }
+
+    /// The snapshot of row `row` of `rows` (selected with `columns(entity)`); `knownTargets` may
+    /// supply a to-many's keys the caller already knows (else they are read).
+    func snapshot(_ rows: PostgresRows, _ row: Int, _ entity: EntitySchema, knownTargets: (Int) -> [Int64]? = { _ in nil }) throws -> DefaultSnapshot {
+        let table = mapping.tables[entity.index]
+        let key = rows.integer(row, 0) ?? 0
+        var column = 1
+        var values: [Value] = []
+        values.reserveCapacity(entity.attributes.count)
+        for (i, attribute) in entity.attributes.enumerated() {
+            let main = rows.value(row, column)
+            column += 1
+            var bits = SQLValue.null
+            if table.bitsColumns[i] != nil {
+                bits = rows.value(row, column)
+                column += 1
+            }
+            values.append(try Self.decode(main, bits: bits, type: attribute.type, store: store))
+        }
+        var links: [RelationshipValue] = []
+        links.reserveCapacity(table.relationships.count)
+        for (r, storage) in table.relationships.enumerated() {
+            let destination = entity.destinationNames[r]
+            if case .column = storage {
+                links.append(.toOne(rows.integer(row, column).map { id(destination, $0) }))
+                column += 1
+            } else {
+                links.append(.toMany(try (knownTargets(r) ?? targets(entity, key, r)).map { id(destination, $0) }))
+            }
+        }
+        return DefaultSnapshot(entity: entity, persistentIdentifier: id(entity.name, key), attributes: values, relationships: links)
+    }
+
+    /// The keys relationship `r` of record `key` holds now, in order for ordered relationships.
+    func targets(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> [Int64] {
+        let rows = try connection.query(mapping.texts[entity.index].targets[r].sql, [.integer(key)])
+        return (0..<rows.count).compactMap { rows.integer($0, 0) }
+    }
+
+    /// The snapshot of one record, or `nil`: the prepared SELECT by key.
+    func snapshot(_ entity: EntitySchema, _ key: Int64, knownTargets: (Int) -> [Int64]? = { _ in nil }) throws -> DefaultSnapshot? {
+        let rows = try connection.query(mapping.texts[entity.index].selectByKey.sql, [.integer(key)])
+        guard rows.count > 0 else { return nil }
+        return try snapshot(rows, 0, entity, knownTargets: knownTargets)
+    }
+
+    /// Whether `entity` has a record with this key.
+    func exists(_ entity: EntitySchema, _ key: Int64) throws -> Bool {
+        try connection.query(mapping.texts[entity.index].exists.sql, [.integer(key)]).count > 0
+    }
+
+    /// A column's value (and its `__bits` companion) as the attribute value of `type`.
+    ///
+    /// - Throws: `corruptStore` when the column holds what no save writes (a URL that does not
+    ///   parse, a UUID of another length, a value of another type).
+    static func decode(_ value: SQLValue, bits: SQLValue, type: AttributeType, store: String) throws -> Value {
+        if case .integer(let pattern) = bits {
+            let d = Double(bitPattern: UInt64(bitPattern: pattern))
+            return type == .date ? .date(Date(timeIntervalSinceReferenceDate: d)) : .double(d)
+        }
+        switch (type, value) {
+        case (_, .null): return .null
+        case (.bool, .integer(let v)): return .bool(v != 0)
+        case (.int, .integer(let v)): return .int(v)
+        case (.double, .real(let d)): return .double(d)
+        case (.date, .real(let d)): return .date(Date(timeIntervalSinceReferenceDate: d))
+        case (.string, .text(let s)): return .string(s)
+        case (.string, .blob(let d)): return .string(String(decoding: d, as: UTF8.self))
+        case (.url, .text(let s)):
+            guard let url = URL(string: s) else { throw StrataError(.corruptStore, "A URL column holds '\(s)', which is not a URL.", file: store) }
+            return .url(url)
+        case (.url, .blob(let d)): return try decode(.text(String(decoding: d, as: UTF8.self)), bits: .null, type: .url, store: store)
+        case (.data, .blob(let d)): return .data(d)
+        case (.uuid, .blob(let d)):
+            guard d.count == 16 else { throw StrataError(.corruptStore, "A UUID column holds \(d.count) bytes, not 16.", file: store) }
+            return .uuid(d.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+        default:
+            throw StrataError(.corruptStore, "A \(type.rawValue) column holds \(value), which no save writes.", file: store)
+        }
+    }
+}

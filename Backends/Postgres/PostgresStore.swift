@@ -1,0 +1,186 @@
+import Foundation
+import Synchronization
+@_spi(StrataEngine) import Strata
+import StrataSQLSupport
+
+/// The PostgreSQL backend: a store is one PostgreSQL schema (namespace) on a server that several
+/// processes on several machines share, with real tables, native constraints and queries in SQL
+/// (docs/formats/postgres.md).
+///
+/// The layout and the queries are the shared SQL layer's (`StrataSQLSupport`) in `PostgresDialect`.
+/// A save is one transaction on the writer connection under the store's write lock (an advisory
+/// lock on the namespace), so saves of every process are serialized; fetches run on a pool of
+/// reader connections and never wait for a save.
+public final class PostgresStore: DataStore {
+    /// Snapshots are the core's default.
+    public typealias Snapshot = DefaultSnapshot
+
+    /// The configuration the store was opened with.
+    public let configuration: PostgresStoreConfiguration
+    /// The identifier in every permanent identifier, kept in the store's metadata table.
+    public let identifier: String
+    let mapping: SQLMapping
+    let readers: PostgresConnectionPool
+    let writer: Mutex<Writer>
+
+    /// The writer's connection, opened again when the server dropped it.
+    struct Writer: ~Copyable {
+        var connection: PostgresConnection?
+    }
+
+    /// Connects and opens the store, creating its namespace and tables if it holds none.
+    ///
+    /// - Throws: `storeUnavailable` when the server cannot be reached; `corruptStore` for a namespace
+    ///   holding someone else's tables, `unsupported` for a newer format, `schemaMismatch` for another
+    ///   schema — each leaving the namespace untouched; `ioFailure` for a read-only open of a
+    ///   namespace that holds no store.
+    public init(_ configuration: PostgresStoreConfiguration) throws {
+        self.configuration = configuration
+        let mapping = try SQLMapping(schema: configuration.schema, dialect: PostgresDialect.self)
+        self.mapping = mapping
+        let name = configuration.name
+        let readers = PostgresConnectionPool(settings: configuration.settings, namespace: configuration.namespace, store: name, mapping: mapping)
+        self.readers = readers
+        let connection = try PostgresConnection(settings: configuration.settings)
+        let opened: PostgresCatalog.Opened
+        do {
+            if configuration.isReadOnly {
+                guard let found = try PostgresCatalog.inspect(connection, namespace: configuration.namespace, schema: configuration.schema, file: name) else {
+                    throw StrataError(.ioFailure, "There is no PostgreSQL store in this namespace; a read-only open never creates one.", file: name)
+                }
+                opened = found
+            } else {
+                opened = try PostgresCatalog.openOrCreate(
+                    connection, namespace: configuration.namespace, schema: configuration.schema,
+                    ddl: mapping.ddl(PostgresDialect.self), entityTables: mapping.tables.map(\.name), file: name)
+            }
+            try PostgresCatalog.use(configuration.namespace, on: connection)
+            try readers.learnTextColumns(connection)
+        } catch let error as PostgresError {
+            throw error.strataError(store: name)
+        }
+        identifier = opened.storeIdentifier
+        writer = Mutex(Writer(connection: configuration.isReadOnly ? nil : connection))
+    }
+
+    /// Everything the contract has, plus pushdown and indexes.
+    public var capabilities: StoreCapabilities {
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes]
+    }
+
+    private func records(_ connection: PostgresConnection) -> PostgresRecords {
+        PostgresRecords(connection: connection, mapping: mapping, storeIdentifier: identifier, store: configuration.name)
+    }
+
+    /// Whether reading a record of `entity` takes more than one statement.
+    private func needsSeveralStatements(_ entity: EntitySchema) -> Bool { entity.relationshipIsToMany.contains(true) }
+
+    /// The matching records, filtered, sorted and windowed in SQL (docs/formats/postgres.md, "Order").
+    public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
+        if let id = descriptor.pointLookupIdentifier {
+            let entity = try schema.requireEntity(descriptor.entityName)
+            guard id.entityName == entity.name, let found = try lookup(entity, id) else { return [] }
+            return [found]
+        }
+        let entity = try SQLFetch.validate(descriptor, schema: schema)
+        if PostgresDialect.sortsInSwift(descriptor, entity: entity) { return try fetchSortingInSwift(descriptor, entity) }
+        return try readers.withConnection(consistent: needsSeveralStatements(entity)) { connection in
+            let records = records(connection)
+            let query = try SQLFetch.select(PostgresDialect.self, descriptor, entity: entity, columns: records.columns(entity), mapping: mapping, storeIdentifier: identifier)
+            return try records.snapshots(try connection.query(query.sql, query.parameters), entity)
+        }
+    }
+
+    /// The record `id` names, read by key (plus its to-many lists, in one read transaction), or
+    /// `nil` when the store does not hold it.
+    public func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
+        try lookup(try schema.requireEntity(id.entityName), id)
+    }
+
+    /// One record of `entity` by key; `nil` for a temporary or another store's identifier.
+    func lookup(_ entity: EntitySchema, _ id: PersistentIdentifier) throws -> DefaultSnapshot? {
+        guard !id.isTemporary, id.storeIdentifier == identifier else { return nil }
+        return try readers.withConnection(consistent: needsSeveralStatements(entity)) { connection in
+            try records(connection).snapshot(entity, id.primaryKey)
+        }
+    }
+
+    /// How many records match, counted in SQL.
+    public func fetchCount(_ descriptor: FetchDescriptor) throws -> Int {
+        let entity = try SQLFetch.validate(descriptor, schema: schema)
+        return try readers.withConnection(consistent: false) { connection in
+            let query = try SQLFetch.count(PostgresDialect.self, descriptor, entity: entity, mapping: mapping, storeIdentifier: identifier)
+            return Int(try connection.query(query.sql, query.parameters).integer(0, 0) ?? 0)
+        }
+    }
+
+    /// The identifiers of the matching records, from one SQL query.
+    public func fetchIdentifiers(_ descriptor: FetchDescriptor) throws -> [PersistentIdentifier] {
+        let entity = try SQLFetch.validate(descriptor, schema: schema)
+        if PostgresDialect.sortsInSwift(descriptor, entity: entity) { return try fetchSortingInSwift(descriptor, entity).map(\.persistentIdentifier) }
+        return try readers.withConnection(consistent: false) { connection in
+            let query = try SQLFetch.select(PostgresDialect.self, descriptor, entity: entity, columns: [], mapping: mapping, storeIdentifier: identifier)
+            let rows = try connection.query(query.sql, query.parameters)
+            return (0..<rows.count).map { PersistentIdentifier(storeIdentifier: identifier, entityName: entity.name, primaryKey: rows.integer($0, 0) ?? 0) }
+        }
+    }
+
+    /// A fetch sorted with the `caseInsensitive` or `localizedStandard` comparator, which no
+    /// PostgreSQL collation orders exactly as the contract does: filtered in SQL, then ordered by
+    /// the core's sort keys and windowed here (docs/formats/postgres.md, "Order").
+    private func fetchSortingInSwift(_ descriptor: FetchDescriptor, _ entity: EntitySchema) throws -> [DefaultSnapshot] {
+        var all = descriptor
+        all.fetchLimit = nil
+        all.fetchOffset = 0
+        all.sortBy = []
+        return try readers.withConnection(consistent: true) { connection in
+            let records = records(connection)
+            let query = try SQLFetch.select(PostgresDialect.self, all, entity: entity, columns: records.columns(entity), mapping: mapping, storeIdentifier: identifier)
+            let matching = try records.snapshots(try connection.query(query.sql, query.parameters), entity)
+            var related: [PersistentIdentifier: DefaultSnapshot] = [:]
+            let evaluator = PredicateEvaluator(schema: schema, reader: SnapshotReader<DefaultSnapshot> { id in
+                if let known = related[id] { return known }
+                guard let entity = self.schema.entity(named: id.entityName), id.storeIdentifier == self.identifier,
+                      let found = try? records.snapshot(entity, id.primaryKey) else { return nil }
+                related[id] = found
+                return found
+            })
+            let getters = try descriptor.sortBy.map { try evaluator.sortGetter($0, entity) }
+            let keyed = matching.map { record in (record, getters.map { $0(record) }) }
+            let sorted = keyed.sorted { a, b in
+                for (n, key) in descriptor.sortBy.enumerated() {
+                    let order = Value.sortOrder(a.1[n], b.1[n])
+                    if order != 0 { return key.order == .ascending ? order < 0 : order > 0 }
+                }
+                return a.0.persistentIdentifier.primaryKey < b.0.persistentIdentifier.primaryKey
+            }.map(\.0)
+            let start = min(descriptor.fetchOffset, sorted.count)
+            let end = descriptor.fetchLimit.map { min(start + $0, sorted.count) } ?? sorted.count
+            return Array(sorted[start..<end])
+        }
+    }
+
+    /// Applies the save in one transaction; on any error it is rolled back and nothing changes.
+    public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
+        guard !configuration.isReadOnly else {
+            throw StrataError(.readOnlyStore, "This PostgreSQL store was opened read-only; open it without `isReadOnly` to save.", file: configuration.name)
+        }
+        throw StrataError(.unsupported, "Saving to PostgreSQL waits for the shared SQL save transaction.", file: configuration.name)
+    }
+}
+
+extension PostgresStore {
+    /// Removes the store at `configuration`: drops its namespace with every table in it (`DROP
+    /// SCHEMA … CASCADE`), in one statement; nothing happens when there is none. The tools and the
+    /// tests use it to clean up the stores they made.
+    ///
+    /// - Throws: `storeUnavailable` when the server cannot be reached.
+    public static func dropStore(_ configuration: PostgresStoreConfiguration) throws {
+        let connection = try PostgresConnection(settings: configuration.settings)
+        do {
+            try connection.execute("DROP SCHEMA IF EXISTS \(PostgresCatalog.quote(configuration.namespace)) CASCADE")
+        } catch let error as PostgresError {
+            throw error.strataError(store: configuration.name)
+        }
+    }
+}
