@@ -22,10 +22,13 @@ public final class PostgresStore: DataStore {
     let mapping: SQLMapping
     let readers: PostgresConnectionPool
     let writer: Mutex<Writer>
+    private let saveStart: SQLSaveStart
 
-    /// The writer's connection, opened again when the server dropped it.
+    /// The writer's connection, opened again when the server dropped it, and the save transaction
+    /// every save on it reuses (made by the first save).
     struct Writer: ~Copyable {
         var connection: PostgresConnection?
+        var transaction: SQLSaveTransaction<PostgresSaveRecords>?
     }
 
     /// Connects and opens the store, creating its namespace and tables if it holds none.
@@ -38,6 +41,7 @@ public final class PostgresStore: DataStore {
         self.configuration = configuration
         let mapping = try SQLMapping(schema: configuration.schema, dialect: PostgresDialect.self)
         self.mapping = mapping
+        self.saveStart = SQLSaveStart(mapping)
         let name = configuration.name
         let readers = PostgresConnectionPool(settings: configuration.settings, namespace: configuration.namespace, store: name, mapping: mapping)
         self.readers = readers
@@ -60,7 +64,7 @@ public final class PostgresStore: DataStore {
             throw error.strataError(store: name)
         }
         identifier = opened.storeIdentifier
-        writer = Mutex(Writer(connection: configuration.isReadOnly ? nil : connection))
+        writer = Mutex(Writer(connection: configuration.isReadOnly ? nil : connection, transaction: nil))
     }
 
     /// Everything the contract has, plus pushdown and indexes.
@@ -160,12 +164,57 @@ public final class PostgresStore: DataStore {
         }
     }
 
-    /// Applies the save in one transaction; on any error it is rolled back and nothing changes.
+    /// Applies the save in one transaction under the store's write lock (the shared layer's
+    /// `SQLSaveTransaction`); on any error it is rolled back and nothing changes. A connection the
+    /// server dropped is replaced by the next save.
+    ///
+    /// - Throws: `storeUnavailable` when the server cannot be reached (the save was not applied, or,
+    ///   when the connection was lost during COMMIT, applied whole or not at all).
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         guard !configuration.isReadOnly else {
             throw StrataError(.readOnlyStore, "This PostgreSQL store was opened read-only; open it without `isReadOnly` to save.", file: configuration.name)
         }
-        throw StrataError(.unsupported, "Saving to PostgreSQL waits for the shared SQL save transaction.", file: configuration.name)
+        return try writer.withLock { writer in
+            let connection: PostgresConnection
+            if let open = writer.connection, open.isAlive {
+                connection = open
+            } else {
+                writer.connection = nil
+                writer.transaction = nil
+                connection = try readers.connect()
+                writer.connection = connection
+            }
+            do {
+                try connection.beginWrite()
+                let transaction: SQLSaveTransaction<PostgresSaveRecords>
+                if let reused = writer.transaction {
+                    transaction = reused
+                } else {
+                    transaction = SQLSaveTransaction(records: PostgresSaveRecords(records: records(connection), readers: readers), start: saveStart)
+                    writer.transaction = transaction
+                }
+                // Left clean for the next save whatever happens, holding nothing of this one.
+                defer { transaction.reset() }
+                do {
+                    try transaction.run(request)
+                    var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
+                    for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
+                    let deleted = Set(transaction.deleted.map { transaction.records.id(schema.entities[$0.entity].name, $0.key) })
+                    let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
+                    try connection.commit()
+                    return result
+                } catch {
+                    try? connection.rollback()
+                    throw error
+                }
+            } catch let error as PostgresError {
+                if error.isConnectionLost || !connection.isAlive {
+                    writer.connection = nil
+                    writer.transaction = nil
+                }
+                throw error.strataError(store: configuration.name)
+            }
+        }
     }
 }
 

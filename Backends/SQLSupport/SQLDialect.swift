@@ -37,6 +37,11 @@ package protocol SQLDialect {
     /// tighter than).
     static func isNotTrue(_ condition: String) -> String
 
+    /// `lhs` differs from `rhs`, NULL being a value like any other (true when one is NULL and the
+    /// other not, false when both are): SQLite's `IS NOT`, standard SQL's `IS DISTINCT FROM`
+    /// (PostgreSQL has no `IS NOT` with a value).
+    static func isDistinct(_ lhs: String, from rhs: String) -> String
+
     /// The sort direction keyword(s) of an ORDER BY term, placing NULL first ascending and last
     /// descending (the contract's order: nil before every value). SQLite does that by itself;
     /// PostgreSQL needs `NULLS FIRST` / `NULLS LAST`.
@@ -84,6 +89,9 @@ package protocol SQLDialect {
 }
 
 extension SQLDialect {
+    /// Standard SQL's `IS DISTINCT FROM`.
+    package static func isDistinct(_ lhs: String, from rhs: String) -> String { "(\(lhs) IS DISTINCT FROM \(rhs))" }
+
     /// Inline foreign keys (SQLite's only form).
     package static var addsForeignKeysAfterTables: Bool { false }
 

@@ -164,7 +164,7 @@ package struct SQLQuery<Dialect: SQLDialect> {
         let p = parameter(SQLValueCodec.comparable(value))
         switch op {
         case .equal: return "(\(column) = \(p))"
-        case .notEqual: return "(\(column) IS NOT \(p))"
+        case .notEqual: return Dialect.isDistinct(column, from: p)
         case .less: return "(\(column) < \(p))"
         case .lessOrEqual: return "(\(column) <= \(p))"
         case .greater: return "(\(column) > \(p))"

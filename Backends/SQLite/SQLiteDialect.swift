@@ -14,6 +14,10 @@ enum SQLiteDialect: SQLDialect {
 
     static func isNotTrue(_ condition: String) -> String { "((\(condition)) IS NOT 1)" }
 
+    /// SQLite's `IS NOT`, which its planner handles as it always did (`IS DISTINCT FROM` is the same
+    /// operator spelled the standard way).
+    static func isDistinct(_ lhs: String, from rhs: String) -> String { "(\(lhs) IS NOT \(rhs))" }
+
     /// SQLite sorts NULL first ascending and last descending by itself.
     static func direction(ascending: Bool) -> String { ascending ? "ASC" : "DESC" }
 

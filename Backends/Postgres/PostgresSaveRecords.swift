@@ -1,0 +1,71 @@
+import Foundation
+@_spi(StrataEngine) import Strata
+import StrataSQLSupport
+
+/// PostgreSQL's part of the shared save transaction (`SQLRecordReader`): the writer's rows through
+/// `PostgresRecords` in the save's open transaction, the last committed state through the store's
+/// reader connections.
+struct PostgresSaveRecords: SQLRecordReader {
+    typealias Dialect = PostgresDialect
+
+    let records: PostgresRecords
+    /// The store's reader connections, which see the last committed state.
+    let readers: PostgresConnectionPool
+
+    var connection: PostgresConnection { records.connection }
+    var mapping: SQLMapping { records.mapping }
+    var storeIdentifier: String { records.storeIdentifier }
+
+    func exists(_ entity: EntitySchema, _ key: Int64) throws -> Bool { try records.exists(entity, key) }
+
+    func targets(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> [Int64] { try records.targets(entity, key, r) }
+
+    /// One SELECT by key, its columns compared with what `SQLValueCodec` would write, then one
+    /// query per to-many.
+    func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value], targets: inout SQLStoredTargets) throws -> [Int]? {
+        let rows = try connection.query(mapping.texts[entity.index].selectByKey.sql, [.integer(key)])
+        guard rows.count > 0 else { return nil }
+        let table = mapping.tables[entity.index]
+        var changed: [Int] = []
+        var column = 1
+        for (i, bits) in table.bitsColumns.enumerated() {
+            if i < attributes.count {
+                let (main, companion) = SQLValueCodec.encode(attributes[i])
+                if rows.value(0, column) != main || (bits != nil && rows.value(0, column + 1) != companion) { changed.append(i) }
+            } else {
+                changed.append(i)
+            }
+            column += bits == nil ? 1 : 2
+        }
+        for (r, storage) in table.relationships.enumerated() {
+            if case .column = storage {
+                targets.append(one: rows.integer(0, column))
+                column += 1
+            } else {
+                targets.append(list: try records.targets(entity, key, r))
+            }
+        }
+        return changed
+    }
+
+    func storedAttribute(_ entity: EntitySchema, _ key: Int64, _ i: Int) throws -> SQLValue? {
+        let rows = try connection.query(mapping.texts[entity.index].selectByKey.sql, [.integer(key)])
+        guard rows.count > 0 else { return nil }
+        let bits = mapping.tables[entity.index].bitsColumns
+        var column = 1
+        for j in 0..<i { column += bits[j] == nil ? 1 : 2 }
+        return rows.value(0, column)
+    }
+
+    func snapshot(_ entity: EntitySchema, _ key: Int64, knownTargets: (Int) -> [Int64]?) throws -> DefaultSnapshot? {
+        try records.snapshot(entity, key, knownTargets: knownTargets)
+    }
+
+    func committedRow(_ sql: String, _ parameters: [SQLValue]) throws -> [SQLValue]? {
+        try readers.withConnection(consistent: false) { reader in
+            let rows = try reader.query(sql, parameters)
+            guard rows.count > 0 else { return nil }
+            return (0..<rows.columns).map { rows.value(0, $0) }
+        }
+    }
+}
