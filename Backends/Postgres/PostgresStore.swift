@@ -59,6 +59,7 @@ public final class PostgresStore: DataStore {
                     ddl: mapping.ddl(PostgresDialect.self), entityTables: mapping.tables.map(\.name), file: name)
             }
             try PostgresCatalog.use(configuration.namespace, on: connection)
+            if configuration.recordsHistory, !configuration.isReadOnly { try PostgresHistory.createTable(connection, namespace: configuration.namespace) }
             try readers.learnTextColumns(connection)
         } catch let error as PostgresError {
             throw error.strataError(store: name)
@@ -69,7 +70,7 @@ public final class PostgresStore: DataStore {
 
     /// Everything the contract has, plus pushdown and indexes.
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes, .history]
     }
 
     private func records(_ connection: PostgresConnection) -> PostgresRecords {
@@ -201,6 +202,7 @@ public final class PostgresStore: DataStore {
                     for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
                     let deleted = Set(transaction.deleted.map { transaction.records.id(schema.entities[$0.entity].name, $0.key) })
                     let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
+                    if configuration.recordsHistory { try recordHistory(request, result, connection: connection, records: transaction.records.records) }
                     try connection.commit()
                     return result
                 } catch {

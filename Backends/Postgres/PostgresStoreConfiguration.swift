@@ -25,13 +25,17 @@ public struct PostgresStoreConfiguration: DataStoreConfiguration, CustomStringCo
     /// Opens the store for reading only: nothing is created or changed, saves fail with `readOnlyStore`.
     /// A read-only store may name a hot standby.
     public var isReadOnly: Bool
+    /// Whether saves record persisted history (`PostgresStore.fetchHistory`), in the table
+    /// `strata_history` of the namespace.
+    public var recordsHistory: Bool
 
     /// Describes a PostgreSQL store.
-    public init(url: String? = nil, schema: Schema, namespace: String = "strata", isReadOnly: Bool = false) {
+    public init(url: String? = nil, schema: Schema, namespace: String = "strata", isReadOnly: Bool = false, recordsHistory: Bool = false) {
         self.url = url
         self.schema = schema
         self.namespace = namespace
         self.isReadOnly = isReadOnly
+        self.recordsHistory = recordsHistory
     }
 
     /// The connection (password as `***`) and the namespace: `postgresql://app:***@db/shop#strata`.

@@ -1,0 +1,84 @@
+import Foundation
+@_spi(StrataEngine) import Strata
+import StrataSQLSupport
+
+/// The store's persisted history in its namespace, as the SQLite backend keeps it
+/// (docs/formats/sqlite.md, "History"): table `strata_history` (one row per transaction: its
+/// number, author and the encoded `StoreHistoryTransaction`), written inside the save's own
+/// transaction so it commits with the data or not at all; `history_last` and `history_horizon` in
+/// `strata_metadata` hold the newest number recorded and the newest deleted. Numbers are handed
+/// out under the store's write lock, so every process's saves share one sequence.
+enum PostgresHistory {
+    static let table = "strata_history"
+
+    /// Creates the table when missing, under the namespace's lock (two processes may open at once).
+    static func createTable(_ connection: PostgresConnection, namespace: String) throws {
+        try connection.execute("BEGIN")
+        do {
+            try connection.query("SELECT pg_advisory_xact_lock(hashtextextended(convert_from($1, 'UTF8'), 0))", [.text(namespace)])
+            try connection.execute("CREATE TABLE IF NOT EXISTS \"\(table)\" (\"token\" bigint PRIMARY KEY, \"author\" bytea, \"transaction\" bytea NOT NULL)")
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private static func counter(_ connection: PostgresConnection, _ name: String) throws -> Int64 {
+        let rows = try connection.query("SELECT \"value\" FROM \"\(PostgresCatalog.metadataTable)\" WHERE \"key\" = convert_from($1, 'UTF8')", [.text(name)])
+        guard rows.count > 0, case .text(let text) = rows.value(0, 0) else { return 0 }
+        return Int64(text) ?? 0
+    }
+
+    private static func setCounter(_ connection: PostgresConnection, _ name: String, _ value: Int64) throws {
+        try connection.query(
+            "INSERT INTO \"\(PostgresCatalog.metadataTable)\" (\"key\", \"value\") VALUES (convert_from($1, 'UTF8'), convert_from($2, 'UTF8')) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\"",
+            [.text(name), .text(String(value))])
+    }
+
+    /// Appends the transaction `recorder` built, numbered after the newest (inside the save).
+    static func append(_ connection: PostgresConnection, _ recorder: HistoryRecorder, author: String?) throws {
+        guard !recorder.isEmpty else { return }
+        let number = try counter(connection, "history_last") + 1
+        let transaction = recorder.transaction(number, author: author)
+        try connection.query(
+            "INSERT INTO \"\(table)\" (\"token\", \"author\", \"transaction\") VALUES ($1, $2, $3)",
+            [.integer(number), author.map { .text($0) } ?? .null, .blob(Data(try transaction.encoded()))])
+        try setCounter(connection, "history_last", number)
+    }
+
+    /// The transactions `query` selects (inside a read transaction).
+    static func fetch(_ connection: PostgresConnection, _ query: HistoryQuery, storeIdentifier: String, namespace: String, store: String) throws -> [StoreHistoryTransaction] {
+        let first = try query.firstTransaction(storeIdentifier: storeIdentifier, horizon: try counter(connection, "history_horizon"))
+        guard try hasTable(connection, namespace: namespace) else { return [] }
+        var sql = "SELECT \"transaction\" FROM \"\(table)\" WHERE \"token\" >= $1"
+        var parameters: [SQLValue] = [.integer(first)]
+        if let through = query.through {
+            sql += " AND \"token\" <= $2"
+            parameters.append(.integer(through.transaction))
+        }
+        sql += " ORDER BY \"token\""
+        let rows = try connection.query(sql, parameters)
+        var result: [StoreHistoryTransaction] = []
+        for row in 0..<rows.count {
+            if let limit = query.limit, result.count >= limit { break }
+            guard case .blob(let bytes) = rows.value(row, 0) else { continue }
+            let transaction = try StoreHistoryTransaction(decoding: bytes, file: store)
+            if query.admits(transaction) { result.append(transaction) }
+        }
+        return result
+    }
+
+    /// Removes the transactions through `number` and moves the horizon (inside a transaction).
+    static func delete(_ connection: PostgresConnection, through number: Int64, namespace: String) throws {
+        if try hasTable(connection, namespace: namespace) { try connection.query("DELETE FROM \"\(table)\" WHERE \"token\" <= $1", [.integer(number)]) }
+        let horizon = try counter(connection, "history_horizon")
+        try setCounter(connection, "history_horizon", max(horizon, min(number, try counter(connection, "history_last"))))
+    }
+
+    private static func hasTable(_ connection: PostgresConnection, namespace: String) throws -> Bool {
+        try connection.query(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = convert_from($1, 'UTF8') AND tablename = convert_from($2, 'UTF8')",
+            [.text(namespace), .text(table)]).integer(0, 0) == 1
+    }
+}
