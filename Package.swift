@@ -53,7 +53,7 @@ let package = Package(
         .systemLibrary(name: "CLMDB", path: "Backends/CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB", swiftSettings: internalChecks),
         .systemLibrary(name: "CLibXML2", path: "Backends/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML"),
+        .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML", swiftSettings: internalChecks),
         .systemLibrary(name: "CLibPQ", path: "Backends/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "StrataPostgres", dependencies: ["Strata", "CLibPQ", "StrataSQLSupport"], path: "Backends/Postgres", swiftSettings: internalChecks),
         // The raw C baselines `strata bench --baseline` measures against: only the tools link them, no

@@ -54,7 +54,7 @@ struct LMDBRecords {
     /// Visits the targets of to-many `r` of `key` in order (with their stored value); stop by returning false.
     ///
     /// The lists are `DUPFIXED`, so entries come a page at a time (`MDB_GET_MULTIPLE`, then
-    /// `MDB_NEXT_MULTIPLE`): a tenth of the instructions of one `MDB_NEXT_DUP` per entry.
+    /// `MDB_NEXT_MULTIPLE`), not one `MDB_NEXT_DUP` per entry (limit: Benchmarks/Thresholds/lmdb-scan.txt).
     func forEachTarget(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ body: (Int64) throws -> Bool) throws {
         let width = entity.relationships[r].isOrdered ? 16 : 8
         try withCursor(layout.toMany[entity.index][r]) { cursor in

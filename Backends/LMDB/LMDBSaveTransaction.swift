@@ -46,31 +46,73 @@ final class LMDBSaveTransaction {
     // The mutable state below is touched by one thread, inside one write transaction, and no
     // closure that changes it reads it back (`modify`'s bodies change only the record they are
     // given), so its accesses never overlap: `@exclusivity(unchecked)` drops the run-time check the
-    // compiler otherwise makes on every access to a class's stored property (about 1,000
-    // instructions per inserted record, measured with callgrind).
-    @exclusivity(unchecked) private(set) var remap = IdentifierRemapping()
+    // compiler otherwise makes on every access to a class's stored property, tens per inserted
+    // record (limit: Benchmarks/Thresholds/lmdb-insert.txt).
+    #if !STRATA_INTERNAL_CHECKS  // debug builds check exclusivity here (docs/architecture.md, "Internal checks")
+    @exclusivity(unchecked)
+    #endif
+    private(set) var remap = IdentifierRemapping()
     /// Per entity, the first key this save assigns (the stored counter).
-    @exclusivity(unchecked) var firstInserted: [Int64]
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var firstInserted: [Int64]
     /// Per entity, the inserted records by `key - firstInserted` (`nil` once deleted by a cascade).
-    @exclusivity(unchecked) var inserted: [[LMDBRecord?]]
-    @exclusivity(unchecked) var temporaries: [[PersistentIdentifier]]
-    @exclusivity(unchecked) var cache: [Key: Cached] = [:]
-    @exclusivity(unchecked) var writes: [Write] = []
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var inserted: [[LMDBRecord?]]
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var temporaries: [[PersistentIdentifier]]
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var cache: [Key: Cached] = [:]
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var writes: [Write] = []
     /// Per entity, the position in `writes` of each insert, by `key - firstInserted`.
-    @exclusivity(unchecked) var insertWrites: [[Int]]
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var insertWrites: [[Int]]
     /// Records whose relationships the store changed (for validation and the result).
-    @exclusivity(unchecked) var touched = Set<Key>()
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var touched = Set<Key>()
     /// Partial updates whose stored result differs from the client's snapshot: reported as changed.
-    @exclusivity(unchecked) var refreshed = Set<Key>()
-    @exclusivity(unchecked) var deletedSet = Set<Key>()
-    @exclusivity(unchecked) var deleted: [Key] = []
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var refreshed = Set<Key>()
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var deletedSet = Set<Key>()
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var deleted: [Key] = []
     /// Members of ordered lists appended to in this save, so an append checks membership in O(1).
-    @exclusivity(unchecked) var membership: [Slot: Set<Int64>] = [:]
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var membership: [Slot: Set<Int64>] = [:]
     /// When the save records history: each stored record's to-many list as it was before the
     /// save first changed it (`nil`: not recording, nothing kept).
-    @exclusivity(unchecked) var oldLists: [Slot: [Int64]]?
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var oldLists: [Slot: [Int64]]?
     /// The record marked touched last: an insert's parent is usually touched by each of its children.
-    @exclusivity(unchecked) var lastTouched: Key?
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var lastTouched: Key?
 
     init(txn: OpaquePointer, context: LMDBContext) throws {
         self.txn = txn
@@ -163,7 +205,10 @@ final class LMDBSaveTransaction {
     }
 
     /// The last reference resolved: children saved together usually point at the same parent.
-    @exclusivity(unchecked) private var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
 
     /// Resolves references; a new permanent reference must name a record stored before the save,
     /// checked with the snapshot (the contract's fault order). One the record already held stays,

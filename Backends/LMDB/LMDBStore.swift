@@ -137,7 +137,7 @@ public final class LMDBStore: HistoryRecordingStore {
             throw StrataError(.readOnlyStore, "This LMDB store was opened read-only; open it without `isReadOnly` to save.", file: environment.path)
         }
         do {
-            return try environment.write { txn in
+            let result = try environment.write { txn in
                 try checkSchemaUnchanged(txn)
                 let transaction = try LMDBSaveTransaction(txn: txn, context: context)
                 if configuration.recordsHistory { transaction.oldLists = [:] }
@@ -150,6 +150,10 @@ public final class LMDBStore: HistoryRecordingStore {
                 if let hook = beforeCommit.withLock({ $0 }) { hook() }
                 return SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: transaction.deletedIdentifiers, changedSnapshots: changed)
             }
+            #if STRATA_INTERNAL_CHECKS
+            checkInvariantsAfterSave()  // LMDBStore+Invariants.swift
+            #endif
+            return result
         } catch let error as LMDBError {
             throw error.strataError(path: environment.path)
         }

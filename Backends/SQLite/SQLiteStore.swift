@@ -200,6 +200,9 @@ public final class SQLiteStore: HistoryRecordingStore {
                 let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
                 if configuration.recordsHistory { try recordHistory(request, result, db: db, records: records) }
                 try db.reuse(.commit).run()
+                #if STRATA_INTERNAL_CHECKS
+                checkInvariantsAfterSave()  // SQLiteStore+Invariants.swift
+                #endif
                 return result
             } catch {
                 try? db.prepare(.rollback).run()

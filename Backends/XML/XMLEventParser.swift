@@ -102,11 +102,20 @@ enum XMLEventParser {
         /// Not retained per event (`parse` keeps the handler alive for the whole parse): calls go
         /// through `handle`, which lends the reference without a retain and release.
         let handler: Unmanaged<XMLStoreReader>
-        @exclusivity(unchecked) var parser: xmlParserCtxtPtr?
-        @exclusivity(unchecked) var depth = 0
+        #if !STRATA_INTERNAL_CHECKS  // debug builds check exclusivity here (docs/architecture.md, "Internal checks")
+        @exclusivity(unchecked)
+        #endif
+        var parser: xmlParserCtxtPtr?
+        #if !STRATA_INTERNAL_CHECKS
+        @exclusivity(unchecked)
+        #endif
+        var depth = 0
         var failure: StrataError? { didSet { failed = failure != nil } }
         /// Whether the parse failed (a plain flag: the callbacks test it on every event).
-        @exclusivity(unchecked) var failed = false
+        #if !STRATA_INTERNAL_CHECKS
+        @exclusivity(unchecked)
+        #endif
+        var failed = false
         var libxmlMessage: String?
         var libxmlLine: Int?
         var libxmlColumn: Int?

@@ -29,34 +29,85 @@ final class XMLStoreReader {
         case record, value(Int, base64: Bool), toOne(Int), toMany(Int)
     }
 
-    @exclusivity(unchecked) private(set) var header = Header()
-    @exclusivity(unchecked) private(set) var state: StoreState
+    #if !STRATA_INTERNAL_CHECKS  // debug builds check exclusivity here (docs/architecture.md, "Internal checks")
+    @exclusivity(unchecked)
+    #endif
+    private(set) var header = Header()
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private(set) var state: StoreState
     private let expectJournal: Bool
     private let codecs: [XMLRecordCodec]
-    @exclusivity(unchecked) private var stack: [Element] = []
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var stack: [Element] = []
     private let buffer = XMLTextBuffer()
-    @exclusivity(unchecked) private var collecting = false
-    @exclusivity(unchecked) private var schemaLines: [String] = []
-    @exclusivity(unchecked) private var sawSchema = false
-    @exclusivity(unchecked) private var entity: XMLRecordCodec?
-    @exclusivity(unchecked) private var key: Int64 = 0
-    @exclusivity(unchecked) private var attributes: [Value] = []
-    @exclusivity(unchecked) private var links: [Link] = []
-    @exclusivity(unchecked) private var filled: [Bool] = []
-    @exclusivity(unchecked) private var nextAttribute = 0
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var collecting = false
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var schemaLines: [String] = []
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var sawSchema = false
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var entity: XMLRecordCodec?
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var key: Int64 = 0
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var attributes: [Value] = []
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var links: [Link] = []
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var filled: [Bool] = []
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var nextAttribute = 0
     /// Per entity and attribute, the last string read: a value repeated from one record to the
     /// next (a category, a status, a shared note) shares that string's storage instead of being
     /// validated and allocated again. One comparison of bytes when it is not repeated.
-    @exclusivity(unchecked) private var recentStrings: [[String?]]
-    @exclusivity(unchecked) private var nextRelationship = 0
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var recentStrings: [[String?]]
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var nextRelationship = 0
 
     /// The journal sequence the document holds: entries at or below it are checked, not applied.
     private let folded: Int64
     /// The sequence of the last journal entry read, and of the last one applied.
-    @exclusivity(unchecked) private var lastRead: Int64?
-    @exclusivity(unchecked) private(set) var lastSequence: Int64
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var lastRead: Int64?
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private(set) var lastSequence: Int64
     /// Whether the entry being read was folded into the document already.
-    @exclusivity(unchecked) private var skipping = false
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var skipping = false
 
     /// A reader that loads a document into a new state (`state` nil), or applies journal entries to
     /// `state` (one parse per entry) when their sequence numbers follow `folded`.

@@ -8,10 +8,19 @@ import Foundation
 /// run-time exclusivity checks on its state: one parse, one thread, and no access overlaps another
 /// (see `XMLStoreReader`).
 final class XMLTextBuffer {
-    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
+    #if !STRATA_INTERNAL_CHECKS  // debug builds check exclusivity here (docs/architecture.md, "Internal checks")
+    @exclusivity(unchecked)
+    #endif
+    private var storage: UnsafeMutablePointer<UInt8>
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private var capacity: Int
     /// How many bytes it holds.
-    @exclusivity(unchecked) private(set) var count = 0
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    private(set) var count = 0
 
     init(capacity: Int = 256) {
         self.capacity = capacity

@@ -66,6 +66,14 @@ struct BuiltinListTests {
         for name in Self.names { #expect(guide.contains(name), "docs/choosing-a-backend.md does not mention \(name)") }
     }
 
+    /// Each backend has its own test target running the suite (Tests/Strata<Name>Tests, any case).
+    @Test func everyBackendHasItsOwnTests() throws {
+        let targets = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Tests").path).map { $0.lowercased() }
+        for name in Self.names {
+            #expect(targets.contains("strata\(name)tests"), "Tests/ has no test target of \(name) (Tests/Strata<Name>Tests)")
+        }
+    }
+
     /// `make perfcheck` has a limit for every step of every backend (the same steps for all).
     @Test func everyBackendHasItsPerformanceLimits() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Benchmarks/Thresholds").path)

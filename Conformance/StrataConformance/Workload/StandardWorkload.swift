@@ -83,7 +83,8 @@ public enum StandardWorkload {
             values[priceIndex] = .double(Double(round) + 0.5)
             let changed = Store.Snapshot(entity: item, persistentIdentifier: target.persistentIdentifier, attributes: values, relationships: target.relationshipValues)
             // The request is the application's, built before the clock like its snapshot: inside,
-            // the unspecialized generic array literal alone cost every backend ~1,000 instructions.
+            // the unspecialized generic array literal alone was a visible part of every backend's
+            // update-one (Benchmarks/Thresholds/*-update-one.txt).
             let request = SaveRequest(updated: [changed])
             durations.append(try time("update-one") { try s.save(request) }.1 * 1000)
         }

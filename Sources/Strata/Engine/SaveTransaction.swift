@@ -184,7 +184,8 @@ struct SaveTransaction {
         try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: id())
         // One or two relationships (most entities) as array literals: `reserveCapacity` and
         // `Array(repeating:count:)` reached the array's storage type through a generic metadata
-        // lookup on every record (300 and 700 instructions); a literal's type is cached at the call.
+        // lookup on every record; a literal's type is cached at the call (limit:
+        // Benchmarks/Thresholds/memory-insert.txt).
         switch relationships.count {
         case 0: return []
         case 1:

@@ -7,7 +7,8 @@ extension StoreState {
     /// - Every record has one value per attribute and one link of the right shape per relationship,
     ///   and no key at or past its table's `nextPrimaryKey`.
     /// - Both sides of every relationship agree: when record A's relationship names B and B exists, B's
-    ///   inverse names A (a target that does not exist is a `noAction` delete's dangling reference).
+    ///   inverse names A (a to-one target that does not exist is a `noAction` delete's dangling
+    ///   reference; a to-many never lists a record that does not exist).
     /// - Every unique index matches the records: each record whose constraint values are all set is
     ///   its index's holder of those values, and the index holds nothing else.
     func _checkInvariants() {
@@ -28,7 +29,11 @@ extension StoreState {
                     let destination = entity.destinationIndices[r]
                     let inverse = entity.inverseIndices[r]
                     for target in link.keys {
-                        guard let other = tables[destination].records[target] else { continue }
+                        guard let other = tables[destination].records[target] else {
+                            // Only a to-one may dangle (a noAction delete); a to-many never lists a deleted record.
+                            internalInvariant(!relationship.isToMany, "\(entity.name) \(key).\(relationship.name) lists \(relationship.destination) \(target), which does not exist")
+                            continue
+                        }
                         internalInvariant(
                             other.links[inverse].keys.contains(key),
                             "\(entity.name) \(key).\(relationship.name) names \(relationship.destination) \(target), whose \(relationship.inverse) does not name it back")

@@ -68,9 +68,8 @@ public struct RecordedSchema: Sendable, Hashable, CustomStringConvertible {
         func damaged(_ why: String) -> StrataError {
             StrataError(.corruptStore, "The store's recorded schema is unreadable (\(why)); restore the store from a backup.", file: file)
         }
-        // One decoding pass over the bytes (the record is read on every open: going through
-        // JSONSerialization and back cost about 2.4 million instructions per open at the
-        // standard schema, `make perfcheck`'s reopen step).
+        // One decoding pass over the bytes, not JSONSerialization and back: the record is read
+        // on every open (limit: Benchmarks/Thresholds/sqlite-reopen.txt and the other reopens).
         let envelope: Envelope
         do {
             envelope = try JSONDecoder().decode(Envelope.self, from: Data(bytes))

@@ -88,8 +88,8 @@ extension ModelContext {
         deletedOrder = []
         // Unload what differs from the stored records: changed objects, deleted ones, and saved
         // objects an inverse changed in memory. The rest of the identity map is as stored, and
-        // reloading every registered object cost 3,600 instructions per object (its observers
-        // told of every property): 36 M of a 42 M failed save after a 10,000-object fetch.
+        // reloading every registered object would tell its observers of every property: most of a
+        // failed save's cost after a large fetch (callgrind on `strata-model-bench`, docs/benchmarks.md).
         var reload = changed
         reload.merge(undeleted) { first, _ in first }
         reload.merge(inverseTouched) { first, _ in first }

@@ -10,7 +10,7 @@ public final class ModelBackingData {
     ///
     /// The backing data is used on its context's thread only and never accessed overlapping, so
     /// the two properties every fetched object sets skip Swift's run-time exclusivity check
-    /// (~85 instructions per access, counted with callgrind on the model-level scan).
+    /// (most of an access's cost; callgrind on `strata-model-bench`'s model-level scan).
     #if STRATA_INTERNAL_CHECKS  // debug builds keep the run-time check (docs/architecture.md, "Internal checks")
     public internal(set) var persistentModelID: PersistentIdentifier
     #else
@@ -66,8 +66,8 @@ public final class ModelBackingData {
 
     /// Whether the object was never saved (no stored record yet): it can be listed only where
     /// relationships set in memory put it.
-    /// (`snapshot == nil` picks `Optional`'s `Equatable` `==` and copies the snapshot: 400
-    /// instructions per call on the insert path, counted with callgrind.)
+    /// (`snapshot == nil` picks `Optional`'s `Equatable` `==` and copies the snapshot on every
+    /// call of the insert path; callgrind on `strata-model-bench`'s insert.)
     @usableFromInline
     var isNew: Bool {
         if case .none = snapshot { return true }

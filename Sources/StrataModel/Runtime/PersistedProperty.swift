@@ -3,7 +3,7 @@
 ///
 /// The members the generated code calls are inlinable, so they compile into the model's own
 /// module for its concrete types (a fetched object sets every slot to `fault`: called through
-/// unspecialized generic code that cost 50 instructions a slot).
+/// unspecialized generic code, several times the cost of a slot; `strata-model-bench`'s scan).
 public struct _PersistedProperty<Value> {
     @usableFromInline enum State {
         case value(Value)
