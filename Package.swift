@@ -75,12 +75,12 @@ let package = Package(
         // (docs/architecture.md, "The model layer opens the built-in backends"); the core stays backend-free.
         .target(
             name: "StrataModel",
-            dependencies: ["Strata", "StrataModelMacros", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
+            dependencies: ["Strata", "StrataModelMacros", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataFileSupport"],
             path: "Sources/StrataModel", swiftSettings: internalChecks),
         // The one list of built-in backends (names, factories) that the tools, examples and tests read.
         .target(
             name: "StrataBuiltinBackends",
-            dependencies: ["Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML"],
+            dependencies: ["Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataFileSupport"],
             path: "Sources/StrataBuiltinBackends"
         ),
         // What `strata` and `strata-model-bench` share: the measured step.

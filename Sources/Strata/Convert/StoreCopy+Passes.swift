@@ -1,0 +1,101 @@
+/// The two passes of a `StoreCopy`, with what they share: the key map built by the records pass
+/// and read by every mapping of a reference.
+struct StoreCopyRun<Source: DataStore, Destination: DataStore> {
+    let source: Source
+    let destination: Destination
+    let batch: Int
+    let total: Int
+    let progress: (@Sendable (StoreCopy.Progress) -> Void)?
+    var keyMap = StoreKeyMap()
+    var done = 0
+    var linked = 0
+    var linkTargets = 0
+    var dropped = 0
+
+    /// The relationships the links pass writes for `entity`: all but the required ones.
+    func linksPassIndices(_ entity: EntitySchema) -> [Int] {
+        entity.relationships.indices.filter { !StoreCopy.isRequired(entity.relationships[$0]) }
+    }
+
+    /// Pass 1 for `entity`: each batch of records inserted with its attributes and required links.
+    mutating func records(_ entity: EntitySchema) throws {
+        let target = destination.schema.entities[entity.index]
+        let required = entity.relationships.indices.filter { StoreCopy.isRequired(entity.relationships[$0]) }
+        let empty = target.relationships.map(RelationshipValue.empty(for:))
+        var batches = try KeyBatches(source, entity, size: batch)
+        while let records = try batches.next() {
+            var inserted: [Destination.Snapshot] = []
+            inserted.reserveCapacity(records.count)
+            for record in records {
+                var links = empty
+                for r in required { links[r] = try mapped(record.relationshipValue(at: r), entity, r, dropping: false) }
+                inserted.append(Destination.Snapshot(entity: target, persistentIdentifier: .temporary(entity: target.name), attributes: record.attributeValues, relationships: links))
+            }
+            let result = try destination.save(SaveRequest(inserted: inserted))
+            for (record, new) in zip(records, inserted) {
+                guard let id = result.remappedIdentifiers[new.persistentIdentifier] else {
+                    throw StrataError(.invalidRequest, "The destination store returned no identifier for an inserted '\(entity.name)'.", entity: entity.name)
+                }
+                keyMap.append(entity.name, source: record.persistentIdentifier.primaryKey, destination: id.primaryKey)
+            }
+            done += records.count
+            progress?(StoreCopy.Progress(phase: "records", done: done, total: total))
+        }
+    }
+
+    /// Pass 2 for `entity`: each record's other relationships, as a partial update that lists only
+    /// the non-empty ones (a record with none is not written).
+    mutating func links(_ entity: EntitySchema) throws {
+        let target = destination.schema.entities[entity.index]
+        let indices = linksPassIndices(entity)
+        var batches = try KeyBatches(source, entity, size: batch)
+        while let records = try batches.next() {
+            var updated: [Destination.Snapshot] = []
+            var properties: [PersistentIdentifier: UpdatedProperties] = [:]
+            for record in records {
+                var values = record.relationshipValues
+                var listed: [Int] = []
+                for r in indices where !values[r].targets.isEmpty {
+                    values[r] = try mapped(values[r], entity, r, dropping: true)
+                    if !values[r].targets.isEmpty { listed.append(r) }
+                    linkTargets += values[r].targets.count
+                }
+                guard !listed.isEmpty else { continue }
+                let id = try identifier(entity, record.persistentIdentifier.primaryKey)
+                for r in values.indices where !listed.contains(r) { values[r] = .empty(for: entity.relationships[r]) }
+                updated.append(Destination.Snapshot(entity: target, persistentIdentifier: id, attributes: record.attributeValues, relationships: values))
+                properties[id] = UpdatedProperties(relationships: listed)
+            }
+            if !updated.isEmpty { _ = try destination.save(SaveRequest(updated: updated, updatedProperties: properties)) }
+            linked += records.count
+            progress?(StoreCopy.Progress(phase: "links", done: linked, total: total))
+        }
+    }
+
+    /// The destination identifier of source record `key` of `entity`.
+    func identifier(_ entity: EntitySchema, _ key: Int64) throws -> PersistentIdentifier {
+        guard let new = keyMap.destinationKey(entity.name, key) else {
+            throw StrataError(.invalidRequest, "Record \(key) of '\(entity.name)' was not copied.", entity: entity.name)
+        }
+        return PersistentIdentifier(storeIdentifier: destination.identifier, entityName: entity.name, primaryKey: new)
+    }
+
+    /// `value` of relationship `r` with every target named by its destination identifier. A target
+    /// the source does not hold (a dangling `noAction` reference) is dropped and counted when
+    /// `dropping`, an error otherwise (a required relationship cannot be left empty).
+    mutating func mapped(_ value: RelationshipValue, _ entity: EntitySchema, _ r: Int, dropping: Bool) throws -> RelationshipValue {
+        let targetEntity = entity.destinationNames[r]
+        var targets: [PersistentIdentifier] = []
+        targets.reserveCapacity(value.targets.count)
+        for old in value.targets {
+            if let new = keyMap.destinationKey(targetEntity, old.primaryKey) {
+                targets.append(PersistentIdentifier(storeIdentifier: destination.identifier, entityName: targetEntity, primaryKey: new))
+            } else if dropping {
+                dropped += 1
+            } else {
+                throw StrataError(.invalidRequest, "'\(entity.name).\(entity.relationships[r].name)' is required and names '\(targetEntity)' \(old.primaryKey), which the source store does not hold; such a record cannot be saved into another store.", entity: entity.name, properties: [entity.relationships[r].name], identifiers: [old])
+            }
+        }
+        return entity.relationships[r].isToMany ? .toMany(targets) : .toOne(targets.first)
+    }
+}
