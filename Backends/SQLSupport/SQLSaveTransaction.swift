@@ -44,17 +44,26 @@ package final class SQLSaveTransaction<Records: SQLRecordReader> {
 
     /// The save's INSERT and UPDATE statements by row shape, kept across saves (the transaction is
     /// the store's, reused) so a one-record save neither rebuilds nor hashes their SQL text.
-    @exclusivity(unchecked) package var rowStatements: [SQLRowShape: Connection.Statement] = [:]
+    #if !STRATA_INTERNAL_CHECKS  // debug builds check exclusivity here (docs/architecture.md)
+    @exclusivity(unchecked)
+    #endif
+    package var rowStatements: [SQLRowShape: Connection.Statement] = [:]
     /// The row statement used last, found by comparing shapes instead of hashing them.
-    @exclusivity(unchecked) package var lastRowStatement: (shape: SQLRowShape, statement: Connection.Statement)?
+    #if !STRATA_INTERNAL_CHECKS  // debug builds check exclusivity here (docs/architecture.md)
+    @exclusivity(unchecked)
+    #endif
+    package var lastRowStatement: (shape: SQLRowShape, statement: Connection.Statement)?
 
     // The transaction's state is touched only by the save that owns it, on the writer's thread
     // (the writer lock is held), and never through overlapping accesses: `@exclusivity(unchecked)`
-    // drops the run-time exclusivity check on each access of this class property, about 110
-    // instructions per access and tens of accesses per inserted record (as LMDBSaveTransaction).
+    // drops the run-time exclusivity check on each access of this class property, tens of
+    // accesses per inserted record (limits: Benchmarks/Thresholds/sqlite-insert.txt).
     /// Everything one save changes, in one value (`SQLSaveTransaction+State.swift`): `reset()`
     /// assigns a fresh one.
-    @exclusivity(unchecked) package var state: State
+    #if !STRATA_INTERNAL_CHECKS  // debug builds check exclusivity here (docs/architecture.md)
+    @exclusivity(unchecked)
+    #endif
+    package var state: State
 
     @inlinable package func insertedWrite(_ entity: Int, _ ordinal: Int) -> Write? {
         let positions = insertPositions[entity]

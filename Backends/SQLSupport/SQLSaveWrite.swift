@@ -18,7 +18,10 @@ package final class SQLSaveWrite {
     /// An insert's to-ones its INSERT wrote itself (`writeAttributes`): for those, the row
     /// holds `links` already. Kept instead of copying them into `stored`, which cost two
     /// arrays per inserted row.
-    @exclusivity(unchecked) package var directWritten: [Int] = []
+    #if !STRATA_INTERNAL_CHECKS  // debug builds check exclusivity here (docs/architecture.md)
+    @exclusivity(unchecked)
+    #endif
+    package var directWritten: [Int] = []
 
     @inlinable
     package init(entity: EntitySchema, key: Int64, isInsert: Bool, attributes: [Value], links: [Link], stored: Int?, changed: [Int] = []) {
