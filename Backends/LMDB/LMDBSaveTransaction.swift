@@ -196,10 +196,9 @@ final class LMDBSaveTransaction {
         for snapshot in snapshots {
             let id = snapshot.persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: layout.schema)
-            guard id.isTemporary else { throw SaveValidation.permanentOnInsert(id, entity) }
             let key = next[entity.index]
+            try SaveValidation.assignKey(id, of: entity, next: key, remapping: &remap) { records.id(entity.name, $0) }
             next[entity.index] = key + 1
-            guard remap.insert(records.id(entity.name, key), for: id) else { throw SaveValidation.twice(id, entity, "inserted") }
             temporaries[entity.index].append(id)
         }
     }
@@ -249,13 +248,13 @@ final class LMDBSaveTransaction {
             writes.append(Write(entity: entity, key: remap.permanentIdentifiers[n].primaryKey, isInsert: true, sent: sent, stored: []))
         }
         var seen = Set<Key>()
+        let alone = request.updated.count == 1
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: layout.schema)
-            let key = try SaveValidation.existingKey(id, of: entity, verb: "update", storeIdentifier: storeIdentifier) { k in
+            let key = try SaveValidation.updatedKey(id, of: entity, storeIdentifier: storeIdentifier, seen: &seen, alone: alone) { k in
                 try !isInserted(entity.index, k) && load(entity.index, k) != nil
             }
-            guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") }
             try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
             let record = try load(entity.index, key)!
             let stored: [Link] = try entity.relationships.indices.map { r in

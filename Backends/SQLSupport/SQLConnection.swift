@@ -4,7 +4,7 @@
 ///
 /// One connection is used by one thread at a time (the store's writer lock or reader pool decides
 /// which); nothing here is required to be thread-safe.
-package protocol SQLConnection: AnyObject {
+@usableFromInline package protocol SQLConnection: AnyObject {
     /// The connection's prepared statement type.
     associatedtype Statement: SQLStatement
 
@@ -40,7 +40,7 @@ package protocol SQLConnection: AnyObject {
 
 /// A prepared statement of a `SQLConnection`: bind parameters, step through rows, read columns
 /// (counted from 0; parameters from 1).
-package protocol SQLStatement: AnyObject {
+@usableFromInline package protocol SQLStatement: AnyObject {
     /// Binds `values` to parameters 1…n.
     func bind(_ values: [SQLValue]) throws
     /// Binds `value` to parameter `index` (from 1), the others kept: a save's row statements bind

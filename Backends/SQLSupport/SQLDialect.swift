@@ -18,7 +18,7 @@ import Foundation
 /// - values bound as `SQLValue` (`SQLValueCodec`): bools as integers 0/1, dates as real seconds
 ///   since 2001-01-01, strings and URLs as text, data and UUIDs as bytes. A dialect's column types
 ///   must accept these.
-package protocol SQLDialect {
+@usableFromInline package protocol SQLDialect {
     /// `"name"` with embedded quotes doubled: how an identifier appears in SQL.
     static func quote(_ name: String) -> String
 
@@ -93,10 +93,10 @@ extension SQLDialect {
     package static func isDistinct(_ lhs: String, from rhs: String) -> String { "(\(lhs) IS DISTINCT FROM \(rhs))" }
 
     /// Inline foreign keys (SQLite's only form).
-    package static var addsForeignKeysAfterTables: Bool { false }
+    @usableFromInline package static var addsForeignKeysAfterTables: Bool { false }
 
     /// Standard SQL's quoting, which SQLite and PostgreSQL share.
-    package static func quote(_ name: String) -> String {
+    @usableFromInline package static func quote(_ name: String) -> String {
         guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
         return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -14,46 +14,46 @@
 ///
 /// The SQL texts it builds (`texts`, `ddl(_:)`) are written in the dialect it is given; the
 /// layout itself (`tables`, `joins`) is the same for every dialect.
-package final class SQLMapping: Sendable {
+@usableFromInline package final class SQLMapping: Sendable {
     /// The schema mapped.
-    package let schema: Schema
+    @usableFromInline package let schema: Schema
     /// Per entity (by `EntitySchema.index`), its table.
-    package let tables: [Table]
+    @usableFromInline package let tables: [Table]
     /// The join tables of the many-to-many relationships.
-    package let joins: [JoinTable]
+    @usableFromInline package let joins: [JoinTable]
     /// Per entity, the SQL text of the statements every save and fetch uses, built once.
-    package let texts: [Texts]
+    @usableFromInline package let texts: [Texts]
 
     /// The statements of one entity every save and fetch uses.
-    package struct Texts: Sendable {
+    @usableFromInline package struct Texts: Sendable {
         /// The columns a snapshot reads after `_pk`.
-        package let columns: [String]
+        @usableFromInline package let columns: [String]
         /// `SELECT _pk, <columns> FROM T AS t0` (append a WHERE).
-        package let select: String
+        @usableFromInline package let select: String
         /// `… WHERE t0._pk = ?`.
-        package let selectByKey: SQLText
+        @usableFromInline package let selectByKey: SQLText
         /// `SELECT 1 FROM T WHERE _pk = ?`.
-        package let exists: SQLText
+        @usableFromInline package let exists: SQLText
         /// Per relationship, the query of its current targets of one record.
-        package let targets: [SQLText]
+        @usableFromInline package let targets: [SQLText]
     }
 
     /// One entity's table.
-    package struct Table: Sendable {
+    @usableFromInline package struct Table: Sendable {
         /// The entity stored.
-        package let entity: EntitySchema
+        @usableFromInline package let entity: EntitySchema
         /// The table's name (the entity's).
-        package let name: String
+        @usableFromInline package let name: String
         /// Per attribute: its column, and the `__bits` companion for doubles and dates.
-        package let attributeColumns: [String]
+        @usableFromInline package let attributeColumns: [String]
         /// Per attribute: the `__bits` companion of a double or date column, else nil.
-        package let bitsColumns: [String?]
+        @usableFromInline package let bitsColumns: [String?]
         /// Per relationship: how it is stored.
-        package let relationships: [RelationshipStorage]
+        @usableFromInline package let relationships: [RelationshipStorage]
     }
 
     /// Where a relationship's targets are stored.
-    package enum RelationshipStorage: Sendable {
+    @usableFromInline package enum RelationshipStorage: Sendable {
         /// A column of this table; `order` is set when the inverse is an ordered to-many.
         case column(String, order: String?)
         /// Rows of `table` whose `column` holds this record's key, in `order` when ordered.
@@ -63,31 +63,31 @@ package final class SQLMapping: Sendable {
     }
 
     /// The table of one many-to-many relationship pair: one row per edge.
-    package struct JoinTable: Sendable {
+    @usableFromInline package struct JoinTable: Sendable {
         /// `<left>__<right>`.
-        package let name: String
+        @usableFromInline package let name: String
         /// The column of the left record's key (`<Entity>_<relationship>`, the smaller name).
-        package let left: String
+        @usableFromInline package let left: String
         /// The column of the right record's key.
-        package let right: String
+        @usableFromInline package let right: String
         /// The position of the edge in the left record's list, when that list is ordered.
-        package let leftOrder: String?
+        @usableFromInline package let leftOrder: String?
         /// The position of the edge in the right record's list, when that list is ordered.
-        package let rightOrder: String?
+        @usableFromInline package let rightOrder: String?
         /// The table the left column references.
-        package let leftTable: String
+        @usableFromInline package let leftTable: String
         /// The table the right column references.
-        package let rightTable: String
+        @usableFromInline package let rightTable: String
         /// A relationship that is its own inverse (`Person.friends`): each edge is two rows, one per
         /// direction, so `left` lists a record's targets like any join and `right` is the mirror.
-        package let isSymmetric: Bool
+        @usableFromInline package let isSymmetric: Bool
     }
 
     /// The mapping of `schema`, its texts written in `dialect`.
     ///
     /// - Throws: `unsupported` for a property name the layout reserves (starting with `_` or
     ///   containing `__`).
-    package init<Dialect: SQLDialect>(schema: Schema, dialect: Dialect.Type) throws {
+    @usableFromInline package init<Dialect: SQLDialect>(schema: Schema, dialect: Dialect.Type) throws {
         self.schema = schema
         var joins: [JoinTable] = []
         var joinIndex: [String: Int] = [:]
@@ -184,7 +184,7 @@ package final class SQLMapping: Sendable {
     }
 
     /// The statements that create every table and index, in `dialect`.
-    package func ddl<Dialect: SQLDialect>(_ dialect: Dialect.Type) -> [String] {
+    @usableFromInline package func ddl<Dialect: SQLDialect>(_ dialect: Dialect.Type) -> [String] {
         var statements: [String] = []
         var foreignKeys: [String] = []
         let q = Dialect.quote
@@ -243,7 +243,7 @@ package final class SQLMapping: Sendable {
     }
 
     /// The column of an attribute or to-one relationship (unique constraints and indexes use these).
-    package func column(of property: PropertyReference, in table: Table) -> String {
+    @usableFromInline package func column(of property: PropertyReference, in table: Table) -> String {
         switch property {
         case .attribute(let i): return table.attributeColumns[i]
         case .relationship(let i):

@@ -8,7 +8,7 @@
 /// Everything the save writes, it writes itself through `connection` in `Dialect`; a reader only
 /// reads. The answers are of the open write transaction unless said otherwise. Implemented by a
 /// struct (SQLite: `SQLiteSaveRecords`), so the save, generic over it, is specialised on it.
-package protocol SQLRecordReader {
+@usableFromInline package protocol SQLRecordReader {
     /// The backend's connection.
     associatedtype Connection: SQLConnection
     /// The backend's spelling of SQL.

@@ -7,19 +7,19 @@
 /// unspecialized, about 700 instructions of generic-metadata lookup each) cost a one-record
 /// update about 3,000 instructions before it did any work; a shared array is one retain, and a
 /// save that inserts nothing never copies it.
-package struct SQLSaveStart: Sendable {
+@usableFromInline package struct SQLSaveStart: Sendable {
     /// `nil` per entity: no key assigned or first inserted yet.
-    package let noKeys: [Int64?]
+    @usableFromInline package let noKeys: [Int64?]
     /// No temporary identifiers per entity.
-    package let noIdentifiers: [[PersistentIdentifier]]
+    @usableFromInline package let noIdentifiers: [[PersistentIdentifier]]
     /// No positions in `writes` per entity.
-    package let noPositions: [[Int]]
+    @usableFromInline package let noPositions: [[Int]]
     /// Per entity, whether a record can break a required to-one or a count bound, so the end
     /// of a save checks its relationships (`validate`).
-    package let needsRelationshipCheck: [Bool]
+    @usableFromInline package let needsRelationshipCheck: [Bool]
     /// Per entity, the to-one relationships an insert writes in its INSERT: those whose
     /// inverse is a to-many derived from this column, so setting the column is the whole edge.
-    package let directToOnes: [[Int]]
+    @usableFromInline package let directToOnes: [[Int]]
 
     @inlinable
     package init(_ mapping: SQLMapping) {

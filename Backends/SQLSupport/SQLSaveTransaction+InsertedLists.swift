@@ -67,10 +67,10 @@ extension SQLSaveTransaction {
 }
 
 /// A list: relationship `r` of record `key` of entity `entity`.
-package struct SQLListKey: Hashable {
-    package let entity: Int
-    package let key: Int64
-    package let r: Int
+@usableFromInline package struct SQLListKey: Hashable {
+    @usableFromInline package let entity: Int
+    @usableFromInline package let key: Int64
+    @usableFromInline package let r: Int
 
     @inlinable
     package init(entity: Int, key: Int64, r: Int) {

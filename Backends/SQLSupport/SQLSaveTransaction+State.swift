@@ -3,49 +3,49 @@
 /// The per-save state of the SQL save transaction: one value, so resetting it is assigning a
 /// fresh one (`reset()`), and a field added later cannot be forgotten by a hand-written reset.
 /// Not generic: the same for every backend.
-package struct SQLSaveState {
-    package var remap = IdentifierRemapping()
+@usableFromInline package struct SQLSaveState {
+    @usableFromInline package var remap = IdentifierRemapping()
     /// Per entity, the first key this save assigns and the temporary identifiers of the inserts, in
     /// key order: inserted keys are one contiguous range per entity, so no set is needed.
-    package var firstInserted: [Int64?]
-    package var temporaries: [[PersistentIdentifier]]
-    package var nextKeys: [Int64?]
-    package var writes: [SQLSaveWrite] = []
+    @usableFromInline package var firstInserted: [Int64?]
+    @usableFromInline package var temporaries: [[PersistentIdentifier]]
+    @usableFromInline package var nextKeys: [Int64?]
+    @usableFromInline package var writes: [SQLSaveWrite] = []
     /// Per entity, the positions in `writes` of its inserts, in key order.
-    package var insertPositions: [[Int]]
-    package var touched = Set<RecordKey>()
+    @usableFromInline package var insertPositions: [[Int]]
+    @usableFromInline package var touched = Set<RecordKey>()
     /// Every update's relationships as stored before the save (`SQLSaveWrite.stored` is its base).
-    package var storedTargets = SQLStoredTargets()
-    package var deleted: [RecordKey] = []
-    package var deletedSet = Set<RecordKey>()
+    @usableFromInline package var storedTargets = SQLStoredTargets()
+    @usableFromInline package var deleted: [RecordKey] = []
+    @usableFromInline package var deletedSet = Set<RecordKey>()
     /// Rows whose unique values were held back, with the properties to set again.
-    package var pending: [RecordKey: Set<PropertyReference>] = [:]
+    @usableFromInline package var pending: [RecordKey: Set<PropertyReference>] = [:]
     /// Partial updates whose stored result differs from the client's snapshot: reported as changed.
-    package var refreshed = Set<RecordKey>()
+    @usableFromInline package var refreshed = Set<RecordKey>()
     /// The last reference resolved: children saved together usually point at the same parent.
-    package var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
+    @usableFromInline package var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
     /// Next position at the end of an ordered list, per (child table, parent), counted during the save.
-    package var positions: [String: Int64] = [:]
+    @usableFromInline package var positions: [String: Int64] = [:]
     /// The record whose relationships are being applied; changes to any other record are the
     /// store's own and go into the save result.
-    package var currentWriter: RecordKey?
-    package var touchedByOthers = Set<RecordKey>()
-    package var lastTouched: RecordKey?
-    package var lastTouchedByOther = false
+    @usableFromInline package var currentWriter: RecordKey?
+    @usableFromInline package var touchedByOthers = Set<RecordKey>()
+    @usableFromInline package var lastTouched: RecordKey?
+    @usableFromInline package var lastTouchedByOther = false
     /// Records known to exist in this save (inserted, or checked once).
-    package var known = Set<RecordKey>()
+    @usableFromInline package var known = Set<RecordKey>()
     /// The to-one values a held-back row should get at the end of the save.
-    package var intended: [RecordKey: [Int: Int64?]] = [:]
+    @usableFromInline package var intended: [RecordKey: [Int: Int64?]] = [:]
     /// How many times the save set a to-one column after writing rows (`setColumn`); while 0, every
     /// inserted row's to-one columns are what its INSERT wrote.
-    package var columnWrites = 0
+    @usableFromInline package var columnWrites = 0
     /// The position in an ordered list that an INSERT gave its row for to-one `r` (request order).
-    package var listPlaces: [RecordKey: [Int: Int64]] = [:]
+    @usableFromInline package var listPlaces: [RecordKey: [Int: Int64]] = [:]
     /// The lists of records inserted in this save as the INSERTs made them (`noteInsertedMember`).
-    package var insertedMembers: [SQLListKey: [Int64]] = [:]
+    @usableFromInline package var insertedMembers: [SQLListKey: [Int64]] = [:]
     /// The list noted last and where it is in `insertedMembers`: members of one owner are
     /// usually inserted together, and appending through the index skips hashing the key.
-    package var lastInsertedList: (key: SQLListKey, index: Dictionary<SQLListKey, [Int64]>.Index)?
+    @usableFromInline package var lastInsertedList: (key: SQLListKey, index: Dictionary<SQLListKey, [Int64]>.Index)?
 
     /// The state before a save: no key assigned, nothing written.
     @inlinable

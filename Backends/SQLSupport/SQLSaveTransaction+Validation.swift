@@ -93,7 +93,7 @@ extension SQLSaveTransaction {
     }
 
     /// Whether a record's relationships `now` are what its write sent (an unordered to-many as a set).
-    @inlinable package func same(_ entity: EntitySchema, _ links: [Link], _ now: [[Int64]]) -> Bool {
+    @inlinable package func same(_ entity: EntitySchema, _ links: [SQLLink], _ now: [[Int64]]) -> Bool {
         zip(entity.relationships, zip(links, now)).allSatisfy { r, pair in
             let sent = pair.0.keys
             return r.isToMany && !r.isOrdered ? Set(sent) == Set(pair.1) : sent == pair.1

@@ -15,21 +15,21 @@ import Foundation
 /// Generic over the backend's reader, never `any`: every method is `@inlinable`, so the backend's
 /// module specialises the whole save on its connection, statement and dialect (docs/architecture.md,
 /// "The save transaction"; limits: Benchmarks/Thresholds/sqlite-*.txt).
-package final class SQLSaveTransaction<Records: SQLRecordReader> {
-    package typealias Key = RecordKey
-    package typealias Connection = Records.Connection
-    package typealias Dialect = Records.Dialect
-    package typealias Write = SQLSaveWrite
-    package typealias State = SQLSaveState
-    package typealias Start = SQLSaveStart
-    package typealias ListKey = SQLListKey
+@usableFromInline package final class SQLSaveTransaction<Records: SQLRecordReader> {
+    @usableFromInline package typealias Key = RecordKey
+    @usableFromInline package typealias Connection = Records.Connection
+    @usableFromInline package typealias Dialect = Records.Dialect
+    @usableFromInline package typealias Write = SQLSaveWrite
+    @usableFromInline package typealias State = SQLSaveState
+    @usableFromInline package typealias Start = SQLSaveStart
+    @usableFromInline package typealias ListKey = SQLListKey
 
     /// The writer connection (`records.connection`).
-    package let db: Connection
-    package let mapping: SQLMapping
+    @usableFromInline package let db: Connection
+    @usableFromInline package let mapping: SQLMapping
     /// The backend's reading of rows on the writer, and of the last committed state.
-    package let records: Records
-    package let storeIdentifier: String
+    @usableFromInline package let records: Records
+    @usableFromInline package let storeIdentifier: String
     @inlinable package var schema: Schema { mapping.schema }
     /// An identifier as the dialect quotes it.
     @inlinable package func q(_ name: String) -> String { Dialect.quote(name) }
@@ -47,12 +47,12 @@ package final class SQLSaveTransaction<Records: SQLRecordReader> {
     #if !STRATA_INTERNAL_CHECKS  // debug builds check exclusivity here (docs/architecture.md)
     @exclusivity(unchecked)
     #endif
-    package var rowStatements: [SQLRowShape: Connection.Statement] = [:]
+    @usableFromInline package var rowStatements: [SQLRowShape: Connection.Statement] = [:]
     /// The row statement used last, found by comparing shapes instead of hashing them.
     #if !STRATA_INTERNAL_CHECKS  // debug builds check exclusivity here (docs/architecture.md)
     @exclusivity(unchecked)
     #endif
-    package var lastRowStatement: (shape: SQLRowShape, statement: Connection.Statement)?
+    @usableFromInline package var lastRowStatement: (shape: SQLRowShape, statement: Connection.Statement)?
 
     // The transaction's state is touched only by the save that owns it, on the writer's thread
     // (the writer lock is held), and never through overlapping accesses: `@exclusivity(unchecked)`
@@ -63,7 +63,7 @@ package final class SQLSaveTransaction<Records: SQLRecordReader> {
     #if !STRATA_INTERNAL_CHECKS  // debug builds check exclusivity here (docs/architecture.md)
     @exclusivity(unchecked)
     #endif
-    package var state: State
+    @usableFromInline package var state: State
 
     @inlinable package func insertedWrite(_ entity: Int, _ ordinal: Int) -> Write? {
         let positions = insertPositions[entity]
@@ -83,7 +83,7 @@ package final class SQLSaveTransaction<Records: SQLRecordReader> {
     }
 
     /// The per-entity starting state, shared by every save of the store.
-    package let start: Start
+    @usableFromInline package let start: Start
 
     /// The transaction of the store `records` reads, starting every save from `start`.
     @inlinable
@@ -146,11 +146,9 @@ package final class SQLSaveTransaction<Records: SQLRecordReader> {
         for n in inserted.indices {
             let id = inserted[n].persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: inserted[n].entity, in: schema)
-            guard id.isTemporary else { throw SaveValidation.permanentOnInsert(id, entity) }
             let next = try nextKeys[entity.index] ?? firstFreeKey(entity)
-            guard next < StoreState.keyLimit else { throw StrataError.keysExhausted(entity) }
+            try SaveValidation.assignKey(id, of: entity, next: next, remapping: &remap) { records.id(entity.name, $0) }
             nextKeys[entity.index] = next + 1
-            guard remap.insert(records.id(entity.name, next), for: id) else { throw SaveValidation.twice(id, entity, "inserted") }
             if firstInserted[entity.index] == nil { firstInserted[entity.index] = next }
             temporaries[entity.index].append(id)
         }
@@ -162,7 +160,7 @@ package final class SQLSaveTransaction<Records: SQLRecordReader> {
     @inlinable package func firstFreeKey(_ entity: EntitySchema) throws -> Int64 {
         let last = Dialect.lastKeyQuery(table: mapping.tables[entity.index].name)
         let sequence = try db.prepare(last.sql).rows(last.parameters) { $0.int64(0) }.first ?? 0
-        return sequence >= StoreState.keyLimit ? StoreState.keyLimit : max(sequence, 0) + 1
+        return sequence >= SaveValidation.keyLimit ? SaveValidation.keyLimit : max(sequence, 0) + 1
     }
 
 
@@ -187,14 +185,14 @@ package final class SQLSaveTransaction<Records: SQLRecordReader> {
     }
 
     /// `stored` is the record's base in `storedTargets`, for an update.
-    @inlinable package func links(_ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier, stored: Int? = nil) throws -> [Link] {
-        var links: [Link] = []
+    @inlinable package func links(_ relationships: [RelationshipValue], _ entity: EntitySchema, _ id: PersistentIdentifier, stored: Int? = nil) throws -> [SQLLink] {
+        var links: [SQLLink] = []
         links.reserveCapacity(relationships.count)
         for (i, value) in relationships.enumerated() { links.append(try link(value, entity, i, id, stored: stored.map { storedTargets.targets($0, i) })) }
         return links
     }
 
-    @inlinable package func link(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier, stored: ArraySlice<Int64>? = nil) throws -> Link {
+    @inlinable package func link(_ value: RelationshipValue, _ entity: EntitySchema, _ i: Int, _ id: PersistentIdentifier, stored: ArraySlice<Int64>? = nil) throws -> SQLLink {
         let destination = schema.entities[entity.destinationIndices[i]]
         switch (value, entity.relationshipIsToMany[i]) {
         case (.toOne(nil), false):
@@ -226,36 +224,44 @@ package final class SQLSaveTransaction<Records: SQLRecordReader> {
             writes.append(Write(entity: entity, key: key, isInsert: true, attributes: attributes, links: try links(relationships, entity, id), stored: nil))
         }
         var seen = Set<Key>()
-        let several = request.updated.count > 1
+        let alone = request.updated.count == 1
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
             let stored = storedTargets.count
             var changed: [Int] = []
-            let key = try SaveValidation.existingKey(id, of: entity, verb: "update", storeIdentifier: storeIdentifier) { k in
+            let key = try SaveValidation.updatedKey(id, of: entity, storeIdentifier: storeIdentifier, seen: &seen, alone: alone) { k in
                 guard let found = try records.storedRow(entity, k, against: snapshot.attributeValues, targets: &storedTargets) else { return false }
                 changed = found
                 return true
             }
-            if several { guard seen.insert(Key(entity: entity.index, key: key)).inserted else { throw SaveValidation.twice(id, entity, "updated") } }
             try SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)
             var attributes = snapshot.attributeValues, sent = try links(snapshot.relationshipValues, entity, id, stored: stored)
-            if let scope = request.updatedProperties[id], let row = try records.snapshot(entity, key) {
-                // A partial update writes the listed properties over the row as stored now.
-                let storedLinks = entity.relationshipIsToMany.enumerated().map { r, many in
-                    let targets = storedTargets.targets(stored, r)
-                    return many ? Link.many(Array(targets)) : Link.one(targets.first)
-                }
-                let merged = try scope.merged(attributes: attributes, links: sent, storedAttributes: row.attributes, storedLinks: storedLinks, entity: entity, identifier: id) { value, r in try link(value, entity, r, id, stored: storedTargets.targets(stored, r)) }
-                if merged.attributes != attributes || merged.links != sent { refreshed.insert(Key(entity: entity.index, key: key)) }
-                (attributes, sent) = merged
-                // The columns to write are those the merged values change.
-                // (Their targets are not needed again: a scratch buffer takes them.)
-                var scratch = SQLStoredTargets()
-                changed = try records.storedRow(entity, key, against: attributes, targets: &scratch) ?? Array(attributes.indices)
+            if let scope = request.updatedProperties[id] {
+                try mergePartial(scope, entity, key, id, stored: stored, attributes: &attributes, links: &sent, changed: &changed)
             }
             writes.append(Write(entity: entity, key: key, isInsert: false, attributes: attributes, links: sent, stored: stored, changed: changed))
         }
     }
 
+    /// A partial update (`scope`): the listed properties written over the row as stored now
+    /// (`UpdatedProperties.merged`, the core's rule), and the columns to write those the merged
+    /// values change. Not inlinable: the merge is the core's SPI, and partial updates are not the
+    /// hot path (the model layer's saves send whole snapshots).
+    @usableFromInline
+    package func mergePartial(_ scope: UpdatedProperties, _ entity: EntitySchema, _ key: Int64, _ id: PersistentIdentifier, stored: Int, attributes: inout [Value], links sent: inout [SQLLink], changed: inout [Int]) throws {
+        guard let row = try records.snapshot(entity, key) else { return }
+        let storedLinks = entity.relationshipIsToMany.enumerated().map { r, many in
+            let targets = storedTargets.targets(stored, r)
+            return many ? Link.many(Array(targets)) : Link.one(targets.first)
+        }
+        let merged = try scope.merged(attributes: attributes, links: sent.map(\.link), storedAttributes: row.attributes, storedLinks: storedLinks, entity: entity, identifier: id) { value, r in try link(value, entity, r, id, stored: storedTargets.targets(stored, r)).link }
+        let mergedLinks = merged.links.map(SQLLink.init)
+        if merged.attributes != attributes || mergedLinks != sent { refreshed.insert(Key(entity: entity.index, key: key)) }
+        (attributes, sent) = (merged.attributes, mergedLinks)
+        // The columns to write are those the merged values change.
+        // (Their targets are not needed again: a scratch buffer takes them.)
+        var scratch = SQLStoredTargets()
+        changed = try records.storedRow(entity, key, against: attributes, targets: &scratch) ?? Array(attributes.indices)
+    }
 }

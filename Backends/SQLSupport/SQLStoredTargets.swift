@@ -5,7 +5,7 @@
 /// allocated, reference counted and freed with the save's `Write`) showed in a one-record update
 /// (limit: Benchmarks/Thresholds/sqlite-update-one.txt); appending to a buffer kept across saves
 /// allocates nothing.
-package struct SQLStoredTargets {
+@usableFromInline package struct SQLStoredTargets {
     /// Empty.
     @inlinable package init() {}
 

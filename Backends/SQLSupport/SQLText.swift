@@ -3,33 +3,33 @@
 /// The hot statements (a fetch by key, transaction control, the save's INSERT and UPDATE) are found
 /// by slot, an array index, instead of by hashing their text on every call. Slots are handed out
 /// when a store's mapping is built; one connection serves one store, so slots never collide.
-package struct SQLText: Sendable {
+@usableFromInline package struct SQLText: Sendable {
     /// The statement's text.
-    package let sql: String
+    @usableFromInline package let sql: String
     /// Where a connection keeps the prepared statement.
-    package let slot: Int
+    @usableFromInline package let slot: Int
 
     /// `BEGIN`: a reader's consistent snapshot over several statements.
-    package static let begin = SQLText(sql: "BEGIN", slot: 0)
+    @usableFromInline package static let begin = SQLText(sql: "BEGIN", slot: 0)
     /// `BEGIN IMMEDIATE`: a save takes the write lock at once.
-    package static let beginImmediate = SQLText(sql: "BEGIN IMMEDIATE", slot: 1)
+    @usableFromInline package static let beginImmediate = SQLText(sql: "BEGIN IMMEDIATE", slot: 1)
     /// `COMMIT`.
-    package static let commit = SQLText(sql: "COMMIT", slot: 2)
+    @usableFromInline package static let commit = SQLText(sql: "COMMIT", slot: 2)
     /// `ROLLBACK`.
-    package static let rollback = SQLText(sql: "ROLLBACK", slot: 3)
+    @usableFromInline package static let rollback = SQLText(sql: "ROLLBACK", slot: 3)
     /// The first slot a mapping may use.
-    package static let firstMappingSlot = 4
+    @usableFromInline package static let firstMappingSlot = 4
 }
 
 /// Hands out consecutive slots while a mapping builds its texts.
-package struct SQLTextSlots {
+@usableFromInline package struct SQLTextSlots {
     /// The slot the next text gets.
-    package private(set) var next = SQLText.firstMappingSlot
+    @usableFromInline package private(set) var next = SQLText.firstMappingSlot
 
-    package init() {}
+    @usableFromInline package init() {}
 
     /// `sql` with the next free slot.
-    package mutating func text(_ sql: String) -> SQLText {
+    @usableFromInline package mutating func text(_ sql: String) -> SQLText {
         defer { next += 1 }
         return SQLText(sql: sql, slot: next)
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A value as a SQL database stores it: what statements bind and rows hold (SQLite's five storage
 /// classes, which every dialect's column types map onto).
-package enum SQLValue: Hashable, Sendable {
+@usableFromInline package enum SQLValue: Hashable, Sendable {
     /// SQL NULL.
     case null
     /// A 64-bit integer.
@@ -18,7 +18,7 @@ package enum SQLValue: Hashable, Sendable {
     /// (which the synthesized conformance would use) treats canonically equivalent texts as equal,
     /// so "café" precomposed and decomposed — two values for a unique constraint — fell into one
     /// group and a failed save named records that did not collide.
-    package static func == (lhs: SQLValue, rhs: SQLValue) -> Bool {
+    @usableFromInline package static func == (lhs: SQLValue, rhs: SQLValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case let (.integer(a), .integer(b)): a == b
@@ -30,7 +30,7 @@ package enum SQLValue: Hashable, Sendable {
     }
 
     /// Hashes consistently with `==` (text hashes by its canonical form, a coarser relation).
-    package func hash(into hasher: inout Hasher) {
+    @usableFromInline package func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0 as UInt8)
         case .integer(let v): hasher.combine(1 as UInt8); hasher.combine(v)

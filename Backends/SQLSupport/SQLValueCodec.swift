@@ -9,7 +9,7 @@ import Foundation
 /// itself and sort wrongly, so for every dialect those two cases also write the IEEE bit pattern to the
 /// `__bits` companion column, which wins when present. Dates are seconds since 2001-01-01 (Foundation's
 /// reference date), the value `Date` holds, so no arithmetic can round them.
-package enum SQLValueCodec {
+@usableFromInline package enum SQLValueCodec {
     /// The main column's value and the companion `__bits` value.
     @inlinable
     package static func encode(_ value: Value) -> (SQLValue, SQLValue) {
@@ -35,5 +35,5 @@ package enum SQLValueCodec {
     }
 
     /// The value a predicate compares a column with (no companion: NaN is handled by the caller).
-    package static func comparable(_ value: Value) -> SQLValue { encode(value).0 }
+    @usableFromInline package static func comparable(_ value: Value) -> SQLValue { encode(value).0 }
 }

@@ -111,15 +111,14 @@ struct SaveTransaction {
 
     private mutating func assign(_ inserted: UnsafeBufferPointer<DefaultSnapshot>) throws {
         // The identifier is read in place, not held in a local: the remapping's copy is the only one.
+        let storeIdentifier = base.storeIdentifier
         for n in inserted.indices {
             let entity = try insertedEntity(inserted, n)
-            guard inserted[n].persistentIdentifier.isTemporary else { throw SaveValidation.permanentOnInsert(inserted[n].persistentIdentifier, entity) }
             let key = work.tables[entity.index].nextPrimaryKey
-            guard key < StoreState.keyLimit else { throw StrataError.keysExhausted(entity) }
-            work.tables[entity.index].nextPrimaryKey = key + 1
-            guard remap.insert(work.identifier(entity, key), for: inserted[n].persistentIdentifier) else {
-                throw SaveValidation.twice(inserted[n].persistentIdentifier, entity, "inserted")
+            try SaveValidation.assignKey(inserted[n].persistentIdentifier, of: entity, next: key, remapping: &remap) {
+                PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entity.name, primaryKey: $0)
             }
+            work.tables[entity.index].nextPrimaryKey = key + 1
         }
     }
 
@@ -163,9 +162,12 @@ struct SaveTransaction {
     }
 
     private func existingKey(_ id: PersistentIdentifier, _ entity: EntitySchema, verb: String) throws -> Int64 {
-        try SaveValidation.existingKey(id, of: entity, verb: verb, storeIdentifier: base.storeIdentifier) { key in
-            work.tables[entity.index].records[key] != nil && key < base.tables[entity.index].nextPrimaryKey
-        }
+        try SaveValidation.existingKey(id, of: entity, verb: verb, storeIdentifier: base.storeIdentifier) { isStored(entity, $0) }
+    }
+
+    /// Whether record `key` of `entity` was stored before the save (and is still there).
+    private func isStored(_ entity: EntitySchema, _ key: Int64) -> Bool {
+        work.tables[entity.index].records[key] != nil && key < base.tables[entity.index].nextPrimaryKey
     }
 
     // MARK: Writing
@@ -283,12 +285,10 @@ struct SaveTransaction {
 
     private mutating func writeUpdates(_ request: IncomingRequest) throws {
         var seen = Set<RecordKey>()
+        let alone = request.updated.count == 1
         for snapshot in request.updated {
             let entity = try entity(of: snapshot)
-            let key = try existingKey(snapshot.persistentIdentifier, entity, verb: "update")
-            guard seen.insert(RecordKey(entity: entity.index, key: key)).inserted else {
-                throw SaveValidation.twice(snapshot.persistentIdentifier, entity, "updated")
-            }
+            let key = try SaveValidation.updatedKey(snapshot.persistentIdentifier, of: entity, storeIdentifier: base.storeIdentifier, seen: &seen, alone: alone) { isStored(entity, $0) }
             var (attributes, links) = try convert(snapshot, entity)
             if !requestListsHoldInserts { noteInsertsListed(links, entity) }
             var refresh = false

@@ -2,7 +2,7 @@
 extension StoreState {
     /// One past the largest primary key the engine assigns or loads. Keys run from 1 to
     /// `Int64.max - 1`, so the counter of the next key (largest key + 1) always fits in an `Int64`.
-    public static var keyLimit: Int64 { .max }
+    public static var keyLimit: Int64 { SaveValidation.keyLimit }
 
     /// Adds a record read from storage, as-is: links are primary keys of the destination entities.
     ///
