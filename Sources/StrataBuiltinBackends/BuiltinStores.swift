@@ -80,6 +80,10 @@ public enum BuiltinStores {
     /// `all` with the memory backend, the reference the others are compared with, first.
     public static var referenceFirst: [BuiltinStore] { all.filter { $0.name == "memory" } + all.filter { $0.name != "memory" } }
 
+    /// `referenceFirst`, then the server backends when a server is named (`STRATA_POSTGRES_URL`,
+    /// which `make test` exports): what the cross-backend and model tests run on.
+    public static var referenceFirstWithServers: [BuiltinStore] { referenceFirst + (PostgresServer.url == nil ? [] : servers) }
+
     /// The built-in backend called `name` (embedded or on a server), if there is one.
     public static func named(_ name: String) -> BuiltinStore? { (all + servers).first { $0.name == name } }
 }

@@ -21,7 +21,7 @@ struct ModelBackend: CustomStringConvertible, Sendable {
     }
 
     /// The embedded backends, and PostgreSQL when a server is named (`make test` starts one).
-    static let all: [ModelBackend] = (BuiltinStores.referenceFirst + (PostgresServer.url == nil ? [] : BuiltinStores.servers)).map { ModelBackend(name: $0.name, $0.factory) }
+    static let all: [ModelBackend] = BuiltinStores.referenceFirstWithServers.map { ModelBackend(name: $0.name, $0.factory) }
 }
 
 /// A fresh location for one test, and the containers opened on it.
