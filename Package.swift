@@ -80,7 +80,7 @@ let package = Package(
         // The one list of built-in backends (names, factories) that the tools, examples and tests read.
         .target(
             name: "StrataBuiltinBackends",
-            dependencies: ["Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataFileSupport"],
+            dependencies: ["Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataFileSupport", "StrataPostgres"],
             path: "Sources/StrataBuiltinBackends"
         ),
         // What `strata` and `strata-model-bench` share: the measured step.

@@ -5,6 +5,7 @@ import StrataCSV
 import StrataJSON
 import StrataLMDB
 import StrataMemory
+import StrataPostgres
 import StrataSQLite
 import StrataXML
 
@@ -26,6 +27,27 @@ public enum BuiltinStores {
     public static let xml = StoreFactory<XMLStore> { dir, schema in XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: schema, lockWait: .seconds(5)) }
     /// An in-process store named after the folder; destroying it forgets the store.
     public static let memory = StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }
+
+    /// A PostgreSQL store: one namespace per folder (its path hashed) on the server
+    /// `STRATA_POSTGRES_URL` names, else the one libpq's `PG*` variables name (`PostgresServer`);
+    /// destroying it drops the namespace.
+    public static let postgres = StoreFactory<PostgresStore> { dir, schema in
+        PostgresStoreConfiguration(url: PostgresServer.url, schema: schema, namespace: PostgresServer.namespace(for: dir))
+    } destroy: { dir in
+        try? PostgresStore.dropStore(PostgresStoreConfiguration(url: PostgresServer.url, schema: PostgresServer.emptySchema, namespace: PostgresServer.namespace(for: dir)))
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    /// The built-in backends on a database server, apart from `all` (the embedded ones every tool,
+    /// example and cross-backend test runs on without setup): they need a running server, and the
+    /// raw-engine baselines, callgrind limits and file fuzzing of `all` do not apply to them.
+    /// `named(_:)` and the tools' `--backend` find them (docs/formats/postgres.md, "The tools").
+    public static let servers: [BuiltinStore] = [
+        BuiltinStore(
+            "postgres", "Real tables on a PostgreSQL server that several processes and machines share: native constraints, queries in SQL (libpq).",
+            storage: .init(description: "one PostgreSQL schema (namespace) of real tables on a server", tools: ["psql", "pg_dump", "any PostgreSQL client"], humanReadable: false, onDisk: false),
+            factory: postgres),
+    ]
 
     /// Every built-in backend, in the order `strata backends` lists them.
     public static let all: [BuiltinStore] = [
@@ -58,8 +80,12 @@ public enum BuiltinStores {
     /// `all` with the memory backend, the reference the others are compared with, first.
     public static var referenceFirst: [BuiltinStore] { all.filter { $0.name == "memory" } + all.filter { $0.name != "memory" } }
 
-    /// The built-in backend called `name`, if there is one.
-    public static func named(_ name: String) -> BuiltinStore? { all.first { $0.name == name } }
+    /// `referenceFirst`, then the server backends when a server is named (`STRATA_POSTGRES_URL`,
+    /// which `make test` exports): what the cross-backend and model tests run on.
+    public static var referenceFirstWithServers: [BuiltinStore] { referenceFirst + (PostgresServer.url == nil ? [] : servers) }
+
+    /// The built-in backend called `name` (embedded or on a server), if there is one.
+    public static func named(_ name: String) -> BuiltinStore? { (all + servers).first { $0.name == name } }
 }
 
 /// One built-in backend: its name, what it is, how its store looks on disk, and the factory of its stores.

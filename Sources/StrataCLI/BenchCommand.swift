@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StrataBuiltinBackends
 import Strata
 import StrataConformance
 import StrataToolSupport
@@ -20,6 +21,7 @@ struct BenchCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
     @Option(help: "The backend to measure.") var backend: String
+    @Option(help: "The PostgreSQL server of the postgres backend (a postgresql:// URL); default: STRATA_POSTGRES_URL, else the PG* variables.") var url: String?
     @Option(help: "N, the number of items (a multiple of 100, at least 1,000).") var records: Int = 100_000
     @Option(help: "Output format: text or json.") var format: Format = .text
     @Flag(help: "Also run the same steps on the raw engine underneath (C for sqlite and lmdb, a dictionary floor for memory), in this run, for ratios.") var baseline = false
@@ -37,6 +39,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let url { PostgresServer.use(url) }
         #if DEBUG
         FileHandle.standardError.write(Data("note: this is a debug build; figures are only meaningful with `swift run -c release strata bench`.\n".utf8))
         #endif

@@ -143,9 +143,9 @@ struct BuiltinBackend: Sendable {
 
     /// The backend called `name`, or a validation error listing the known ones.
     static func named(_ name: String) throws -> BuiltinBackend {
-        guard let backend = all.first(where: { $0.name == name }) else {
-            throw ValidationError("Unknown backend '\(name)'. Built-in backends: \(all.map(\.name).joined(separator: ", ")).")
-        }
-        return backend
+        if let backend = all.first(where: { $0.name == name }) { return backend }
+        // A backend on a server (`BuiltinStores.servers`): its server is `--url` or the environment's.
+        if let entry = BuiltinStores.servers.first(where: { $0.name == name }) { return make(entry) }
+        throw ValidationError("Unknown backend '\(name)'. Built-in backends: \((all.map(\.name) + BuiltinStores.servers.map(\.name)).joined(separator: ", ")).")
     }
 }

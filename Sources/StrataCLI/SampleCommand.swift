@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StrataBuiltinBackends
 
 /// `strata sample --backend <name> --path <dir>`: writes the suite's fixture domain into a store.
 struct SampleCommand: ParsableCommand {
@@ -7,13 +8,15 @@ struct SampleCommand: ParsableCommand {
 
     @Option(help: "The backend to write with.") var backend: String
     @Option(help: "The directory of the store (created if missing).") var path: String
+    @Option(help: "The PostgreSQL server of the postgres backend (a postgresql:// URL); default: STRATA_POSTGRES_URL, else the PG* variables.") var url: String?
 
     func run() throws {
+        if let url { PostgresServer.use(url) }
         let chosen = try BuiltinBackend.named(backend)
         let directory = URL(fileURLWithPath: path)
         let count = try chosen.sample(directory)
         print("Wrote \(count) records of the fixture domain to \(directory.path) with the \(chosen.name) backend.")
-        if !chosen.isPersistentOnDisk {
+        if !chosen.isPersistentOnDisk, try !chosen.capabilities().contains(.persistence) {
             print("The \(chosen.name) backend keeps data in the process only; here is what it holds:")
             print(try chosen.dump(directory))
         }

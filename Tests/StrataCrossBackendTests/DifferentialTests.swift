@@ -7,8 +7,8 @@ import Testing
 /// A short seeded differential run on every built-in backend (`make difftest SEEDS=N` runs long
 /// ones through `strata difftest`): the same random operations, the same outcomes everywhere.
 struct DifferentialTests {
-    /// Every built-in backend (`BuiltinStores.all`), the memory backend first.
-    static let backends: [DifferentialBackend] = BuiltinStores.referenceFirst.map { DifferentialBackend($0) }
+    /// Every built-in backend (`BuiltinStores.all`, and PostgreSQL when a server is named), the memory backend first.
+    static let backends: [DifferentialBackend] = BuiltinStores.referenceFirstWithServers.map { DifferentialBackend($0) }
 
     @Test(arguments: 1...4 as ClosedRange<UInt64>) func sameOutcomesEverywhere(seed: UInt64) throws {
         let stats = try DifferentialTest.run(seed: seed, operations: 150, backends: Self.backends)

@@ -23,7 +23,7 @@ import Testing
             }
         }
 
-        static let all: [Recording] = BuiltinStores.referenceFirst.map { Recording(name: $0.name, $0.factory) }
+        static let all: [Recording] = BuiltinStores.referenceFirstWithServers.map { Recording(name: $0.name, $0.factory) }
     }
 
     static func directory(_ name: String) throws -> URL {

@@ -3,7 +3,8 @@ import StrataBuiltinBackends
 import StrataMemory
 import StrataModel
 
-/// A built-in backend (`BuiltinStores.all`) as the model tests open it; the memory backend comes first.
+/// A built-in backend (`BuiltinStores.all`, and `servers` when a server is named) as the model tests
+/// open it; the memory backend comes first.
 struct ModelBackend: CustomStringConvertible, Sendable {
     let name: String
     let open: @Sendable (URL, [any PersistentModel.Type]) throws -> ModelContainer
@@ -19,7 +20,8 @@ struct ModelBackend: CustomStringConvertible, Sendable {
         self.init(name: name) { dir, types in try ModelContainer(for: types, configurations: stores.configuration(dir, .empty)) }
     }
 
-    static let all: [ModelBackend] = BuiltinStores.referenceFirst.map { ModelBackend(name: $0.name, $0.factory) }
+    /// The embedded backends, and PostgreSQL when a server is named (`make test` starts one).
+    static let all: [ModelBackend] = BuiltinStores.referenceFirstWithServers.map { ModelBackend(name: $0.name, $0.factory) }
 }
 
 /// A fresh location for one test, and the containers opened on it.

@@ -1,0 +1,29 @@
+import Foundation
+import Strata
+
+/// Which PostgreSQL server the built-in `postgres` backend uses, and the namespace of a folder.
+///
+/// The server is the URL in `STRATA_POSTGRES_URL` (the tools' `--url` sets it; `make postgres-up`
+/// and `make test` export it), else nil: libpq's `PG*` environment variables, as `psql` reads them.
+public enum PostgresServer {
+    /// The variable that names the server.
+    public static let variable = "STRATA_POSTGRES_URL"
+
+    /// The server's connection URL, read when a store is configured.
+    public static var url: String? { getenv(variable).map { String(cString: $0) } }
+
+    /// Names the server for the rest of the process (the tools' `--url`).
+    public static func use(_ url: String) { setenv(variable, url, 1) }
+
+    /// The namespace of the store kept "in" `directory`: `strata_` and the 64-bit FNV-1a hash of
+    /// its standardized path in hex, so reopening a folder reopens its store, every folder has its
+    /// own, and the name fits PostgreSQL's 63-byte identifiers.
+    public static func namespace(for directory: URL) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in directory.standardizedFileURL.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "strata_" + String(hash, radix: 16)
+    }
+
+    /// The schema a configuration that only drops a namespace carries.
+    static let emptySchema = try! Schema(entities: [])
+}
