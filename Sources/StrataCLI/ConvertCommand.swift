@@ -40,7 +40,7 @@ struct ConvertCommand: ParsableCommand {
         var options = StoreCopy.Options(batchSize: batchSize, verify: verify)
         if showsProgress {
             options.progress = { progress in
-                FileHandle.standardError.write(Data("\r\(progress.phase): \(progress.done) of \(progress.total) records".utf8))
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(progress.phase): \(progress.done) of \(progress.total) records".utf8))
             }
         }
         let destination = URL(fileURLWithPath: to)

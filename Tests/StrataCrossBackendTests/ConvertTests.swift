@@ -103,6 +103,24 @@ struct ConvertTests {
         #expect(error?.code == .corruptStore && error?.entity == "Library")
     }
 
+    /// An entity whose keys are sparse (six records left of sixty) is read from its listed keys
+    /// rather than by key ranges; the copy renumbers it and says how.
+    @Test func sparseKeysAreListedAndMapped() throws {
+        let name = "convert-sparse-\(UUID().uuidString)"
+        defer { MemoryStore.destroy(name: name); MemoryStore.destroy(name: name + "-copy") }
+        let source = try MemoryStore(MemoryStoreConfiguration(name: name, schema: FixtureDomain.schema))
+        let reading = try #require(FixtureDomain.schema.entity(named: "Reading"))
+        let saved = try source.save(SaveRequest(inserted: try (1...60).map { try DefaultSnapshot.inserting(reading, values: ["value": .double(Double($0))]) }))
+        let doomed = try source.fetch(FetchDescriptor(entity: "Reading")).filter { $0.persistentIdentifier.primaryKey % 10 != 0 }
+        #expect(saved.remappedIdentifiers.count == 60 && doomed.count == 54)
+        _ = try source.save(SaveRequest(deleted: doomed))
+        let copy = try MemoryStore(MemoryStoreConfiguration(name: name + "-copy", schema: FixtureDomain.schema))
+        let report = try StoreCopy.copy(from: source, to: copy, options: .init(batchSize: 4))
+        #expect(report.verified && report.records == 6)
+        #expect((1...6).map { report.keyMap.destinationKey("Reading", Int64($0 * 10)) } == [1, 2, 3, 4, 5, 6])
+        #expect(try copy.fetch(FetchDescriptor(entity: "Reading")).map { $0.attributeValue(at: 0) } == (1...6).map { .double(Double($0 * 10)) })
+    }
+
     @Test func existingDestinationAndMissingSourceAreRefused() throws {
         let sqlite = try #require(BuiltinStores.named("sqlite")), lmdb = try #require(BuiltinStores.named("lmdb"))
         let source = Self.folder("refuse-source"), destination = Self.folder("refuse-destination")

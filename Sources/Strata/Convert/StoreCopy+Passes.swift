@@ -12,9 +12,22 @@ struct StoreCopyRun<Source: DataStore, Destination: DataStore> {
     var linkTargets = 0
     var dropped = 0
 
-    /// The relationships the links pass writes for `entity`: all but the required ones.
+    /// The relationships the links pass writes for `entity`: of each pair of inverses not written
+    /// by the records pass, one side — the ordered side (both when both are ordered, so each list
+    /// keeps its order), else the to-one side, else the side declared first. The store maintains
+    /// the other side, so each link is written once.
     func linksPassIndices(_ entity: EntitySchema) -> [Int] {
-        entity.relationships.indices.filter { !StoreCopy.isRequired(entity.relationships[$0]) }
+        let entities = source.schema.entities
+        return entity.relationships.indices.filter { r in
+            let relationship = entity.relationships[r]
+            let target = entities[entity.destinationIndices[r]]
+            let inverse = target.relationships[entity.inverseIndices[r]]
+            if StoreCopy.isRequired(relationship) { return false }
+            if relationship.isOrdered { return true }
+            if StoreCopy.isRequired(inverse) || inverse.isOrdered { return false }
+            if relationship.isToMany != inverse.isToMany { return !relationship.isToMany }
+            return (entity.index, r) <= (target.index, entity.inverseIndices[r])
+        }
     }
 
     /// Pass 1 for `entity`: each batch of records inserted with its attributes and required links.
