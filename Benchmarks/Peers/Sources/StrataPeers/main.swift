@@ -40,10 +40,10 @@ struct Options {
 }
 
 /// One library measured against raw C.
-struct Peer {
+struct Peer: Sendable {
     let name: String
     let description: String
-    let run: (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> [String: WorkloadReport.Figure]
+    let run: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> [String: WorkloadReport.Figure]
 
     /// The name of the raw C baseline.
     static let raw = "raw-c"
@@ -128,6 +128,7 @@ do {
     let reports = Peer.all.map { peer in
         var report = WorkloadReport(backend: peer.name, records: options.records, steps: WorkloadReport.medianFigures(figures[peer.name]!), order: steps, version: StrataVersion.current, machine: .current, baseline: raw)
         report.runs = options.runs
+        report.durability = .powerLoss
         return report
     }
     let document = PeersReport(
