@@ -11,7 +11,7 @@ TRIALS ?= 1000
 SEED ?= 1
 RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
-.PHONY: postgres-up postgres-down deps build release model-bench test consumer docs examples report report-screenshot instructions perfcheck difftest model-difftest mutants torture fuzz clean
+.PHONY: postgres-up postgres-down deps build release model-bench peers test consumer docs examples report report-screenshot instructions perfcheck difftest model-difftest mutants torture fuzz clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -73,6 +73,17 @@ consumer: deps
 model-bench: deps
 	$(SWIFT) build -c release --product strata-model-bench
 
+## peers: the standard workload on SQLite through Strata's model layer, GRDB 7.10's records (hand-written
+## and Codable) and raw C, in one process run (Benchmarks/Peers, a package of its own so that Strata's
+## users never resolve GRDB; it compiles swift-syntax and GRDB in release: 15-50 minutes the first time).
+## Writes $(REPORT_DIR)/peers.json, which `make report` shows as a section (docs/benchmarks.md, "Peers").
+PEERS_RECORDS ?= 100000
+PEERS_RUNS ?= 3
+peers: deps
+	cd Benchmarks/Peers && $(SWIFT) build -c release --product StrataPeers
+	mkdir -p $(REPORT_DIR)
+	Benchmarks/Peers/.build/release/StrataPeers --records $(PEERS_RECORDS) --runs $(PEERS_RUNS) --out $(REPORT_DIR)/peers.json
+
 ## examples: every example (docs/examples.md) with `swift run` on every built-in backend, each in a fresh
 ## folder; fails if any backend's output differs from the memory backend's. Not part of test (the Notes
 ## example imports its full 10,000 notes here). EXAMPLES=… and EXAMPLE_BACKENDS=… pick a subset.
@@ -98,12 +109,13 @@ examples: deps
 	echo "outputs in $$dir"; exit $$status
 
 ## report: the backend comparison (docs/report.md): conformance and the standard workload on every built-in
-## backend, each in its own child process, written to reports/report.json, report.md and index.html.
+## backend, each in its own child process, written to reports/report.json, report.md and index.html,
+## with the peers section when $(REPORT_DIR)/peers.json exists (make peers).
 ## Timing of the defaults on a 2-core machine: docs/report.md ("make report").
 REPORT_RECORDS ?= 100000
 REPORT_SIZES ?= 1000,10000,100000
 report: release
-	bash Tests/Postgres/cluster.sh run -- .build/release/strata report --records $(REPORT_RECORDS) --sizes $(REPORT_SIZES) --out $(REPORT_DIR)
+	bash Tests/Postgres/cluster.sh run -- .build/release/strata report --records $(REPORT_RECORDS) --sizes $(REPORT_SIZES) --out $(REPORT_DIR) $(if $(wildcard $(REPORT_DIR)/peers.json),--peers $(REPORT_DIR)/peers.json)
 
 ## report-screenshot: make report, then a PNG of the page from headless Chromium (installed if missing).
 report-screenshot: report

@@ -28,6 +28,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Run the workload this many times and report each figure's median.") var runs: Int = 1
     @Option(help: "Run only this step inside strata_measure, for callgrind (every step still runs); 'all' runs each step inside it (make perfcheck).") var step: String?
     @Flag(help: "With --step and --baseline: measure only the baseline (skip the backend).") var baselineOnly = false
+    @Option(help: "What a returned save must survive: powerLoss (every persistent backend's default) or processCrash (SQLite synchronous = NORMAL, LMDB MDB_NOMETASYNC; the raw baseline runs at the same level).") var durability: SaveDurability = .powerLoss
 
     static let steps = MeasuredStep.names
 
@@ -36,6 +37,10 @@ struct BenchCommand: ParsableCommand {
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1.") }
         if let step, !Self.steps.contains(step), step != MeasuredStep.all { throw ValidationError("Unknown step '\(step)'. Steps: \(Self.steps.joined(separator: ", ")).") }
         if baselineOnly, !baseline { throw ValidationError("--baseline-only needs --baseline.") }
+        let levels = BenchDurability.levels(of: backend)
+        if durability != .powerLoss, !levels.contains(durability) {
+            throw ValidationError(levels.isEmpty ? "The \(backend) backend keeps nothing past its process: it has no durability level." : "The \(backend) backend syncs every save: it runs only at powerLoss, which also survives a process crash.")
+        }
     }
 
     func run() throws {
@@ -50,10 +55,11 @@ struct BenchCommand: ParsableCommand {
             var report: WorkloadReport
             if baselineOnly {
                 report = WorkloadReport(backend: chosen.name, records: records, steps: [:], order: Self.steps, version: StrataVersion.current, machine: .current, baseline: nil)
+                report.durability = BenchDurability.levels(of: chosen.name).isEmpty ? nil : durability
             } else {
-                report = try chosen.bench(records, step.map(Self.bracket(only:)))
+                report = try chosen.bench(records, step.map(Self.bracket(only:)), durability)
             }
-            if let raw { report.baseline = try raw(records, step) }
+            if let raw { report.baseline = try raw(records, step, durability) }
             reports.append(report)
         }
         let report = runs == 1 ? reports[0] : WorkloadReport.median(of: reports)

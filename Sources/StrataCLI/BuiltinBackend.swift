@@ -16,7 +16,8 @@ struct BuiltinBackend: Sendable {
     let isPersistentOnDisk: Bool
     let capabilities: @Sendable () throws -> StoreCapabilities
     let conformance: @Sendable () -> [ConformanceResult]
-    let bench: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?) throws -> WorkloadReport
+    /// The standard workload at a durability level (one of `BenchDurability.levels(of:)`).
+    let bench: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?, _ durability: SaveDurability) throws -> WorkloadReport
     let sample: @Sendable (_ directory: URL) throws -> Int
     let dump: @Sendable (_ directory: URL) throws -> String
     /// The schema the store in `directory` records (`strata schema`), `nil` when there is none.
@@ -49,9 +50,9 @@ struct BuiltinBackend: Sendable {
     let holdsWholeStore: @Sendable (_ file: String) -> Bool
     /// The backend as a participant of differential runs (`strata difftest`).
     let differential: DifferentialBackend
-    /// The same workload on the raw engine underneath, when there is one; `step` names the one step
-    /// to run inside `strata_measure` (for callgrind), if any.
-    var baseline: (@Sendable (_ records: Int, _ step: String?) throws -> [String: WorkloadReport.Figure])? = nil
+    /// The same workload on the raw engine underneath, when there is one, at the backend's durability;
+    /// `step` names the one step to run inside `strata_measure` (for callgrind), if any.
+    var baseline: (@Sendable (_ records: Int, _ step: String?, _ durability: SaveDurability) throws -> [String: WorkloadReport.Figure])? = nil
 
     /// The tool's view of one entry of `BuiltinStores.all`, its store type recovered from the entry's factory.
     static func make(_ entry: BuiltinStore) -> BuiltinBackend {
@@ -77,7 +78,13 @@ struct BuiltinBackend: Sendable {
                 return try Store(factory.configuration(dir, FixtureDomain.schema)).capabilities
             },
             conformance: { ConformanceSuite.run(on: factory) },
-            bench: { records, bracket in try StandardWorkload.run(name, factory: factory, records: records, bracket: bracket) },
+            bench: { records, bracket, durability in
+                let level = BenchDurability.levels(of: name).contains(durability) ? durability : nil
+                let leveled = StoreFactory<Store>(configuration: { BenchDurability.set(durability, on: factory.configuration($0, $1)) }, destroy: factory.destroy)
+                var report = try StandardWorkload.run(name, factory: level == nil ? factory : leveled, records: records, bracket: bracket)
+                report.durability = level
+                return report
+            },
             sample: { dir in
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
                 return try FixtureDomain.writeSample(into: try Store(factory.configuration(dir, FixtureDomain.schema))).count
@@ -117,7 +124,7 @@ struct BuiltinBackend: Sendable {
             differential: DifferentialBackend(name: name, factory: factory))
     }
 
-    func with(baseline: @escaping @Sendable (Int, String?) throws -> [String: WorkloadReport.Figure]) -> BuiltinBackend {
+    func with(baseline: @escaping @Sendable (Int, String?, SaveDurability) throws -> [String: WorkloadReport.Figure]) -> BuiltinBackend {
         var copy = self
         copy.baseline = baseline
         return copy
@@ -125,13 +132,13 @@ struct BuiltinBackend: Sendable {
 
     /// The raw engine beneath each built-in backend (`strata bench --baseline`) and what it measures,
     /// by backend name; `strata backends` prints it, and `BuiltinListTests` fails when one is missing.
-    static let baselines: [String: (description: String, run: @Sendable (Int, String?) throws -> [String: WorkloadReport.Figure])] = [
-        "sqlite": ("raw C SQLite: the backend's tables, prepared statements, one transaction per save", { try SQLiteBaseline.run(records: $0, step: $1) }),
-        "lmdb": ("raw C LMDB: the backend's databases, one write transaction per save", { try LMDBBaseline.run(records: $0, step: $1) }),
-        "json": ("Foundation JSONSerialization parsing the same files (document and journal), nothing built from them", { try FileParseBaseline.json(records: $0, step: $1) }),
-        "csv": ("a C byte-level RFC 4180 parse of the same CSV tables, counting records and fields", { try FileParseBaseline.csv(records: $0, step: $1) }),
-        "xml": ("libxml2 parsing the same XML document", { try FileParseBaseline.xml(records: $0, step: $1) }),
-        "memory": ("a plain Swift dictionary floor holding the same records", { try MemoryBaseline.run(records: $0, step: $1) }),
+    static let baselines: [String: (description: String, run: @Sendable (Int, String?, SaveDurability) throws -> [String: WorkloadReport.Figure])] = [
+        "sqlite": ("raw C SQLite: the backend's tables, prepared statements, one transaction per save, the backend's synchronous setting", { records, step, durability in try SQLiteBaseline.run(records: records, step: step, durability: durability) }),
+        "lmdb": ("raw C LMDB: the backend's databases, one write transaction per save, the backend's sync flags", { records, step, durability in try LMDBBaseline.run(records: records, step: step, durability: durability) }),
+        "json": ("Foundation JSONSerialization parsing the same files (document and journal), nothing built from them", { records, step, _ in try FileParseBaseline.json(records: records, step: step) }),
+        "csv": ("a C byte-level RFC 4180 parse of the same CSV tables, counting records and fields", { records, step, _ in try FileParseBaseline.csv(records: records, step: step) }),
+        "xml": ("libxml2 parsing the same XML document", { records, step, _ in try FileParseBaseline.xml(records: records, step: step) }),
+        "memory": ("a plain Swift dictionary floor holding the same records", { records, step, _ in try MemoryBaseline.run(records: records, step: step) }),
     ]
 
     /// Every built-in backend (`BuiltinStores.all`), in the order `strata backends` lists them.

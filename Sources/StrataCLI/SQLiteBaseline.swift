@@ -1,13 +1,16 @@
 import CStrataBaselines
 import Foundation
+import Strata
 import StrataConformance
 
 /// The standard workload on raw SQLite, in C (`Benchmarks/CBaselines/CStrataBaselines/sqlite_baseline.c`): the same
 /// tables, indexes and pragmas as the backend, every statement prepared once, `SQLITE_OPEN_NOMUTEX`,
 /// static binds. It runs in this process on the same data, so the ratio backend / C is measured in one run.
 enum SQLiteBaseline {
-    static func run(records: Int, step: String? = nil) throws -> [String: WorkloadReport.Figure] {
-        try RawBaseline.run(records: records, step: step) { directory, records, step, figures in
+    static func run(records: Int, step: String? = nil, durability: SaveDurability = .powerLoss) throws -> [String: WorkloadReport.Figure] {
+        strata_sqlite_baseline_set_power_loss_safe(durability == .powerLoss ? 1 : 0)
+        defer { strata_sqlite_baseline_set_power_loss_safe(1) }
+        return try RawBaseline.run(records: records, step: step) { directory, records, step, figures in
             strata_sqlite_baseline(directory, records, step, figures)
         }
     }

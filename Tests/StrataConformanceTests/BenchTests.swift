@@ -37,22 +37,47 @@ struct BenchTests {
 
     @Test(arguments: ["sqlite", "memory"])
     func theBaselineRunsEveryStepBesideTheBackend(_ backend: String) throws {
-        let process = Process()
-        process.executableURL = Self.strata
-        process.arguments = ["bench", "--backend", backend, "--records", "1000", "--baseline", "--format", "json"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let report = try JSONDecoder().decode(WorkloadReport.self, from: data)
+        let (status, printed) = try Self.bench(["--backend", backend, "--records", "1000", "--baseline"])
+        #expect(status == 0)
+        let report = try #require(printed)
         let baseline = try #require(report.baseline)
         for step in ["insert", "fetch-by-id", "scan", "filter", "update-one", "update-batch", "unique-violation", "cascade-delete"] {
             let figure = try #require(baseline[step], "\(backend): no baseline figure for \(step)")
             #expect(figure.value > 0 && figure.value.isFinite, "\(backend) \(step): \(figure.value)")
             #expect(figure.unit == report.steps[step]?.unit, "\(backend) \(step): units differ")
         }
+    }
+
+    /// `strata bench` with `arguments`: its exit status and its JSON report, if it printed one.
+    static func bench(_ arguments: [String]) throws -> (status: Int32, report: WorkloadReport?) {
+        let process = Process()
+        process.executableURL = Self.strata
+        process.arguments = ["bench"] + arguments + ["--format", "json"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, try? JSONDecoder().decode(WorkloadReport.self, from: data))
+    }
+
+    /// Every figure says the durability it was measured at; SQLite and LMDB run at both levels (their
+    /// baselines with them), the file backends only at powerLoss, the memory backend at none.
+    @Test(arguments: [("sqlite", "processCrash"), ("sqlite", "powerLoss"), ("lmdb", "processCrash"), ("json", "powerLoss")])
+    func theReportStatesItsDurability(_ backend: String, _ level: String) throws {
+        let (status, report) = try Self.bench(["--backend", backend, "--records", "1000", "--durability", level] + (backend == "json" ? [] : ["--baseline"]))
+        #expect(status == 0)
+        let measured = try #require(report)
+        #expect(measured.durability?.rawValue == level)
+        #expect(measured.table.contains("durability: \(level)"))
+        if backend != "json" { #expect(measured.baseline?["update-one"].map { $0.value > 0 } == true) }
+    }
+
+    @Test func aLevelTheBackendLacksIsRefusedAndMemoryHasNone() throws {
+        #expect(try Self.bench(["--backend", "json", "--records", "1000", "--durability", "processCrash"]).status != 0)
+        let memory = try Self.bench(["--backend", "memory", "--records", "1000"])
+        #expect(memory.status == 0)
+        #expect(memory.report != nil && memory.report?.durability == nil)
     }
 }

@@ -40,7 +40,9 @@ struct ReportTests {
     @Test func theReportHoldsEveryBackendStepAndSizeWithConsistentRatios() throws {
         let fragment = try Self.thirdPartyFragment()
         defer { try? FileManager.default.removeItem(at: fragment) }
-        let (folder, output, status) = try Self.report(["--records", "1000", "--sizes", "1000,2000", "--backends", "memory,sqlite", "--add", fragment.path])
+        let peers = try Self.peersFile()
+        defer { try? FileManager.default.removeItem(at: peers) }
+        let (folder, output, status) = try Self.report(["--records", "1000", "--sizes", "1000,2000", "--backends", "memory,sqlite", "--add", fragment.path, "--peers", peers.path])
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(status == 0)
         #expect(output.trimmingCharacters(in: .whitespacesAndNewlines) == folder.appendingPathComponent("index.html").standardizedFileURL.path)
@@ -83,6 +85,30 @@ struct ReportTests {
         // Only sqlite outlives the process here: it alone competes for reopening and size on disk.
         #expect(markdown.contains("Best for reopening from disk (reopen at N = 1,000): sqlite."), "\(markdown)")
         #expect(markdown.contains("Best for size on disk (size at N = 1,000): sqlite."))
+
+        // Every column states its durability; SQLite also ran at processCrash, beside powerLoss.
+        #expect(markdown.contains("| durability | level | none (in memory) | powerLoss |"), "\(markdown)")
+        let sqlite = try #require(backends.first { $0["name"] as? String == "sqlite" })
+        let lighter = try #require(sqlite["lighterDurability"] as? [String: Any])
+        #expect(lighter["durability"] as? String == "processCrash")
+        #expect(markdown.contains("## What power-loss safety costs") && markdown.contains("| sqlite | "))
+        // The peers section: each figure against raw C, and the model layer against GRDB's records.
+        #expect(markdown.contains("## Strata's model layer beside its peers on SQLite"))
+        #expect(markdown.contains("| scan | records/s | 1,000,000 | 500,000 (×0.50) | 250,000 (×0.25) | ×2.00 |"), "\(markdown)")
+        #expect(page.contains("Strata&#39;s model layer beside its peers") || page.contains("Strata's model layer beside its peers"))
+    }
+
+    /// A peers file (what `make peers` writes) with two libraries and one step.
+    static func peersFile() throws -> URL {
+        func report(_ name: String, _ scan: Double) -> WorkloadReport {
+            WorkloadReport(backend: name, records: 1_000, steps: ["scan": .init(value: scan, unit: "records/s")], order: ["scan"], version: "0", machine: .current, baseline: ["scan": .init(value: 1_000_000, unit: "records/s")])
+        }
+        let peers = PeersReport(
+            records: 1_000, durability: .powerLoss, settings: "synchronous = FULL", peers: [report("strata-model", 500_000), report("grdb-records", 250_000)],
+            descriptions: ["strata-model": "the model layer", "grdb-records": "GRDB records"])
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("strata-peers-\(UUID().uuidString).json")
+        try JSONEncoder().encode(peers).write(to: url)
+        return url
     }
 
     /// Every figure has one ratio entry; `toBest` and `toBaseline` agree with the figures they compare.

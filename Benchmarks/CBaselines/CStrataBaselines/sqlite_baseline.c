@@ -63,12 +63,17 @@ static int exec(baseline *b, const char *sql) {
     return 1;
 }
 
+/// `PRAGMA synchronous` of the next runs: FULL (power-loss safe, the default) or NORMAL (process-crash safe).
+static int synchronous_full = 1;
+
+void strata_sqlite_baseline_set_power_loss_safe(int power_loss_safe) { synchronous_full = power_loss_safe != 0; }
+
 static int open_database(baseline *b) {
     if (sqlite3_open_v2(b->path, &b->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
         fail(b, "open");
         return 0;
     }
-    if (!exec(b, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL")) return 0;
+    if (!exec(b, synchronous_full ? "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL" : "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL")) return 0;
     b->begin = prepare(b, "BEGIN IMMEDIATE");
     b->commit = prepare(b, "COMMIT");
     b->rollback = prepare(b, "ROLLBACK");

@@ -38,6 +38,9 @@ public struct BackendReport: Sendable, Codable {
     public var failures: [String]
     /// How long schema migrations took at N (`strata migration-bench`), when they were measured.
     public var migration: MigrationTimes?
+    /// The workload at N at the lighter durability level (`processCrash`), for a backend that offers
+    /// one beside its default (SQLite, LMDB), so the report shows what power-loss safety costs.
+    public var lighterDurability: WorkloadReport?
 
     /// Migration times of the migration torture's store (`MigrationWorkload`) at `records` items.
     public struct MigrationTimes: Sendable, Codable, Hashable {

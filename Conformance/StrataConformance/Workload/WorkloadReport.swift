@@ -32,6 +32,9 @@ public struct WorkloadReport: Sendable, Codable {
     public var baseline: [String: Figure]?
     /// How many runs each figure is the median of (absent in reports of one run).
     public var runs: Int?
+    /// What an acknowledged save survived in this run (the backend's and the baseline's level);
+    /// absent for a store that keeps nothing past its process (the memory backend).
+    public var durability: SaveDurability?
 
     /// A report; `runs` is set by `median(of:)`.
     public init(backend: String, records: Int, steps: [String: Figure], order: [String], version: String, machine: Machine, baseline: [String: Figure]?) {
@@ -95,6 +98,7 @@ public struct WorkloadReport: Sendable, Codable {
     public var table: String {
         var title = "\(backend) — standard workload, N = \(records)"
         if let runs, runs > 1 { title += ", medians of \(runs) runs" }
+        title += ", durability: " + (durability.map(\.rawValue) ?? "none (in memory)")
         if baseline != nil { title += " (raw: the same steps on the engine or floor beneath it, same data, same run)" }
         var lines = [title, ""]
         let width = (order.map(\.count).max() ?? 4) + 2

@@ -57,6 +57,14 @@ extension BuiltinBackend {
                 report.failures.append("\(task): unreadable output: \(error)")
             }
         }
+        if BenchDurability.levels(of: name).contains(.processCrash),
+           let data = child("bench N=\(records) processCrash", ["bench", "--backend", name, "--records", String(records), "--durability", "processCrash", "--format", "json"] + (baseline == nil ? [] : ["--baseline"])) {
+            do {
+                report.lighterDurability = try JSONDecoder().decode(WorkloadReport.self, from: data).finiteOnly
+            } catch {
+                report.failures.append("bench processCrash: unreadable output: \(error)")
+            }
+        }
         if let data = child("migrations N=\(records)", ["migration-bench", "--backend", name, "--records", String(records), "--format", "json"]) {
             do {
                 report.migration = try JSONDecoder().decode(BackendReport.MigrationTimes.self, from: data)

@@ -21,6 +21,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "A backend report fragment (JSON) to merge; may repeat.") var add: [String] = []
     @Option(help: "The folder to write report.json, report.md and index.html into.") var out: String = "reports"
     @Option(help: "Seconds a child process may run before it is stopped.") var childTimeLimit: Int = 1800
+    @Option(help: "The peers benchmark's JSON (make peers: Strata's model layer, GRDB and raw C on SQLite) to show as a section.") var peers: String?
 
     /// The sizes to run, increasing, N included.
     func sizeList() throws -> [Int] {
@@ -55,6 +56,7 @@ struct ReportCommand: ParsableCommand {
             fragment.origin = "added"
             return fragment
         }
+        let peerFigures = try peers.map { try JSONDecoder().decode(PeersReport.self, from: Data(contentsOf: URL(fileURLWithPath: $0))) }
         let progress = ReportProgress.forStandardError
         let start = ContinuousClock.now
         var fragments: [BackendReport] = []
@@ -62,7 +64,7 @@ struct ReportCommand: ParsableCommand {
             progress.note("\(backend.name):")
             fragments.append(backend.reportFragment(sizes: sizes, records: records, timeLimit: .seconds(childTimeLimit), progress: progress))
         }
-        let document = ReportDocument(records: records, sizes: sizes, backends: fragments + added)
+        let document = ReportDocument(records: records, sizes: sizes, backends: fragments + added, peers: peerFigures)
         let folder = URL(fileURLWithPath: out, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try document.encoded().write(to: folder.appendingPathComponent("report.json"), options: .atomic)

@@ -23,14 +23,17 @@ struct ReportDocument: Encodable {
     var backends: [BackendReport]
     /// Every figure with its ratio to the best backend and to its raw engine.
     var ratios: [ReportRatio]
+    /// The peers benchmark (`make peers`): other SQLite libraries in one run, when given (`--peers`).
+    var peers: PeersReport?
 
-    init(generated: Date = Date(), records: Int, sizes: [Int], backends: [BackendReport]) {
+    init(generated: Date = Date(), records: Int, sizes: [Int], backends: [BackendReport], peers: PeersReport? = nil) {
         self.generated = ISO8601DateFormatter().string(from: generated)
         self.machine = .current
         self.records = records
         self.sizes = sizes
         self.backends = backends
         self.ratios = ReportRatio.all(backends)
+        self.peers = peers
     }
 
     /// The steps in workload order, as the backends' reports list them.

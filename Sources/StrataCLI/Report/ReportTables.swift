@@ -20,7 +20,7 @@ struct ReportTables {
     let document: ReportDocument
 
     var sections: [ReportSection] {
-        [backendsTable(), conformanceMatrix(), capabilityMatrix(), workloadTable(), scalingTable(), migrationTable(), advice(), failures()].compactMap { $0 }
+        [backendsTable(), conformanceMatrix(), capabilityMatrix(), workloadTable(), durabilityTable(), scalingTable(), peersTable(), migrationTable(), advice(), failures()].compactMap { $0 }
     }
 
     /// The lines under the page title: version, date, machine, sizes.
@@ -94,6 +94,10 @@ struct ReportTables {
             paragraphs: ["Each cell: the figure, its ratio to the best backend (best, or ×0.50 = half the best's speed) and, where the backend has a raw engine beneath it, its ratio to that engine (raw ×0.50 = half the engine's speed, or twice its size). Ratios are relative speeds whatever the unit.",
                 "Durability of every figure: each backend runs at its default. Every persistent backend's default is SaveDurability.powerLoss: a save returns only after what it wrote is synced to stable storage (SQLite synchronous = FULL, LMDB without MDB_NOMETASYNC, JSON, XML and CSV fsync their files and folder), and the raw SQLite and LMDB engines run with the same settings, so every save figure (insert, update-one, update-batch, cascade-delete) compares equal promises. The memory backend keeps nothing past its process: its save figures promise less (docs/store-contract.md, \"Durability\")."],
             header: ["step", "unit"] + backends.map(\.name))
+        section.rows.append(["durability", "level"] + backends.map { b in
+            guard let w = b.workload(records: n) else { return "—" }
+            return w.durability?.rawValue ?? (b.storage?.onDisk == false ? "none (in memory)" : "not stated")
+        })
         for step in document.steps {
             let unit = backends.compactMap { $0.workload(records: n)?.steps[step]?.unit }.first ?? ""
             section.rows.append([step, unit] + backends.map { b in
@@ -108,6 +112,23 @@ struct ReportTables {
         return section
     }
 
+    /// insert and update-one at both durability levels, for the backends that offer both: what
+    /// power-loss safety costs on each, against its raw engine at the same level.
+    private func durabilityTable() -> ReportSection? {
+        let n = document.records
+        let both = backends.compactMap { b in b.lighterDurability.flatMap { light in b.workload(records: n).map { (b.name, $0, light) } } }
+        guard !both.isEmpty else { return nil }
+        func cell(_ w: WorkloadReport, _ step: String) -> String {
+            guard let f = w.steps[step] else { return "—" }
+            return ReportFormatting.bare(f.value, f.unit) + (w.relativeSpeed(step).map { ", raw \(ReportFormatting.ratio($0))" } ?? "")
+        }
+        return ReportSection(
+            id: "durability", title: "What power-loss safety costs",
+            paragraphs: ["insert and update-one at N = \(ReportFormatting.grouped(Double(n))) at both durability levels (docs/store-contract.md, \"Durability\"): powerLoss, the default (a returned save survives power loss: SQLite synchronous = FULL, LMDB syncing data and metadata), and processCrash (it survives the process being killed: SQLite synchronous = NORMAL, LMDB MDB_NOMETASYNC). Each raw engine runs at the same level as its backend. JSON, CSV and XML sync every save, so they have only powerLoss; the memory backend has no level."],
+            header: ["backend", "insert, powerLoss", "insert, processCrash", "update-one, powerLoss", "update-one, processCrash"],
+            rows: both.map { name, heavy, light in [name, cell(heavy, "insert"), cell(light, "insert"), cell(heavy, "update-one"), cell(light, "update-one")] })
+    }
+
     private func scalingTable() -> ReportSection? {
         guard document.sizes.count > 1 else { return nil }
         let sizes = document.sizes
@@ -119,6 +140,38 @@ struct ReportTables {
                 let cells = ["update-one", "reopen"].flatMap { step in sizes.map { n in b.workload(records: n)?.steps[step].map { ReportFormatting.significant($0.value) } ?? "—" } }
                 return [b.name] + cells + [ReportAdvice.growth(of: b, step: "update-one", sizes: sizes)?.description ?? "—"]
             })
+    }
+
+    /// The peers benchmark (`make peers`): Strata's model layer beside GRDB's records, each against raw
+    /// C on SQLite measured in the same run, at the same durability.
+    private func peersTable() -> ReportSection? {
+        guard let peers = document.peers, let first = peers.peers.first else { return nil }
+        let names = peers.peers.map(\.backend)
+        let runs = first.runs.map { $0 > 1 ? ", medians of \($0) runs" : "" } ?? ""
+        var section = ReportSection(
+            id: "peers", title: "Strata's model layer beside its peers on SQLite",
+            paragraphs: [
+                "The standard workload at N = \(ReportFormatting.grouped(Double(peers.records))) on SQLite, every library in one process run (make peers, Benchmarks/Peers\(runs)). Each cell: the figure and its speed relative to raw C on SQLite in the same run (×1.00 = as fast as C). The last column is Strata's model layer relative to GRDB's hand-written records (above ×1.00: Strata is faster).",
+                "Durability: every library and raw C run at SaveDurability.\(peers.durability.rawValue) (\(peers.settings)), so the save steps compare equal promises.",
+            ],
+            header: ["step", "unit", "raw C"] + names + (names.contains("strata-model") && names.contains("grdb-records") ? ["model ÷ GRDB records"] : []))
+        for step in first.order {
+            guard let raw = first.baseline?[step] else { continue }
+            var row = [step, raw.unit, ReportFormatting.bare(raw.value, raw.unit)]
+            for peer in peers.peers {
+                guard let f = peer.steps[step] else { row.append("—"); continue }
+                row.append(ReportFormatting.bare(f.value, f.unit) + (peer.relativeSpeed(step).map { " (\(ReportFormatting.ratio($0)))" } ?? ""))
+            }
+            if let model = peers.peers.first(where: { $0.backend == "strata-model" })?.relativeSpeed(step),
+               let grdb = peers.peers.first(where: { $0.backend == "grdb-records" })?.relativeSpeed(step), grdb > 0 {
+                row.append(ReportFormatting.ratio(model / grdb))
+            } else if section.header.count > row.count {
+                row.append("—")
+            }
+            section.rows.append(row)
+        }
+        section.list = (["raw-c"] + names).compactMap { name in peers.descriptions[name].map { "\(name): \($0)" } }
+        return section
     }
 
     private func advice() -> ReportSection {

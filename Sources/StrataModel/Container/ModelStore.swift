@@ -14,9 +14,15 @@ protocol ModelStore: Sendable {
     func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction]
     /// Deletes the store's history through `token`; `unsupported` when it keeps none.
     func deleteHistory(through token: StoreHistoryToken) throws
+    /// Whether the store reads `ContextFetches.current` (a custom store's adapter): decided when
+    /// the store is opened, so a context fetch does not test a conformance each time.
+    var readsContextFetches: Bool { get }
 }
 
 extension ModelStore {
+    /// Only a boxed custom-store adapter reads the context's fetch.
+    var readsContextFetches: Bool { false }
+
     /// A store without history (a migration's staging store) refuses.
     func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
         throw StrataError(.unsupported, "This store keeps no history.")
@@ -30,7 +36,11 @@ extension ModelStore {
 
 final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
     let store: Store
-    init(_ store: Store) { self.store = store }
+    let readsContextFetches: Bool
+    init(_ store: Store) {
+        self.store = store
+        readsContextFetches = store is any ReadsContextFetches
+    }
 
     var identifier: String { store.identifier }
 

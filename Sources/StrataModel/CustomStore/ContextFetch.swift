@@ -27,19 +27,20 @@ enum ContextFetches {
     @TaskLocal static var current: (any ContextFetch)?
 
     /// Runs `body` with `descriptor` as the fetch being answered when `store` is a custom store's
-    /// adapter (the only reader); runs it plainly otherwise, at no cost to the built-in backends.
+    /// adapter (the only reader); runs it plainly otherwise, at no cost to the built-in backends:
+    /// whether the store reads it is a flag decided when the store was opened
+    /// (`ModelStore.readsContextFetches`), not a conditional-conformance cast per fetch.
     static func answering<T: PersistentModel, R>(_ descriptor: FetchDescriptor<T>, _ core: Strata.FetchDescriptor, by store: any ModelStore, _ body: () throws -> R) rethrows -> R {
-        guard store is any ReadsContextFetches else { return try body() }
+        guard store.readsContextFetches else { return try body() }
         return try $current.withValue(ModelContextFetch(descriptor: descriptor, core: core), operation: body)
     }
 }
 
-/// A store that reads `ContextFetches.current`: the custom-store adapter, and the model layer's
-/// box around it.
+/// A store that reads `ContextFetches.current`: the custom-store adapter (the model layer's box
+/// around it records this once, in `ModelStoreBox.readsContextFetches`).
 protocol ReadsContextFetches {}
 
 extension CustomStoreAdapter: ReadsContextFetches {}
-extension ModelStoreBox: ReadsContextFetches where Store: ReadsContextFetches {}
 
 /// A context fetch of `T`.
 struct ModelContextFetch<T: PersistentModel>: ContextFetch, @unchecked Sendable {

@@ -32,6 +32,11 @@ void strata_measure(void (*body)(void *context), void *context);
 /// Returns 0 on success, -1 with `figures->error` set otherwise.
 int strata_sqlite_baseline(const char *directory, int records, const char *only_step, strata_baseline_figures *figures);
 
+/// The durability of the next `strata_sqlite_baseline` runs: nonzero (the default) runs with
+/// `synchronous = FULL` (SaveDurability.powerLoss), zero with `synchronous = NORMAL` (processCrash),
+/// as the backend does at each level.
+void strata_sqlite_baseline_set_power_loss_safe(int power_loss_safe);
+
 /// Counts the records (lines, a final line break optional) and fields of CSV text with RFC 4180
 /// quoting, building nothing: the floor under parsing the CSV backend's tables.
 /// Returns 0, or -1 for an unterminated quoted field.

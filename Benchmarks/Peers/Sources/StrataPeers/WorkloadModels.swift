@@ -1,0 +1,1 @@
+../../../../Sources/StrataCLI/ModelBench/WorkloadModels.swift
