@@ -51,7 +51,8 @@ struct CSVLoader {
                     if leftOrdered { positionA = Int(fields[column].text) ?? positionA; column += 1 }
                     if rightOrdered { positionB = Int(fields[column].text) ?? positionB }
                     lists[pair.left.entity.index][a, default: [:]][pair.left.relationship, default: []].append((b, positionA))
-                    lists[pair.right.entity.index][b, default: [:]][pair.right.relationship, default: []].append((a, positionB))
+                    // A symmetric pair's file holds each edge from both ends already.
+                    if !pair.isSymmetric { lists[pair.right.entity.index][b, default: [:]][pair.right.relationship, default: []].append((a, positionB)) }
                 }
             }
         }
