@@ -14,8 +14,13 @@ struct CSVLayout {
         let name: String
         let left: (entity: EntitySchema, relationship: Int)
         let right: (entity: EntitySchema, relationship: Int)
+        /// A relationship that is its own inverse (`Member.friends`): each edge is two rows, one
+        /// per direction, and the right column is named `<Entity>.<rel>__mirror` (columns are found
+        /// by name, so the two must differ).
+        var isSymmetric: Bool { left.entity.index == right.entity.index && left.relationship == right.relationship }
         var header: [String] {
             var h = ["\(left.entity.name).\(left.entity.relationships[left.relationship].name)", "\(right.entity.name).\(right.entity.relationships[right.relationship].name)"]
+            if isSymmetric { h[1] += "__mirror" }
             if left.entity.relationships[left.relationship].isOrdered { h.append(h[0] + "__order") }
             if right.entity.relationships[right.relationship].isOrdered { h.append(h[1] + "__order") }
             return h

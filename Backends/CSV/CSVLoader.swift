@@ -38,6 +38,8 @@ struct CSVLoader {
         for pair in layout.pairs {
             let leftOrdered = pair.left.entity.relationships[pair.left.relationship].isOrdered
             let rightOrdered = pair.right.entity.relationships[pair.right.relationship].isOrdered
+            // A symmetric pair's file holds each edge from both ends already.
+            let symmetric = pair.isSymmetric
             for (chunk, file) in files[pair.name] ?? [] {  // none: no pairs
                 for (line, fields) in try table(file, header: pair.header, manifest) {
                     func key(_ column: Int) throws -> Int64 {
@@ -51,7 +53,7 @@ struct CSVLoader {
                     if leftOrdered { positionA = Int(fields[column].text) ?? positionA; column += 1 }
                     if rightOrdered { positionB = Int(fields[column].text) ?? positionB }
                     lists[pair.left.entity.index][a, default: [:]][pair.left.relationship, default: []].append((b, positionA))
-                    lists[pair.right.entity.index][b, default: [:]][pair.right.relationship, default: []].append((a, positionB))
+                    if !symmetric { lists[pair.right.entity.index][b, default: [:]][pair.right.relationship, default: []].append((a, positionB)) }
                 }
             }
         }

@@ -26,6 +26,22 @@ struct SQLiteMigration {
     ///   `schemaMismatch` when the file is not at the migration's source, `uniqueConstraintViolation`
     ///   naming two records that collide under a new constraint — the file unchanged.
     static func run(path: String, busyTimeout: Duration, _ migration: SchemaMigration) throws {
+        try inTransaction(path: path, busyTimeout: busyTimeout, from: migration.source) { db, identifier in
+            let step = SQLiteMigration(
+                db: db, migration: migration, old: try SQLiteMapping(schema: migration.source),
+                new: try SQLiteMapping(schema: migration.destination), storeIdentifier: identifier)
+            if step.canAlterInPlace { try step.alterInPlace() } else { try step.rebuild() }
+            try SQLiteFormat.writeRecord(db, schema: migration.destination, inTransaction: true)
+        }
+    }
+
+    /// Runs `body` on the file at `path` inside `BEGIN IMMEDIATE … COMMIT` (foreign keys off,
+    /// legacy `ALTER TABLE`), once the file is found to hold a store at `source`; `body` gets the
+    /// connection and the store identifier. Any error rolls the transaction back.
+    ///
+    /// - Throws: `ioFailure` for a missing file or one without a store, `storeLocked` while another
+    ///   connection writes, `schemaMismatch` when the store is not at `source`, `body`'s errors.
+    static func inTransaction(path: String, busyTimeout: Duration, from source: Schema, _ body: (SQLiteConnection, String) throws -> Void) throws {
         guard let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil, size > 0 else {
             throw StrataError(.ioFailure, "There is no SQLite store at this path to migrate.", file: path)
         }
@@ -37,14 +53,10 @@ struct SQLiteMigration {
                 guard let (identifier, recorded) = try SQLiteFormat.read(db) else {
                     throw StrataError(.ioFailure, "The SQLite file holds no store to migrate.", file: path)
                 }
-                guard recorded.fingerprint == migration.source.fingerprint else {
-                    throw recorded.mismatch(opening: migration.source, file: path, reason: "The migration starts at another schema than the store holds")
+                guard recorded.fingerprint == source.fingerprint else {
+                    throw recorded.mismatch(opening: source, file: path, reason: "The migration starts at another schema than the store holds")
                 }
-                let step = SQLiteMigration(
-                    db: db, migration: migration, old: try SQLiteMapping(schema: migration.source),
-                    new: try SQLiteMapping(schema: migration.destination), storeIdentifier: identifier)
-                if step.canAlterInPlace { try step.alterInPlace() } else { try step.rebuild() }
-                try SQLiteFormat.writeRecord(db, schema: migration.destination, inTransaction: true)
+                try body(db, identifier)
                 try db.execute("COMMIT")
             } catch {
                 try? db.execute("ROLLBACK")
@@ -223,9 +235,15 @@ struct SQLiteMigration {
         }
     }
 
-    /// Creates an index; a unique one over duplicates is `uniqueConstraintViolation` naming two
-    /// colliding records (lower keys first).
+    /// Creates an index of the new mapping (`createIndex(_:db:mapping:storeIdentifier:)`).
     private func createIndex(_ statement: String) throws {
+        try Self.createIndex(statement, db: db, mapping: new, storeIdentifier: storeIdentifier)
+    }
+
+    /// Creates an index of `mapping` in `db`; a unique one over duplicates is
+    /// `uniqueConstraintViolation` naming two colliding records (lower keys first).
+    static func createIndex(_ statement: String, db: SQLiteConnection, mapping new: SQLiteMapping, storeIdentifier: String) throws {
+        let q = SQLiteMapping.quote
         do {
             try db.execute(statement)
         } catch let error as SQLiteError where error.primary == 19 /* SQLITE_CONSTRAINT */ {

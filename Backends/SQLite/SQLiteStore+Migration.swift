@@ -32,3 +32,16 @@ extension SQLiteStore {
         try SQLiteMigration.run(path: configuration.url.path, busyTimeout: configuration.busyTimeout, migration)
     }
 }
+
+/// SQLite takes a whole staged migration path in one transaction (`SQLiteStateMigration`), so a
+/// plan's custom stages are atomic under kill -9, as on the other built-in backends.
+@_spi(StrataEngine) extension SQLiteStore: StateMigratable {
+    /// Migrates the file in one SQLite transaction: its records become `rewrite(records)`; any
+    /// error or a crash leaves it at the old schema.
+    ///
+    /// - Throws: `ioFailure` for a missing file, `storeLocked` while another connection writes,
+    ///   `schemaMismatch` when the file is not at `source`, `rewrite`'s errors — the file unchanged.
+    @_spi(StrataEngine) public static func migrateStore(_ configuration: SQLiteStoreConfiguration, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
+        try SQLiteStateMigration.run(path: configuration.url.path, busyTimeout: configuration.busyTimeout, from: source, to: destination, rewrite: rewrite)
+    }
+}

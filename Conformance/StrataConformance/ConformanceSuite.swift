@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 import Synchronization
 
 /// The conformance verifier: every case of the store contract, runnable against any backend.
@@ -121,6 +121,11 @@ public enum ConformanceSuite {
             }
             ctx.migrateAt = { dir, migration in try Store.migrateStore(factory.configuration(dir, migration.destination), migration) }
             ctx.recordedAt = { dir in try Store.recordedSchema(factory.configuration(dir, FixtureDomain.schema)) }
+            if let atomic = Store.self as? any StateMigratable.Type {
+                ctx.stagedMigrateAt = { dir, source, destination, rewrite in
+                    try atomic.migrateStore(anyConfiguration: factory.configuration(dir, destination), from: source, to: destination, rewrite: rewrite)
+                }
+            }
             context = ctx
             let missing = testCase.requires.subtracting(ctx.store.capabilities)
             if !missing.isEmpty {

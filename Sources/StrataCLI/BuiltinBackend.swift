@@ -27,8 +27,9 @@ struct BuiltinBackend: Sendable {
     let generations: @Sendable (_ directory: URL, _ count: Int, _ largeEvery: Int) throws -> Void
     /// Writes the version-1 store of `strata torture --migration` (`MigrationWorkload`).
     let migrationTemplate: @Sendable (_ directory: URL, _ records: Int) throws -> Void
-    /// Migrates that store to version 3, reporting each version reached (the killed writer).
-    let migrate: @Sendable (_ directory: URL, _ reached: (Int) -> Void) throws -> Void
+    /// Migrates that store to version 3, calling `inside` inside the custom stage's atomic step
+    /// and reporting each version reached (the killed writer).
+    let migrate: @Sendable (_ directory: URL, _ inside: () -> Void, _ reached: (Int) -> Void) throws -> Void
     /// Adds an attribute with a default to that version-1 store (timed) and removes it again (`strata
     /// migration-bench`): the store is at version 1 afterwards.
     let addAttribute: @Sendable (_ directory: URL) throws -> Duration
@@ -103,7 +104,7 @@ struct BuiltinBackend: Sendable {
                 try CrashWorkload.run(try Store(configuration), saves: count, largeEvery: large)
             },
             migrationTemplate: { dir, records in try MigrationWorkload.write({ factory.configuration(dir, $0) }, records: records) },
-            migrate: { dir, reached in try MigrationWorkload.migrate({ factory.configuration(dir, $0) }, reached: reached) },
+            migrate: { dir, inside, reached in try MigrationWorkload.migrate({ factory.configuration(dir, $0) }, inside: inside, reached: reached) },
             addAttribute: { dir in
                 let v1 = MigrationWorkload.schema(1)
                 var entities = v1.entities.map(\.declaration)

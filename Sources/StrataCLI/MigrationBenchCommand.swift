@@ -23,7 +23,7 @@ struct MigrationBenchCommand: ParsableCommand {
         let added = try chosen.addAttribute(dir)
         var steps: [Duration] = []
         var last = ContinuousClock.now
-        try chosen.migrate(dir) { _ in
+        try chosen.migrate(dir, {}) { _ in
             let now = ContinuousClock.now
             steps.append(now - last)
             last = now

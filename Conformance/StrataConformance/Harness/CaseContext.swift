@@ -1,5 +1,5 @@
 import Foundation
-import Strata
+@_spi(StrataEngine) import Strata
 import Synchronization
 
 /// What a case body works with: the store under test on a fresh location, and small helpers that
@@ -17,6 +17,9 @@ final class CaseContext: @unchecked Sendable {
     var migrateAt: ((URL, SchemaMigration) throws -> Void)?
     /// Reads the schema recorded at a location (`Store.recordedSchema`), for migration cases.
     var recordedAt: ((URL) throws -> RecordedSchema?)?
+    /// Runs a whole staged migration path in the backend's atomic step (`StateMigratable`):
+    /// location, source, destination, rewrite. `nil` when the backend does not adopt it.
+    var stagedMigrateAt: ((URL, Schema, Schema, (StoreState) throws -> StoreState) throws -> Void)?
 
     init(directory: URL, open: @escaping (URL, Schema) throws -> any SuiteStore) throws {
         self.directory = directory
@@ -63,6 +66,21 @@ final class CaseContext: @unchecked Sendable {
         try migrateAt(directory, migration)
         current = try openAt(directory, destination)
         return migration
+    }
+
+    /// Runs `rewrite` as a whole staged path from the fixture schema to `destination` in the
+    /// backend's atomic step (`stagedMigrateAt`) and opens the result; after an error the store
+    /// is opened again at the fixture schema and the error rethrown.
+    func migrateStaged(to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
+        guard let stagedMigrateAt else { throw CaseFailure(message: "The backend does not take a whole staged path (StateMigratable).") }
+        current = nil
+        do {
+            try stagedMigrateAt(directory, schema, destination, rewrite)
+        } catch {
+            current = try openAt(directory, schema)
+            throw error
+        }
+        current = try openAt(directory, destination)
     }
 
     /// The schema recorded at the store's location.

@@ -8,11 +8,11 @@ import Foundation
 /// - v2: `Item.name` renamed `title` (originalName), `Item.flag` added (default false), an index on
 ///   `Item.value`, `Group.label` made unique.
 /// - v3: `Group` renamed `Team` (originalName), `Item.note` (optional) removed. On a backend that
-///   takes a whole staged path in one atomic step (`StateMigratable`), v2 → v3 is a custom stage:
-///   `willMigrate` sets every item's `flag` to whether its value is even (at v2), `didMigrate`
-///   appends " team" to every team's label (at v3); a store at v3 must hold both, never one.
-///   A backend that migrates stage by stage (SQLite) runs it as a lightweight stage: its custom
-///   stages keep a kill window between the steps (docs/migrations.md, "Known limit").
+///   takes a whole staged path in one atomic step (`StateMigratable`: every built-in backend,
+///   SQLite included), v2 → v3 is a custom stage: `willMigrate` sets every item's `flag` to
+///   whether its value is even (at v2), `didMigrate` appends " team" to every team's label (at
+///   v3); a store at v3 must hold both, never one. A backend that migrates stage by stage (a
+///   third-party one without `StateMigratable`) runs it as a lightweight stage.
 public enum MigrationWorkload {
     /// The schema of version 1, 2 or 3.
     public static func schema(_ version: Int) -> Schema {
@@ -47,9 +47,11 @@ public enum MigrationWorkload {
         _ = try store.save(SaveRequest(inserted: groups + items))
     }
 
-    /// Migrates the store from its recorded version to version 3, one lightweight step per version;
-    /// `reached` is called after each step with the version now recorded.
-    public static func migrate<C: DataStoreConfiguration>(_ configuration: (Schema) -> C, reached: (Int) -> Void) throws {
+    /// Migrates the store from its recorded version to version 3, one step per version;
+    /// `inside` is called inside the custom stage's atomic step, with the records loaded and the
+    /// store's writer lock held, before `willMigrate` runs; `reached` is called after each step
+    /// with the version now recorded.
+    public static func migrate<C: DataStoreConfiguration>(_ configuration: (Schema) -> C, inside: () -> Void = {}, reached: (Int) -> Void) throws {
         typealias Store = C.Store
         guard let version = try Store.recordedSchema(configuration(schema(1)))?.version?.major else {
             throw WorkloadError("the store records no version")
@@ -58,6 +60,7 @@ public enum MigrationWorkload {
             let migration = try SchemaMigration.lightweight(from: schema(next - 1), to: schema(next))
             if next == 3, let atomic = Store.self as? any StateMigratable.Type {
                 try atomic.migrateStore(anyConfiguration: configuration(schema(3)), from: schema(2), to: schema(3)) { state in
+                    inside()
                     let old = RecordEngine(state: state)
                     _ = try old.save(willMigrate { try old.fetch($0, as: DefaultSnapshot.self) })
                     let new = RecordEngine(state: try old.state.migrated(by: migration))

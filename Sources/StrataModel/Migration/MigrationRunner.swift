@@ -149,8 +149,9 @@ struct MigrationRunner<Configuration: Strata.DataStoreConfiguration> {
             try swapIn(final, swappable)
             return
         }
-        // Apply: each save and schema change is atomic in the store, the sequence of a custom
-        // stage is not (docs/migrations.md, "Known limit").
+        // Apply (a backend without `StateMigratable`): each save and schema change is atomic in
+        // the store, the sequence of a custom stage is not (docs/migrations.md, "Third-party
+        // backends that do not adopt StateMigratable").
         var replay = MigrationReplay()
         for (step, entry) in zip(steps, states) {
             if let before = entry.willBefore, let after = entry.willAfter {
