@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataFileSupport
 
 /// What makes an LMDB environment a Strata store, and the checks made before touching a folder.
 enum LMDBFormat {
@@ -19,11 +20,7 @@ enum LMDBFormat {
         let missing = StrataError(.ioFailure, "There is no LMDB store in this folder; a read-only open never creates one.", file: folder.path)
         guard fm.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
             if readOnly { throw missing }
-            do {
-                try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw StrataError(.ioFailure, "Cannot create the environment folder (\(error.localizedDescription)).", file: folder.path)
-            }
+            try DurableFile.createFolder(folder.path)
             return false
         }
         guard isDirectory.boolValue else {
