@@ -52,7 +52,7 @@ public final class LMDBStore: HistoryRecordingStore {
                 }
                 opened = try LMDBFormat.create(environment, schema: configuration.schema)
                 // liblmdb syncs data.mdb but never its folder: the new file's name is durable only now.
-                try DurableFile.syncFolder(path)
+                try LMDBFormat.finishCreation(path)
             }
             self.environment = environment
             self.layout = opened!.0
