@@ -43,7 +43,7 @@ struct BuiltinBackend: Sendable {
     /// Writes one generation of the damage fuzzer's sample store (`strata fuzz`).
     let damageSample: @Sendable (_ directory: URL, _ generation: Int) throws -> Void
     /// Whether the format checksums everything it stores, so that `strata fuzz` counts a silently
-    /// wrong open as a failure (SQLite's format has no checksums: its silent cases are reported apart).
+    /// wrong open as a failure (every built-in one: SQLite checksums its pages, LMDB its records).
     let detectsAllDamage: Bool
     /// The files (relative to the store's folder) the backend only appends to, where a cut at the
     /// end is what a crash leaves (`strata fuzz`).
