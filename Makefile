@@ -11,7 +11,7 @@ TRIALS ?= 1000
 SEED ?= 1
 RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
-.PHONY: postgres-up postgres-down deps build release model-bench peers test consumer docs examples report report-screenshot instructions perfcheck difftest model-difftest mutants torture fuzz clean
+.PHONY: postgres-up postgres-down deps build release model-bench peers test consumer docs examples report report-screenshot instructions perfcheck difftest model-difftest mutants torture fuzz powerloss clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -180,6 +180,12 @@ torture: release
 ## fuzz: open TRIALS damaged copies of a sample store on each BACKEND (docs/reliability.md).
 fuzz: release
 	@status=0; for b in $(RELIABILITY_BACKENDS); do .build/release/strata fuzz --backend $$b --trials $(TRIALS) --seed $(SEED) || status=1; echo; done; exit $$status
+
+## powerloss: record a writer under the LD_PRELOAD recorder and open TRIALS disk states a power loss could
+## leave, on each BACKEND (docs/reliability.md, "strata powerloss"); needs a C compiler (cc).
+POWERLOSS_SAVES ?= 30
+powerloss: release
+	@status=0; for b in $(RELIABILITY_BACKENDS); do .build/release/strata powerloss --backend $$b --trials $(TRIALS) --seed $(SEED) --saves $(POWERLOSS_SAVES) --large-every 5 || status=1; echo; done; exit $$status
 
 clean:
 	rm -rf .build .build-mutants $(REPORT_DIR)

@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "StrataJSON", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/JSON"),
         .target(name: "StrataCSV", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/CSV"),
         .systemLibrary(name: "CLMDB", path: "Backends/CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
-        .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB"], path: "Backends/LMDB", swiftSettings: internalChecks),
+        .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB", "StrataFileSupport"], path: "Backends/LMDB", swiftSettings: internalChecks),
         .systemLibrary(name: "CLibXML2", path: "Backends/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML", swiftSettings: internalChecks),
         .systemLibrary(name: "CLibPQ", path: "Backends/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),

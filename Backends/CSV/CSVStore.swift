@@ -52,7 +52,7 @@ public final class CSVStore: DataStore {
         self.folder = folder
         var lock: WriterLock?
         if !configuration.isReadOnly {
-            try FileManager.default.createDirectory(at: configuration.folder, withIntermediateDirectories: true)
+            try DurableFile.createFolder(configuration.folder.path)
             lock = try WriterLock(path: configuration.folder.path, store: configuration.folder.path, wait: configuration.lockWait)
             if FileStamp(folder.manifestPath) == nil {
                 let tables = folder.tableFiles()

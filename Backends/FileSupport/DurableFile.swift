@@ -110,6 +110,24 @@ public enum DurableFile {
         }
     }
 
+    /// Creates the folder `path` and any missing parents, and syncs the folder holding each one it
+    /// created, so that a new store's folder survives power loss (`mkdir` alone is not durable until
+    /// its parent is synced). Does nothing for a folder that exists.
+    ///
+    /// - Throws: `ioFailure` when a folder cannot be created or synced.
+    public static func createFolder(_ path: String) throws {
+        var missing: [String] = []
+        var folder = path
+        while !folder.isEmpty, folder != "/", FileStamp(folder) == nil {
+            missing.append(folder)
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        for created in missing.reversed() {
+            guard mkdir(created, 0o755) == 0 || errno == EEXIST else { throw failure("create the folder", created) }
+            try syncFolder(of: created)
+        }
+    }
+
     /// Removes the temporary files a killed writer left beside `path` (`<name>.tmp-<anything>`).
     ///
     /// Call it only while holding the store's writer lock, inside a save: then no other process is

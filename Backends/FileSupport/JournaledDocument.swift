@@ -67,14 +67,12 @@ import Synchronization
         self.journalThreshold = journalThreshold
         var lock: WriterLock?
         if !isReadOnly {
-            let (writerLock, creating) = try files.lockForWriting(wait: lockWait)
+            let writerLock = try files.lockForWriting(wait: lockWait) {
+                try format.encode(StoreState(schema: schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier()), journalSequence: 0)
+            }
             lock = writerLock
             if FileStamp(files.document) == nil {
-                guard creating else {
-                    throw StrataError(.corruptStore, "The store's document is missing beside its journal: it was deleted, or creating the store was interrupted. Restore it from a backup (or, for a store never used, delete \((files.journal as NSString).lastPathComponent)).", file: files.document)
-                }
-                let empty = StoreState(schema: schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier())
-                try DurableFile.replace(files.document, with: format.encode(empty, journalSequence: 0))
+                throw StrataError(.corruptStore, "The store's document is missing beside its journal: it was deleted, or it was created by an older Strata that was interrupted. Restore it from a backup (or, for a store never used, delete \((files.journal as NSString).lastPathComponent)).", file: files.document)
             }
         }
         self.lock = lock
@@ -206,7 +204,7 @@ extension JournaledDocument {
         guard FileStamp(files.document) != nil else {
             throw StrataError(.ioFailure, "There is no \(format.name) store at this path to migrate.", file: files.document)
         }
-        let (lock, _) = try files.lockForWriting(wait: lockWait)
+        let lock = try files.lockForWriting(wait: lockWait)
         // Exclusive of the saves of this process's stores on the document too (they share the lock):
         // a store opened before the migration then reloads, and is refused, before its next save.
         try lock.exclusively { try migrate(files, format: format, from: source, to: destination, rewrite: rewrite) }

@@ -82,7 +82,8 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         if let journalBytes = try DurableFile.read(journal) {
             (scan, sequence) = try format.replay(journalBytes, into: &state, after: header.journalSequence, file: journal)
         } else if format.hasJournal(bytes) {
-            throw Self.missingJournal(journal)
+            guard creationWasInterrupted() else { throw Self.missingJournal(journal) }
+            throw StrataError(.ioFailure, "The \(format.name) store is still being created (or its creation was interrupted; a writer finishes it).", file: document)
         }
         try state.finishLoading()
         try state.verifyReferences(file: document)
@@ -90,19 +91,39 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
     }
 
     /// Takes the writer lock on the journal, creating the journal for a new store (and for a
-    /// document of a format version without journals); returns the lock and whether this call
-    /// created a new store's journal — the one case in which a missing document may be created.
+    /// document of a format version without journals).
+    ///
+    /// A new store's document (`newDocument`) is written durably *before* its journal appears
+    /// (`WriterLock.create`'s `beforeLinking`; the folder sync that makes the document durable
+    /// covers the locked temporary journal too), so a power loss during creation leaves either no
+    /// store, or a document beside that temporary journal (`creationWasInterrupted`: the next
+    /// writer finishes the creation) — never a journal without its document, which is damage.
     ///
     /// - Throws: `corruptStore` if a document that has a journal lacks it, `storeLocked`.
-    func lockForWriting(wait: Duration?) throws -> (WriterLock, creating: Bool) {
+    func lockForWriting(wait: Duration?, newDocument: (() throws -> [UInt8])? = nil) throws -> WriterLock {
         if FileStamp(journal) == nil {
-            if let bytes = try DurableFile.read(document), !bytes.isEmpty, format.hasJournal(bytes) {
+            let bytes = try DurableFile.read(document)
+            if let bytes, !bytes.isEmpty, format.hasJournal(bytes), !creationWasInterrupted() {
                 throw Self.missingJournal(journal)
             }
-            let creating = FileStamp(document) == nil
-            if let lock = try WriterLock.create(journal, temporary: document + ".tmp-journal-\(getpid())") { return (lock, creating) }
+            let temporary = document + Self.creationMarker + "\(getpid())"
+            let lock = try WriterLock.create(journal, temporary: temporary) {
+                if bytes == nil, let newDocument { try DurableFile.replace(document, with: try newDocument()) }
+            }
+            if let lock { return lock }
         }
-        return (try WriterLock(path: journal, store: document, wait: wait), false)
+        return try WriterLock(path: journal, store: document, wait: wait)
+    }
+
+    /// The temporary journal of a creation: `<document>.tmp-journal-<pid>`.
+    static var creationMarker: String { ".tmp-journal-" }
+
+    /// Whether a writer was stopped while creating the store: its temporary journal is still there
+    /// (removed by the creation, and by the next save's clean-up of temporary files).
+    func creationWasInterrupted() -> Bool {
+        let folder = (document as NSString).deletingLastPathComponent
+        let prefix = (document as NSString).lastPathComponent + Self.creationMarker
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []).contains { $0.hasPrefix(prefix) }
     }
 
     private static func missingJournal(_ journal: String) -> StrataError {

@@ -125,7 +125,10 @@ public final class WriterLock: @unchecked Sendable {
     /// The file is made under a temporary name (`temporary`, which the caller's clean-up must
     /// cover), locked, then linked to `path`, so no other writer can lock it before the creator has
     /// finished making the store: a second writer never sees a half-created store as its own.
-    public static func create(_ path: String, temporary: String) throws -> WriterLock? {
+    ///
+    /// `beforeLinking` runs once the temporary file is locked and before it is linked: a new store
+    /// writes its first files there, so that the lock target appears only beside a whole store.
+    public static func create(_ path: String, temporary: String, beforeLinking: () throws -> Void = {}) throws -> WriterLock? {
         unlink(temporary)
         let fd = open(temporary, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw DurableFile.failure("create the store's lock target", temporary) }
@@ -137,6 +140,13 @@ public final class WriterLock: @unchecked Sendable {
         let identity = Identity(device: stamp.device, inode: stamp.inode)
         let held = Held(descriptor: fd)
         heldHere.withLock { $0[identity] = held }
+        do {
+            try beforeLinking()
+        } catch {
+            release(identity)
+            unlink(temporary)
+            throw error
+        }
         let linked = link(temporary, path) == 0
         let linkError = errno
         unlink(temporary)

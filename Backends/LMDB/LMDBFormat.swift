@@ -1,12 +1,32 @@
 import CLMDB
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataFileSupport
 
 /// What makes an LMDB environment a Strata store, and the checks made before touching a folder.
 enum LMDBFormat {
     /// liblmdb's meta page magic and data version, at byte 16 and 20 of `data.mdb`.
     static let magic: UInt32 = 0xBEEF_C0DE
     static let dataVersion: UInt32 = 1
+
+    /// The file that stands in a store folder while the store is being created: `preflight` writes
+    /// it durably before liblmdb creates `data.mdb`, `finishCreation` removes it once the new store
+    /// is durable. A `data.mdb` found beside it is a creation cut short, not a damaged store.
+    static let creationMarker = "strata-creating"
+
+    private static func markCreation(_ marker: String) throws {
+        try DurableFile.write(marker, [])
+        try DurableFile.syncFolder(of: marker)
+    }
+
+    /// Removes the creation marker of the new store in `folder` (its metadata committed) durably.
+    static func finishCreation(_ folder: String) throws {
+        let marker = (folder as NSString).appendingPathComponent(creationMarker)
+        guard unlink(marker) == 0 || errno == ENOENT else {
+            throw StrataError(.ioFailure, "Cannot remove the creation marker (\(String(cString: strerror(errno)))); the new store is whole.", file: marker)
+        }
+        try DurableFile.syncFolder(folder)
+    }
 
     /// Checks `folder` without writing to it: `true` if it holds an environment, `false` if it is
     /// missing or empty (it is created then).
@@ -15,15 +35,13 @@ enum LMDBFormat {
     ///   LMDB's — before liblmdb could create its lock file there.
     static func preflight(_ folder: URL, readOnly: Bool) throws -> Bool {
         let fm = FileManager.default
+        let marker = folder.appendingPathComponent(creationMarker).path
         var isDirectory: ObjCBool = false
         let missing = StrataError(.ioFailure, "There is no LMDB store in this folder; a read-only open never creates one.", file: folder.path)
         guard fm.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
             if readOnly { throw missing }
-            do {
-                try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw StrataError(.ioFailure, "Cannot create the environment folder (\(error.localizedDescription)).", file: folder.path)
-            }
+            try DurableFile.createFolder(folder.path)
+            try markCreation(marker)
             return false
         }
         guard isDirectory.boolValue else {
@@ -31,11 +49,20 @@ enum LMDBFormat {
         }
         let data = folder.appendingPathComponent("data.mdb")
         guard fm.fileExists(atPath: data.path) else {
-            let others = ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0 != "lock.mdb" }
+            let others = ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0 != "lock.mdb" && $0 != creationMarker }
             guard others.isEmpty else {
                 throw StrataError(.corruptStore, "The folder holds \(others.count) file(s) but no data.mdb: it is not an LMDB environment; it was left untouched. Open an empty or missing folder to create a store.", file: folder.path)
             }
             if readOnly { throw missing }
+            try markCreation(marker)
+            return false
+        }
+        if FileStamp(marker) != nil {
+            // Creating this store was interrupted (power loss before liblmdb synced data.mdb, or
+            // before the store's metadata committed): no save was ever acknowledged; start again.
+            if readOnly { throw missing }
+            for name in ["data.mdb", "lock.mdb"] { unlink(folder.appendingPathComponent(name).path) }
+            try DurableFile.syncFolder(folder.path)
             return false
         }
         guard let handle = FileHandle(forReadingAtPath: data.path) else {

@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataFileSupport
 import Synchronization
 
 /// The LMDB backend: records in B-trees keyed by big-endian primary keys, unique constraints,
@@ -50,6 +51,8 @@ public final class LMDBStore: HistoryRecordingStore {
                     throw StrataError(.ioFailure, "The LMDB environment holds no store yet; a read-only open never creates one.", file: path)
                 }
                 opened = try LMDBFormat.create(environment, schema: configuration.schema)
+                // liblmdb syncs data.mdb but never its folder: the new file's name is durable only now.
+                try LMDBFormat.finishCreation(path)
             }
             self.environment = environment
             self.layout = opened!.0

@@ -34,7 +34,7 @@ final class SQLiteConnection: @unchecked Sendable {
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(path, &db, flags, SQLiteChecksumVFS.registered)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
@@ -107,6 +107,17 @@ final class SQLiteConnection: @unchecked Sendable {
         return SQLiteStatement(stmt, connection: self, sql: sql)
     }
 
+    /// Sets the reserved bytes per page of a database not yet written (`SQLITE_FCNTL_RESERVE_BYTES`);
+    /// a negative count only reads it. Returns the count in effect.
+    func reserveBytes(_ count: Int32) -> Int32 {
+        var value = count
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_RESERVE_BYTES, &value)
+        if count < 0 { return value }
+        var now: Int32 = -1
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_RESERVE_BYTES, &now)
+        return now
+    }
+
     /// The rowid of the last insert.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
@@ -146,6 +157,9 @@ struct SQLiteError: Error, CustomStringConvertible {
     }
 
     private func mapped(file: String) -> StrataError {
+        if code == SQLiteChecksumVFS.ioerrData {
+            return StrataError(.corruptStore, "A page of the SQLite file fails its checksum (\(message)): the file is damaged. Restore the store from a backup.", file: file)
+        }
         switch primary {
         case SQLITE_BUSY, SQLITE_LOCKED:
             return StrataError(.storeLocked, "The database is locked by another writer and stayed locked past the busy timeout; retry later.", file: file)

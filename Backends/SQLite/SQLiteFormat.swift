@@ -9,9 +9,14 @@ enum SQLiteFormat {
     /// `PRAGMA user_version`: the layout version this code writes and reads.
     static let version: Int64 = 1
     static let metadataTable = "strata_metadata"
+    /// The metadata key of a store whose pages carry checksums (`SQLiteChecksumVFS`); its value is
+    /// the reserved bytes per page.
+    static let pageChecksums = "page_checksums"
 
     /// Creates the tables of a new store in `db`, inside a transaction.
     static func create(_ db: SQLiteConnection, mapping: SQLiteMapping, storeIdentifier: String) throws {
+        // Room for the page checksums (`SQLiteChecksumVFS`), before the first write fixes the layout.
+        let checksummed = SQLiteChecksumVFS.registered != nil && db.reserveBytes(SQLiteChecksumVFS.reservedBytes) == SQLiteChecksumVFS.reservedBytes
         try db.execute("PRAGMA journal_mode = WAL")
         try db.execute("BEGIN IMMEDIATE")
         do {
@@ -22,7 +27,9 @@ enum SQLiteFormat {
             let schemaJSON = String(decoding: try JSONEncoder().encode(mapping.schema), as: UTF8.self)
             let insert = try db.prepare("INSERT INTO \(SQLiteMapping.quote(metadataTable)) (\"key\", \"value\") VALUES (?, ?)")
             let record = String(decoding: RecordedSchema(mapping.schema).encoded(), as: UTF8.self)
-            for (k, v) in [("format", String(version)), ("fingerprint", mapping.schema.fingerprint), ("store_identifier", storeIdentifier), ("schema", schemaJSON), ("schema_record", record)] {
+            var rows = [("format", String(version)), ("fingerprint", mapping.schema.fingerprint), ("store_identifier", storeIdentifier), ("schema", schemaJSON), ("schema_record", record)]
+            if checksummed { rows.append((pageChecksums, String(SQLiteChecksumVFS.reservedBytes))) }
+            for (k, v) in rows {
                 try insert.run([.text(k), .text(v)])
             }
             try db.execute("COMMIT")
@@ -117,6 +124,12 @@ enum SQLiteFormat {
         let metadata = Dictionary(rows, uniquingKeysWith: { a, _ in a })
         guard let fingerprint = metadata["fingerprint"], let identifier = metadata["store_identifier"] else {
             throw StrataError(.corruptStore, "The store's metadata table is incomplete.", file: file)
+        }
+        if let reserved = metadata[pageChecksums] {
+            // A damaged header byte would turn the checks off: the metadata says they must be on.
+            guard SQLiteChecksumVFS.registered != nil, String(db.reserveBytes(-1)) == reserved else {
+                throw StrataError(.corruptStore, "The store's pages carry checksums, but its header says they have no room for them (reserved bytes \(db.reserveBytes(-1)), \(reserved) recorded): the header is damaged. Restore the store from a backup.", file: file)
+            }
         }
         if let record = metadata["schema_record"] {
             return (identifier, try RecordedSchema(decoding: Array(record.utf8), file: file))

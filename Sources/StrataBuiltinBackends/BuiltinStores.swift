@@ -54,7 +54,7 @@ public enum BuiltinStores {
         BuiltinStore(
             "sqlite", "The embedded default: one SQLite file with real tables, native constraints and queries in SQL (libsqlite3).",
             storage: .init(description: "one SQLite 3 database file (store.sqlite), real tables", tools: ["sqlite3", "any SQLite browser", "Python sqlite3"], humanReadable: false),
-            detectsAllDamage: false, appendOnly: { $0.hasSuffix("-wal") }, wholeStore: { $0 == "store.sqlite" }, factory: sqlite),
+            appendOnly: { $0.hasSuffix("-wal") }, wholeStore: { $0 == "store.sqlite" }, factory: sqlite),
         BuiltinStore(
             "lmdb", "B-trees in one LMDB environment: records by key, unique, index and to-many databases, MVCC readers (liblmdb).",
             storage: .init(description: "an LMDB environment (data.mdb, lock.mdb)", tools: ["mdb_dump", "mdb_stat", "py-lmdb"], humanReadable: false),
@@ -97,7 +97,7 @@ public struct BuiltinStore: Sendable, CustomStringConvertible {
     /// The store's files and the tools that open them (from the backend's page in docs/formats/).
     public let storage: BackendReport.StorageFormat
     /// Whether the format checksums everything it stores, so that `strata fuzz` counts a silently
-    /// wrong open as a failure (SQLite's format has no checksums of its own; LMDB's records carry one).
+    /// wrong open as a failure (every built-in format does now: SQLite its pages, LMDB its records).
     public let detectsAllDamage: Bool
     /// The files (relative to the store's folder) the backend only appends to, where a cut at the
     /// end is what a crash leaves (`strata fuzz`).

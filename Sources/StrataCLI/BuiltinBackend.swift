@@ -39,10 +39,13 @@ struct BuiltinBackend: Sendable {
     let migrationCheck: @Sendable (_ directory: URL, _ records: Int) throws -> Int
     /// Reopens a crash-workload store and returns its generation (`strata torture`).
     let crashCheck: @Sendable (_ directory: URL, _ largeEvery: Int) throws -> Int
+    /// Reopens a crash-workload store as the application would after a restart (writable, so a
+    /// store may recover, e.g. SQLite replaying its log) and returns its generation (`strata powerloss`).
+    let powerLossCheck: @Sendable (_ directory: URL, _ largeEvery: Int) throws -> Int
     /// Writes one generation of the damage fuzzer's sample store (`strata fuzz`).
     let damageSample: @Sendable (_ directory: URL, _ generation: Int) throws -> Void
     /// Whether the format checksums everything it stores, so that `strata fuzz` counts a silently
-    /// wrong open as a failure (SQLite's format has no checksums: its silent cases are reported apart).
+    /// wrong open as a failure (every built-in one: SQLite checksums its pages, LMDB its records).
     let detectsAllDamage: Bool
     /// The files (relative to the store's folder) the backend only appends to, where a cut at the
     /// end is what a crash leaves (`strata fuzz`).
@@ -120,6 +123,11 @@ struct BuiltinBackend: Sendable {
             migrationHasCustomStage: MigrationWorkload.hasCustomStage(Store.self),
             migrationCheck: { dir, records in try MigrationWorkload.check({ factory.configuration(dir, $0) }, records: records) },
             crashCheck: { dir, large in try CrashWorkload.check(try Store(readOnly(dir)), largeEvery: large) },
+            powerLossCheck: { dir, large in
+                var configuration = factory.configuration(dir, FixtureDomain.schema)
+                configuration.recordsHistory = true
+                return try CrashWorkload.check(try Store(configuration), largeEvery: large)
+            },
             damageSample: { dir, generation in try DamageSample.write(generation: generation, into: try Store(factory.configuration(dir, FixtureDomain.schema))) },
             detectsAllDamage: entry.detectsAllDamage, isAppendOnly: entry.isAppendOnly, holdsWholeStore: entry.holdsWholeStore,
             differential: DifferentialBackend(name: name, factory: factory))

@@ -33,6 +33,17 @@ struct ReliabilityToolTests {
         #expect(table.contains("kills                     8"), "\(table)")
     }
 
+    /// Issue 29: power loss, the short form (`make powerloss` runs thousands of states): the writer
+    /// runs under the `LD_PRELOAD` recorder, and each disk state a power loss could leave must open
+    /// with every acknowledged save (docs/reliability.md, "strata powerloss").
+    @Test(arguments: BuiltinStores.all.filter(\.isPersistentOnDisk).map(\.name))
+    func powerLossKeepsEveryAcknowledgedSave(backend: String) throws {
+        let (status, table) = try Self.run(["powerloss", "--backend", backend, "--trials", "40", "--saves", "4", "--large-every", "2", "--seed", "5"])
+        #expect(status == 0, "\(table)")
+        #expect(table.contains("crash states checked      40"), "\(table)")
+        #expect(table.contains("violations                0"), "\(table)")
+    }
+
     /// Damage kinds each backend's format must survive here; kinds left out are findings still open
     /// on that backend (see docs/reliability.md), run in full by `make fuzz`.
     static let fuzzKinds: [String: String] = [

@@ -27,6 +27,13 @@ struct SQLiteFileTests {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Changes the store `file` with the `sqlite3` shell, as another program would, and accepts the
+    /// change (`SQLiteStore.resealPages`: the shell cannot keep the page checksums).
+    static func edit(_ file: URL, _ sql: String) throws {
+        try shell(file, sql)
+        try SQLiteStore.resealPages(at: file)
+    }
+
     static func open(_ file: URL, schema: Schema = FixtureDomain.schema, timeout: Duration = .seconds(5)) throws -> SQLiteStore {
         try SQLiteStore(SQLiteStoreConfiguration(url: file, schema: schema, busyTimeout: timeout))
     }
@@ -85,7 +92,7 @@ struct SQLiteFileTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("future.sqlite")
         do { _ = try Self.open(file) }
-        try Self.shell(file, "PRAGMA user_version = 99")
+        try Self.edit(file, "PRAGMA user_version = 99")
         let before = try Data(contentsOf: file)
         let error = try #require(throws: StrataError.self) { try Self.open(file) }
         #expect(error.code == .unsupported)

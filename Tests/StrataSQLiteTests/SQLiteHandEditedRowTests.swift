@@ -18,7 +18,7 @@ struct SQLiteHandEditedRowTests {
         }
         // Zeroes where NULL would also read 0; NULL where the schema says required; bytes that are
         // not UTF-8 in a TEXT column; a real 0 whose companion is set (−0) and one without.
-        try SQLiteFileTests.shell(file, """
+        try SQLiteFileTests.edit(file, """
             UPDATE Sample SET flag = 0, int = 0, double = 0, double__bits = NULL, string = CAST(X'66FF6F' AS TEXT), date = NULL, date__bits = NULL, count = NULL WHERE label = 'edges';
             UPDATE Sample SET flag = NULL, int = NULL, double = 0, double__bits = -9223372036854775808 WHERE label = 'nils';
             UPDATE Note SET tag = 0;
@@ -55,7 +55,7 @@ struct SQLiteKeyRangeTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("edited.sqlite")
         do { try FixtureDomain.writeSample(into: try SQLiteFileTests.open(file)) }
-        _ = try SQLiteFileTests.shell(file, "UPDATE Sample SET _pk = \(key) WHERE label = 'edges';")
+        try SQLiteFileTests.edit(file, "UPDATE Sample SET _pk = \(key) WHERE label = 'edges';")
         let error = try #require(throws: StrataError.self) { try SQLiteFileTests.open(file) }
         #expect(error.code == .corruptStore, "\(error)")
         #expect(error.entity == "Sample" && error.message.contains("primary key \(key)"), "\(error)")

@@ -17,7 +17,7 @@ struct SQLiteLimitTests {
             let store = try SQLiteFileTests.open(file)
             _ = try store.save(SaveRequest(inserted: [try tag("first")]))
         }
-        try SQLiteFileTests.shell(file, "UPDATE sqlite_sequence SET seq = 9223372036854775805 WHERE name = 'Tag'")
+        try SQLiteFileTests.edit(file, "UPDATE sqlite_sequence SET seq = 9223372036854775805 WHERE name = 'Tag'")
         let store = try SQLiteFileTests.open(file)
         let last = try tag("last")
         let result = try store.save(SaveRequest(inserted: [last]))
@@ -26,7 +26,7 @@ struct SQLiteLimitTests {
         #expect(error.code == .keysExhausted)
         #expect(try store.fetchCount(FetchDescriptor(entity: "Tag")) == 2)
         // Already at Int64.max (a file written by another program): the same error.
-        try SQLiteFileTests.shell(file, "UPDATE sqlite_sequence SET seq = 9223372036854775807 WHERE name = 'Tag'")
+        try SQLiteFileTests.edit(file, "UPDATE sqlite_sequence SET seq = 9223372036854775807 WHERE name = 'Tag'")
         let full = try SQLiteFileTests.open(file)
         #expect(throws: StrataError.self) { try full.save(SaveRequest(inserted: [try tag("again")])) }
     }
