@@ -22,7 +22,7 @@ struct SQLiteInvariantTests {
         let file = dir.appendingPathComponent("store.sqlite")
         try FixtureDomain.writeSample(into: try SQLiteFileTests.open(file))
         // Dune's sequel column cleared while Dune Messiah's prequel column still names Dune.
-        _ = try SQLiteFileTests.shell(file, "UPDATE Book SET sequel = NULL WHERE title = 'Dune';")
+        try SQLiteFileTests.edit(file, "UPDATE Book SET sequel = NULL WHERE title = 'Dune';")
         let found = try SQLiteFileTests.open(file).invariantViolations()
         #expect(found.count == 1)
         #expect(found.first?.contains(".prequel names Book 1, whose sequel does not name it back") == true)
@@ -33,7 +33,7 @@ struct SQLiteInvariantTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("store.sqlite")
         try FixtureDomain.writeSample(into: try SQLiteFileTests.open(file))
-        _ = try SQLiteFileTests.shell(file, #"DROP INDEX "Library__unique_0"; UPDATE Library SET name = 'Central';"#)
+        try SQLiteFileTests.edit(file, #"DROP INDEX "Library__unique_0"; UPDATE Library SET name = 'Central';"#)
         let found = try SQLiteFileTests.open(file).invariantViolations()
         #expect(found == ["Library 1 and 2 share the values of unique constraint 0 (name)"])
     }
