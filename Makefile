@@ -87,7 +87,7 @@ peers: deps
 ## examples: every example (docs/examples.md) with `swift run` on every built-in backend, each in a fresh
 ## folder; fails if any backend's output differs from the memory backend's. Not part of test (the Notes
 ## example imports its full 10,000 notes here). EXAMPLES=… and EXAMPLE_BACKENDS=… pick a subset.
-EXAMPLES ?= trips books notes pixar migrations
+EXAMPLES ?= trips books notes pixar migrations history
 EXAMPLE_BACKENDS ?= memory sqlite json csv lmdb xml
 # example:backend pairs not run, each reported as skipped (none today).
 EXAMPLE_SKIPS ?=

@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "StrataPostgresTests", dependencies: ["Strata", "StrataPostgres", "StrataSQLSupport", "StrataConformance"], path: "Tests/StrataPostgresTests"),
         .testTarget(
             name: "StrataCrossBackendTests",
-            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataConformance", "StrataBuiltinBackends"],
+            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataConformance", "StrataBuiltinBackends", "StrataFileSupport"],
             path: "Tests/StrataCrossBackendTests"
         ),
         // The worked example of docs/writing-a-backend.md: a test-only file backend, run in CI.
@@ -192,7 +192,9 @@ let package = Package(
         .executableTarget(name: "pixar", dependencies: ["PixarExample"], path: "Examples/Pixar/pixar"),
         .target(name: "MigrationsExample", dependencies: ["ExampleSupport"], path: "Examples/Migrations/MigrationsExample"),
         .executableTarget(name: "migrations", dependencies: ["MigrationsExample"], path: "Examples/Migrations/migrations"),
-        .testTarget(name: "ExamplesTests", dependencies: ["TripsExample", "BooksExample", "NotesExample", "PixarExample", "MigrationsExample"], path: "Tests/ExamplesTests"),
+        .target(name: "HistoryExample", dependencies: ["ExampleSupport"], path: "Examples/History/HistoryExample"),
+        .executableTarget(name: "history", dependencies: ["HistoryExample"], path: "Examples/History/history"),
+        .testTarget(name: "ExamplesTests", dependencies: ["TripsExample", "BooksExample", "NotesExample", "PixarExample", "MigrationsExample", "HistoryExample"], path: "Tests/ExamplesTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,12 +16,15 @@ import Glibc
 struct CSVFolder {
     let url: URL
     let manifestPath: String
+    /// The store's history (`history.journal`), written before the manifest that commits it.
+    let history: HistoryFile
     private let prefix: String
 
     init(url: URL) {
         self.url = url
         self.prefix = url.path.hasSuffix("/") ? url.path : url.path + "/"
         self.manifestPath = prefix + "manifest.json"
+        self.history = HistoryFile(path: prefix + "history.journal")
     }
 
     /// The path of a file in the folder (no URL round trip: a save stats every file it names).
@@ -69,10 +72,10 @@ struct CSVFolder {
     }
 
     /// The files whose stamps tell whether someone else changed the store: the manifest, then every
-    /// file it names, in a fixed order. Worked out once per manifest, not per look: sorting and
+    /// file it names, in a fixed order, then the history (which `deleteHistory` changes alone). Worked out once per manifest, not per look: sorting and
     /// joining the names cost more than the `stat` calls themselves.
     func watched(_ manifest: CSVManifest) -> [String] {
-        [manifestPath] + manifest.files.values.sorted().map(path)
+        [manifestPath] + manifest.files.values.sorted().map(path) + [history.path]
     }
 
     /// The stamps of `paths` (from `watched`), to compare with a later look.

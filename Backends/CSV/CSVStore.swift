@@ -12,7 +12,7 @@ import Synchronization
 /// 5 ms before a fetch, the store checks whether the files changed underneath it and reloads them.
 /// Snapshots are `CSVSnapshot`s: rows of fields, typed only when read.
 /// `docs/formats/csv.md` describes the files.
-public final class CSVStore: DataStore {
+public final class CSVStore: HistoryRecordingStore {
     /// Snapshots keep their CSV fields.
     public typealias Snapshot = CSVSnapshot
 
@@ -35,6 +35,8 @@ public final class CSVStore: DataStore {
         /// process sharing the lock saved if it moved).
         var savesSeen = 0
         var recordOutcome = RecordedSchema.OpeningOutcome.current
+        /// Where the next history transaction is appended.
+        var history = HistoryFile.Loaded()
     }
     private let disk: Mutex<Disk>
 
@@ -60,6 +62,7 @@ public final class CSVStore: DataStore {
                     throw StrataError(.corruptStore, "manifest.json is missing but the folder holds tables (\(tables.prefix(3).joined(separator: ", "))…); restore the manifest from a backup. Nothing was changed.", file: folder.manifestPath)
                 }
                 let schema = configuration.schema
+                folder.history.remove()  // an older store's, left where this one is created
                 try folder.commit(CSVManifest(
                     storeIdentifier: PersistentIdentifier.makeStoreIdentifier(), fingerprint: schema.fingerprint, schema: schema.canonicalDescription,
                     record: RecordedSchema(schema).encoded(), generation: 0, files: [:], checksums: [:], nextKeys: [:]))
@@ -95,9 +98,14 @@ public final class CSVStore: DataStore {
                 }
                 let schema = layout.schema
                 let outcome = try manifest.recorded(file: folder.manifestPath).check(opening: schema, file: folder.manifestPath)
-                let state = try CSVLoader(layout: layout, folder: folder).load(manifest)
+                var state = try CSVLoader(layout: layout, folder: folder).load(manifest)
                 let watched = folder.watched(manifest)
-                return (state, Disk(manifest: manifest, watched: watched, stamps: CSVFolder.stamps(watched), recordOutcome: outcome))
+                let stamps = CSVFolder.stamps(watched)
+                // After the manifest: a save writes its history line before the manifest that
+                // commits it; lines past the manifest's generation never committed.
+                let history = try folder.history.load(committedThrough: manifest.generation, storeIdentifier: state.storeIdentifier)
+                state.loadHistory(history.log)
+                return (state, Disk(manifest: manifest, watched: watched, stamps: stamps, recordOutcome: outcome, history: history))
             } catch let error as StrataError where error.code == .corruptStore && attempt < 20 {
                 guard FileStamp(folder.manifestPath) != before else { throw error }
             }
@@ -123,7 +131,7 @@ public final class CSVStore: DataStore {
 
     /// Everything the contract has.
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .history]
     }
 
     /// Fetches from memory as `CSVSnapshot`s.
@@ -173,7 +181,7 @@ public final class CSVStore: DataStore {
     private func save(_ request: SaveRequest<CSVSnapshot>, _ lock: WriterLock) throws -> SaveResult<CSVSnapshot> {
         try lock.check(store: folder.url.path)
         try refreshIfChanged(always: true)
-        return try engine.save(request) { commit in
+        return try engine.save(request, recordsHistory: configuration.recordsHistory) { commit in
             guard !commit.changes.isEmpty else { return }
             try disk.withLock { disk in
                 let schema = layout.schema
@@ -207,13 +215,49 @@ public final class CSVStore: DataStore {
                     for chunk in (dirty[pair.name] ?? []).sorted() { try put(pair.name, chunk, layout.rows(pair, chunk: chunk, in: commit.next)) }
                 }
                 for entity in schema.entities { next.nextKeys[entity.name] = commit.next.nextPrimaryKey(entity) }
+                // The history line before the manifest, the commit point (see `HistoryFile`).
+                var historyEnd: Int?
+                if commit.next.history.lastTransaction != commit.previous.history.lastTransaction, let transaction = commit.next.history.transactions.last {
+                    historyEnd = try folder.history.append(transaction, sequence: next.generation, end: disk.history.end, needsLineEnd: disk.history.needsLineEnd)
+                }
                 try folder.commit(next)
+                if let historyEnd {
+                    disk.history.end = historyEnd
+                    disk.history.needsLineEnd = false
+                }
                 folder.removeUnnamed(previous: disk.manifest, keeping: next, tables: Set(schema.entities.map(\.name) + layout.pairs.map(\.name)), everyStray: !disk.straysRemoved)
                 disk.straysRemoved = true
                 disk.manifest = next
                 disk.watched = folder.watched(next)
                 disk.stamps = CSVFolder.stamps(disk.watched)
                 disk.savesSeen = lock.savesHere
+            }
+        }
+    }
+
+    /// The recorded history (`history.journal`), as committed by any process.
+    public func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
+        try refreshIfChanged(always: true)
+        return try engine.fetchHistory(query)
+    }
+
+    /// Removes history up to and including `token`, atomically (the history file is rewritten).
+    ///
+    /// - Throws: `readOnlyStore` on a read-only store; `invalidRequest` for another store's token.
+    public func deleteHistory(through token: StoreHistoryToken) throws {
+        guard let lock else {
+            throw StrataError(.readOnlyStore, "This CSV store was opened read-only; open it without `isReadOnly` to delete history.", file: folder.url.path)
+        }
+        try lock.exclusively {
+            try lock.check(store: folder.url.path)
+            try refreshIfChanged(always: true)
+            try engine.deleteHistory(through: token) { commit in
+                try disk.withLock { disk in
+                    disk.history.end = try folder.history.rewrite(commit.next.history, sequence: disk.manifest.generation)
+                    disk.history.needsLineEnd = false
+                    disk.stamps = CSVFolder.stamps(disk.watched)
+                    disk.savesSeen = lock.savesHere
+                }
             }
         }
     }

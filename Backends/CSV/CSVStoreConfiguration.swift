@@ -18,13 +18,17 @@ public struct CSVStoreConfiguration: DataStoreConfiguration {
     public var lockWait: Duration?
     /// Reads only: never creates or changes a file, takes no lock, and sees a writer's saves.
     public var isReadOnly: Bool
+    /// Whether saves record history, in `history.journal` in the folder (a store opened without it
+    /// still reads and deletes what others recorded).
+    public var recordsHistory: Bool
 
     /// Describes a CSV store.
-    public init(folder: URL, schema: Schema, lockWait: Duration? = nil, isReadOnly: Bool = false) {
+    public init(folder: URL, schema: Schema, lockWait: Duration? = nil, isReadOnly: Bool = false, recordsHistory: Bool = false) {
         self.folder = folder
         self.schema = schema
         self.lockWait = lockWait
         self.isReadOnly = isReadOnly
+        self.recordsHistory = recordsHistory
     }
 
     /// The folder path.

@@ -19,6 +19,7 @@ import Synchronization
     public var document: String { files.document }
     private let schema: Schema
     private let journalThreshold: Int
+    private let recordsHistory: Bool
     private let engine: RecordEngine
     private let files: JournaledDocumentFiles<Format>
     private let lock: WriterLock?
@@ -32,6 +33,8 @@ import Synchronization
         var journalStamp: FileStamp?
         var journalEnd: Int
         var needsLineEnd: Bool
+        /// The history file: its stamp, and where the next transaction is appended.
+        var history: HistoryFile.Loaded
         var documentBytes: Int
         var outsideChanges = OutsideChangeCheck()
         var temporariesRemoved = false
@@ -46,6 +49,7 @@ import Synchronization
             journalStamp = loaded.journalStamp
             journalEnd = loaded.scan.end
             needsLineEnd = loaded.scan.needsLineEnd
+            history = loaded.history
             documentBytes = loaded.documentBytes
         }
     }
@@ -55,20 +59,24 @@ import Synchronization
     /// A document missing beside its journal is damage even when the journal is empty (right after
     /// a fold): opening it as a new, empty store would hide the loss.
     ///
-    /// - Parameter journalThreshold: fold when the journal passes this many bytes or half the
-    ///   document, whichever is larger; `0` folds on every save.
+    /// - Parameters:
+    ///   - journalThreshold: fold when the journal passes this many bytes or half the document,
+    ///     whichever is larger; `0` folds on every save.
+    ///   - recordsHistory: whether saves record history (in `<document>.history`, see `HistoryFile`).
     /// - Throws: `storeLocked` if another writer holds it (saying whether in this process),
     ///   `corruptStore` for a damaged or missing document or journal, `schemaMismatch` listing what
     ///   differs, `unsupported` for a newer format, `ioFailure` for a read-only open of a missing store.
-    public init(url: URL, schema: Schema, format: Format, isReadOnly: Bool, lockWait: Duration?, journalThreshold: Int) throws {
+    public init(url: URL, schema: Schema, format: Format, isReadOnly: Bool, lockWait: Duration?, journalThreshold: Int, recordsHistory: Bool = false) throws {
         let files = JournaledDocumentFiles(document: url, format: format)
         self.files = files
         self.schema = schema
         self.journalThreshold = journalThreshold
+        self.recordsHistory = recordsHistory
         var lock: WriterLock?
         if !isReadOnly {
             let writerLock = try files.lockForWriting(wait: lockWait) {
-                try format.encode(StoreState(schema: schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier()), journalSequence: 0)
+                files.history.remove()  // an older store's, left where this one is created
+                return try format.encode(StoreState(schema: schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier()), journalSequence: 0)
             }
             lock = writerLock
             if FileStamp(files.document) == nil {
@@ -95,7 +103,9 @@ import Synchronization
             let saves = lock?.savesHere ?? 0
             guard disk.outsideChanges.isDue(always: always || saves != disk.savesSeen) else { return }
             disk.savesSeen = saves
-            guard FileStamp(files.document) != disk.documentStamp || FileStamp(files.journal) != disk.journalStamp else { return }
+            guard FileStamp(files.document) != disk.documentStamp || FileStamp(files.journal) != disk.journalStamp
+                || FileStamp(files.history.path) != disk.history.stamp
+            else { return }
             let loaded = try files.load(schema)
             guard loaded.state.storeIdentifier == identifier else {
                 throw StrataError(.corruptStore, "The store file was replaced by another store's while open; reopen it.", file: files.document)
@@ -147,15 +157,26 @@ import Synchronization
     private func save(_ request: SaveRequest<DefaultSnapshot>, _ lock: WriterLock) throws -> SaveResult<DefaultSnapshot> {
         try lock.check(store: files.document)
         try refreshIfChanged(always: true)
-        return try engine.save(request) { commit in
+        return try engine.save(request, recordsHistory: recordsHistory) { commit in
             guard !commit.changes.isEmpty else { return }
             try disk.withLock { disk in
                 if !disk.temporariesRemoved {
                     DurableFile.removeTemporaries(of: files.document)  // left by a writer killed while folding
                     disk.temporariesRemoved = true
                 }
+                // The history line goes first: the journal line is the commit point, and a history
+                // line past the committed sequence is a save that never committed (`HistoryFile`).
+                var historyEnd: Int?
+                if commit.next.history.lastTransaction != commit.previous.history.lastTransaction, let transaction = commit.next.history.transactions.last {
+                    historyEnd = try files.history.append(transaction, sequence: disk.sequence + 1, end: disk.history.end, needsLineEnd: disk.history.needsLineEnd)
+                }
                 let line = files.format.journalLine(sequence: disk.sequence + 1, commit: commit)
                 disk.journalEnd = try Journal.append(line, to: files.journal, end: disk.journalEnd, needsLineEnd: disk.needsLineEnd)
+                if let historyEnd {
+                    disk.history.end = historyEnd
+                    disk.history.needsLineEnd = false
+                    disk.history.stamp = FileStamp(files.history.path)
+                }
                 disk.needsLineEnd = false
                 disk.sequence += 1
                 if disk.version < files.format.version || journalThreshold == 0
@@ -181,6 +202,34 @@ import Synchronization
 }
 
 extension JournaledDocument {
+    /// The history transactions `query` selects, as committed (another process's saves included).
+    public func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
+        try refreshIfChanged(always: true)
+        return try engine.fetchHistory(query)
+    }
+
+    /// Removes history up to and including `token` by rewriting the history file atomically.
+    ///
+    /// - Throws: `readOnlyStore` on a read-only store; `invalidRequest` for another store's token;
+    ///   `ioFailure` with nothing removed.
+    public func deleteHistory(through token: StoreHistoryToken) throws {
+        guard let lock else {
+            throw StrataError(.readOnlyStore, "This \(files.format.name) store was opened read-only; open it without `isReadOnly` to delete history.", file: files.document)
+        }
+        try lock.exclusively {
+            try lock.check(store: files.document)
+            try refreshIfChanged(always: true)
+            try engine.deleteHistory(through: token) { commit in
+                try disk.withLock { disk in
+                    disk.history.end = try files.history.rewrite(commit.next.history, sequence: disk.sequence)
+                    disk.history.needsLineEnd = false
+                    disk.history.stamp = FileStamp(files.history.path)
+                    disk.savesSeen = lock.savesHere
+                }
+            }
+        }
+    }
+
     /// The schema recorded in the document at `url` (its journal never changes it), or `nil` when
     /// there is no document. Never writes.
     ///

@@ -19,6 +19,6 @@ extension JournaledDocumentConfiguration {
 
     /// Opens (or, for a writer, creates) the document and journal this configuration describes.
     @_spi(StrataEngine) public func openDocument<Format: DocumentFormat>(format: Format) throws -> JournaledDocument<Format> {
-        try JournaledDocument(url: url, schema: schema, format: format, isReadOnly: isReadOnly, lockWait: lockWait, journalThreshold: journalThreshold)
+        try JournaledDocument(url: url, schema: schema, format: format, isReadOnly: isReadOnly, lockWait: lockWait, journalThreshold: journalThreshold, recordsHistory: recordsHistory)
     }
 }

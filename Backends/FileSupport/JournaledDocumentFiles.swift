@@ -14,11 +14,14 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
     let format: Format
     let document: String
     let journal: String
+    /// The store's history (`<document>.history`), kept apart from the format's files.
+    let history: HistoryFile
 
     init(document: URL, format: Format) {
         self.format = format
         self.document = document.path
         self.journal = document.path + ".journal"
+        self.history = HistoryFile(path: document.path + ".history")
     }
 
     /// A loaded state and where the files stood.
@@ -30,6 +33,8 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         var documentBytes: Int
         var documentStamp: FileStamp?
         var journalStamp: FileStamp?
+        /// The history committed with the state, and where its writer appends.
+        var history: HistoryFile.Loaded
         /// Whether a writer must rewrite the document for its schema record (a legacy record, or
         /// an older version than the schema's).
         var recordOutcome: RecordedSchema.OpeningOutcome
@@ -87,7 +92,11 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         }
         try state.finishLoading()
         try state.verifyReferences(file: document)
-        return Loaded(state: state, header: header, sequence: sequence, scan: scan, documentBytes: bytes.count, documentStamp: documentStamp, journalStamp: journalStamp, recordOutcome: recordOutcome)
+        // Read after the journal: a save writes its history line before its journal line, so every
+        // committed save's transaction is there; lines of saves past `sequence` never committed.
+        let committed = try history.load(committedThrough: sequence, storeIdentifier: state.storeIdentifier)
+        state.loadHistory(committed.log)
+        return Loaded(state: state, header: header, sequence: sequence, scan: scan, documentBytes: bytes.count, documentStamp: documentStamp, journalStamp: journalStamp, history: committed, recordOutcome: recordOutcome)
     }
 
     /// Takes the writer lock on the journal, creating the journal for a new store (and for a

@@ -13,7 +13,7 @@ import Foundation
 /// and reloads them if someone else changed them (a reader sees the writer's saves this way). All of
 /// that is `JournaledDocument`, shared with the other document backend; this type adds the JSON
 /// bytes (`JSONFormat`). `docs/formats/json.md` describes the files.
-public final class JSONStore: DataStore {
+public final class JSONStore: HistoryRecordingStore {
     /// Snapshots are the core's default.
     public typealias Snapshot = DefaultSnapshot
 
@@ -38,7 +38,7 @@ public final class JSONStore: DataStore {
 
     /// Everything the contract has.
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .history]
     }
 
     /// Fetches from memory (after a cheap check that the files did not change underneath).
@@ -69,5 +69,17 @@ public final class JSONStore: DataStore {
     ///   journal this store locked was deleted or replaced underneath it.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         try document.save(request)
+    }
+
+    /// The recorded history (`<document>.history`), as committed by any process.
+    public func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
+        try document.fetchHistory(query)
+    }
+
+    /// Removes history up to and including `token`, atomically (the history file is rewritten).
+    ///
+    /// - Throws: `readOnlyStore` on a read-only store; `invalidRequest` for another store's token.
+    public func deleteHistory(through token: StoreHistoryToken) throws {
+        try document.deleteHistory(through: token)
     }
 }

@@ -39,6 +39,7 @@ extension SQLiteStore {
                 do {
                     try SQLiteHistory.delete(db, through: token.transaction)
                     try db.execute("COMMIT")
+                    signalCommit()
                 } catch {
                     try? db.execute("ROLLBACK")
                     throw error

@@ -203,6 +203,7 @@ public final class SQLiteStore: HistoryRecordingStore {
                 #if STRATA_INTERNAL_CHECKS
                 checkInvariantsAfterSave()  // SQLiteStore+Invariants.swift
                 #endif
+                signalCommit()
                 return result
             } catch {
                 try? db.prepare(.rollback).run()

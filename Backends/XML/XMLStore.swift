@@ -13,7 +13,7 @@ import Foundation
 /// and reloads them if someone else changed them (a reader sees the writer's saves this way). All of
 /// that is `JournaledDocument`, shared with the other document backend; this type adds the XML
 /// bytes (`XMLFormat`). `docs/formats/xml.md` describes the files.
-public final class XMLStore: DataStore {
+public final class XMLStore: HistoryRecordingStore {
     /// Snapshots are the core's default.
     public typealias Snapshot = DefaultSnapshot
 
@@ -44,7 +44,7 @@ public final class XMLStore: DataStore {
 
     /// Everything the contract has.
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .history]
     }
 
     /// Fetches from memory (after a cheap check that the files did not change underneath).
@@ -75,5 +75,17 @@ public final class XMLStore: DataStore {
     ///   journal this store locked was deleted or replaced underneath it.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         try document.save(request)
+    }
+
+    /// The recorded history (`<document>.history`), as committed by any process.
+    public func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
+        try document.fetchHistory(query)
+    }
+
+    /// Removes history up to and including `token`, atomically (the history file is rewritten).
+    ///
+    /// - Throws: `readOnlyStore` on a read-only store; `invalidRequest` for another store's token.
+    public func deleteHistory(through token: StoreHistoryToken) throws {
+        try document.deleteHistory(through: token)
     }
 }

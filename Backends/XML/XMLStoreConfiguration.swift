@@ -24,13 +24,17 @@ public struct XMLStoreConfiguration: JournaledDocumentConfiguration {
     public var journalThreshold: Int
     /// Reads only: never creates or changes a file, takes no lock, and sees a writer's saves.
     public var isReadOnly: Bool
+    /// Whether saves record history, in `<document>.history` beside the document (a store opened
+    /// without it still reads and deletes what others recorded).
+    public var recordsHistory: Bool
 
     /// Describes an XML store.
-    public init(url: URL, schema: Schema, lockWait: Duration? = nil, journalThreshold: Int = 1 << 20, isReadOnly: Bool = false) {
+    public init(url: URL, schema: Schema, lockWait: Duration? = nil, journalThreshold: Int = 1 << 20, isReadOnly: Bool = false, recordsHistory: Bool = false) {
         self.url = url
         self.schema = schema
         self.lockWait = lockWait
         self.journalThreshold = journalThreshold
         self.isReadOnly = isReadOnly
+        self.recordsHistory = recordsHistory
     }
 }

@@ -45,6 +45,22 @@ public struct ExampleBackend: Hashable, Sendable, CustomStringConvertible, Expre
         try ModelContainer(for: types, migrationPlan: migrationPlan, configurations: factory.stores.configuration(folder, .empty))
     }
 
+    /// A container for `types` whose store in `folder` records history (`recordsHistory`); with
+    /// `readOnly`, an existing store opened for reading only (a worker beside the writer).
+    /// `recordsHistory: false` opens the same store without recording (to measure what recording costs).
+    public func historyContainer(for types: [any PersistentModel.Type], in folder: URL, readOnly: Bool = false, recordsHistory: Bool = true) throws -> ModelContainer {
+        if !readOnly { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let factory: any BuiltinStoreFactory = entry.factory
+        return try Self.openHistoryContainer(types, folder, factory, readOnly: readOnly, recordsHistory: recordsHistory)
+    }
+
+    private static func openHistoryContainer<Factory: BuiltinStoreFactory>(_ types: [any PersistentModel.Type], _ folder: URL, _ factory: Factory, readOnly: Bool, recordsHistory: Bool) throws -> ModelContainer {
+        var configuration = factory.stores.configuration(folder, .empty)
+        configuration.recordsHistory = recordsHistory
+        configuration.isReadOnly = readOnly
+        return try ModelContainer(for: types, configurations: configuration)
+    }
+
     /// Forgets what a previous run left in `folder` (the memory backend's store lives in the process).
     public func destroy(_ folder: URL) {
         let factory: any BuiltinStoreFactory = entry.factory

@@ -64,6 +64,9 @@ extension StoreState {
         tables[entity.index].nextPrimaryKey = max(tables[entity.index].nextPrimaryKey, next)
     }
 
+    /// Sets the history read back from storage (a file backend keeps it beside its records).
+    public mutating func loadHistory(_ log: HistoryLog) { history = log }
+
     /// Rebuilds the unique indexes after loading; a duplicate means the file was edited into a state
     /// the store would never have written.
     ///

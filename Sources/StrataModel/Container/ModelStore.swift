@@ -17,11 +17,15 @@ protocol ModelStore: Sendable {
     /// Whether the store reads `ContextFetches.current` (a custom store's adapter): decided when
     /// the store is opened, so a context fetch does not test a conformance each time.
     var readsContextFetches: Bool { get }
+    /// The files every commit of the store changes (`WatchableStore`); empty when it names none.
+    var watchedFiles: [String] { get }
 }
 
 extension ModelStore {
     /// Only a boxed custom-store adapter reads the context's fetch.
     var readsContextFetches: Bool { false }
+    /// A store that names no files: only this container's own saves wake its live sequences.
+    var watchedFiles: [String] { [] }
 
     /// A store without history (a migration's staging store) refuses.
     func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
@@ -83,6 +87,8 @@ final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
     func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] { try history().fetchHistory(query) }
 
     func deleteHistory(through token: StoreHistoryToken) throws { try history().deleteHistory(through: token) }
+
+    var watchedFiles: [String] { (store as? any WatchableStore)?.watchedFiles ?? [] }
 
     /// The store as a history store, if it records history.
     private func history() throws -> any HistoryRecordingStore {

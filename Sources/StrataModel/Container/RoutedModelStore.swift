@@ -37,6 +37,8 @@ final class RoutedModelStore: ModelStore {
 
     /// The first store's identifier (each store's identifiers carry their own).
     var identifier: String { stores[0].identifier }
+    /// Every store's files.
+    var watchedFiles: [String] { stores.flatMap(\.watchedFiles) }
 
     /// The index of the store holding `entity`.
     func storeIndex(of entity: String) throws -> Int {

@@ -1,0 +1,12 @@
+import Foundation
+@_spi(StrataEngine) import Strata
+
+/// A save appends to the journal (and to the history file when it records), a fold renames a new
+/// document in: a watcher on the three names wakes on every commit of any process.
+extension XMLStore: WatchableStore {
+    /// The document, its journal and its history file.
+    public var watchedFiles: [String] {
+        let path = configuration.url.path
+        return [path, path + ".journal", path + ".history"]
+    }
+}
