@@ -61,7 +61,10 @@ import Glibc
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
         var transactions: [StoreHistoryTransaction] = []
-        var last: Int64 = 0, horizon: Int64 = 0
+        // `last` is the newest transaction ever recorded (the first line's counter after a
+        // deletion, which may name a transaction the file no longer holds); `previous` the one
+        // before in the file: each transaction follows `previous` and the horizon.
+        var last: Int64 = 0, horizon: Int64 = 0, previous: Int64 = 0
         for (n, line) in scan.lines.enumerated() {
             func corrupt(_ why: String) -> StrataError {
                 StrataError(.corruptStore, "The history file is damaged at byte \(line.offset) (\(why)); delete the store's history (or restore it from a backup).", file: path, offset: line.offset)
@@ -71,9 +74,10 @@ import Glibc
                 guard let seq = entry.seq else { throw corrupt("a transaction without its commit number") }
                 guard seq <= sequence else { break }  // a save that never committed, and nothing after it
                 guard transaction.token.storeIdentifier == storeIdentifier else { throw corrupt("a transaction of another store, \(transaction.token.storeIdentifier)") }
-                guard transaction.token.transaction > max(last, horizon) else { throw corrupt("transaction \(transaction.token.transaction) does not follow \(max(last, horizon))") }
+                guard transaction.token.transaction > max(previous, horizon) else { throw corrupt("transaction \(transaction.token.transaction) does not follow \(max(previous, horizon))") }
                 transactions.append(transaction)
-                last = transaction.token.transaction
+                previous = transaction.token.transaction
+                last = max(last, previous)
             } else if n == 0, let l = entry.last, let h = entry.horizon {
                 last = l
                 horizon = h

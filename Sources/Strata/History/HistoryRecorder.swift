@@ -68,8 +68,11 @@ import Foundation
     /// Whether nothing was recorded.
     public var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
 
-    /// The transaction: inserts, updates, deletes, each in entity then key order.
+    /// The transaction: inserts, updates, deletes, each in entity then key order. Its timestamp is
+    /// kept in whole milliseconds, the precision every store writes (`encoded()`), so a transaction
+    /// read back after a reopen equals the one a store kept in memory.
     public func transaction(_ number: Int64, author: String?, timestamp: Date = Date()) -> StoreHistoryTransaction {
+        let timestamp = Date(timeIntervalSince1970: (timestamp.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
         func ordered(_ changes: [(RecordKey, StoreHistoryChange)]) -> [StoreHistoryChange] {
             changes.sorted { ($0.0.entity, $0.0.key) < ($1.0.entity, $1.0.key) }.map(\.1)
         }
