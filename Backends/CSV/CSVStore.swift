@@ -100,7 +100,12 @@ public final class CSVStore: HistoryRecordingStore {
                 let outcome = try manifest.recorded(file: folder.manifestPath).check(opening: schema, file: folder.manifestPath)
                 var state = try CSVLoader(layout: layout, folder: folder).load(manifest)
                 let watched = folder.watched(manifest)
-                let stamps = CSVFolder.stamps(watched)
+                // The manifest's stamp from before it was read, not after the tables: a commit
+                // that renamed a new manifest in meanwhile must look like a change to the next
+                // refresh. A stamp taken now would match it, and this store would keep the old
+                // state until yet another commit (a `history follow` worker missed a last save).
+                var stamps = CSVFolder.stamps(watched)
+                stamps[0] = before
                 // After the manifest: a save writes its history line before the manifest that
                 // commits it; lines past the manifest's generation never committed.
                 let history = try folder.history.load(committedThrough: manifest.generation, storeIdentifier: state.storeIdentifier)

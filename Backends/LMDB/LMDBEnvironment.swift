@@ -50,6 +50,8 @@ func lmdbCheck(_ rc: Int32, _ operation: @autoclosure () -> String) throws {
 final class LMDBEnvironment: @unchecked Sendable {
     let env: OpaquePointer
     let path: String
+    /// `data.mdb` in `path`, touched after each commit (`signalCommit`).
+    private let dataFile: String
     let maximumMapSize: Int
     private let resize: UnsafeMutablePointer<pthread_rwlock_t>
     /// An idle read transaction (its address; 0 when empty), taken and returned without a lock.
@@ -81,6 +83,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
         self.env = env
         self.path = path
+        dataFile = path + "/data.mdb"
         self.maximumMapSize = max(maximumMapSize, mapSize)
         self.resize = .allocate(capacity: 1)
         pthread_rwlock_init(resize, nil)
@@ -161,6 +164,7 @@ final class LMDBEnvironment: @unchecked Sendable {
                 do {
                     let result = try body(txn)
                     try lmdbCheck(mdb_txn_commit(txn), "commit")
+                    signalCommit()
                     return result
                 } catch let error as LMDBError where error.code == MDB_MAP_FULL {
                     // A failed commit has already freed the transaction; an error in `body` has not.
@@ -177,6 +181,20 @@ final class LMDBEnvironment: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// Touches `data.mdb` after a commit (its modification time: one system call, nothing
+    /// written), so a `StoreWatcher` wakes once the commit is visible to readers.
+    ///
+    /// liblmdb writes a commit's meta page with `pwrite` and only then publishes the new
+    /// transaction id in the lock file's shared memory (`mti_txnid`, which is what a read
+    /// transaction starts from, and which the kernel reports nothing about). A reader woken by
+    /// the meta page's write can begin its read transaction in between and see the old state;
+    /// without another event it would then miss the commit until the next one (a `history
+    /// follow` worker hung on the last save: its read saw transaction 6 while the meta page
+    /// already said 7). This event comes after `mti_txnid` moved.
+    private func signalCommit() {
+        _ = utimensat(AT_FDCWD, dataFile, nil, 0)
     }
 
     /// Resizes the map while no transaction of this process is active.
