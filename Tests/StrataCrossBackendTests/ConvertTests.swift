@@ -103,6 +103,35 @@ struct ConvertTests {
         #expect(try Self.dump(json, back) == expected)
     }
 
+    /// Key counters continue after the highest copied key in every destination: a save after the
+    /// convert gets a key above every key the copy holds, also when the source's keys had gaps.
+    @Test(arguments: sources) func saveAfterConvertGetsAKeyAboveEveryCopiedKey(to name: String) throws {
+        let sqlite = try #require(BuiltinStores.named("sqlite")), to = try #require(BuiltinStores.named(name))
+        let source = Self.folder("counter-source"), destination = Self.folder("counter-\(name)")
+        defer { Self.destroy(sqlite, source); Self.destroy(to, destination) }
+        try Self.write(sqlite.factory, source, FixtureDomain.schema) { try Self.writeGappedReadings($0) }
+        let report = try StoreConversion.convert(from: sqlite, source, to: to, destination, options: .init(batchSize: 4))
+        #expect(report.verified && report.records == 8)
+        try Self.insertOneReading(to.factory, destination)
+    }
+
+    /// Thirty readings, then gaps, the highest keys gone too: keys 3, 6, …, 24 are left.
+    private static func writeGappedReadings<S: DataStore>(_ store: S) throws {
+        let reading = try #require(FixtureDomain.schema.entity(named: "Reading"))
+        _ = try store.save(SaveRequest(inserted: try (1...30).map { try S.Snapshot.inserting(reading, values: ["value": .double(Double($0))]) }))
+        _ = try store.save(SaveRequest(deleted: try store.fetch(FetchDescriptor(entity: "Reading")).filter { $0.persistentIdentifier.primaryKey % 3 != 0 || $0.persistentIdentifier.primaryKey > 24 }))
+    }
+
+    /// Inserts one `Reading` into the store at `dir` and checks its key is above every other.
+    private static func insertOneReading<F: BuiltinStoreFactory>(_ factory: F, _ dir: URL) throws {
+        let store = try F.Store(factory.stores.configuration(dir, FixtureDomain.schema))
+        let copied = try store.fetchIdentifiers(FetchDescriptor(entity: "Reading")).map(\.primaryKey)
+        let reading = try #require(FixtureDomain.schema.entity(named: "Reading"))
+        let saved = try store.save(SaveRequest(inserted: [try F.Store.Snapshot.inserting(reading, values: ["value": .double(1_000)])]))
+        let key = try #require(saved.remappedIdentifiers.permanentIdentifiers.first?.primaryKey)
+        #expect(copied.count == 8 && key > copied.max()!, "\(F.Store.self): the new record got key \(key), copied keys \(copied)")
+    }
+
     @Test func keyMapFindsKeysAcrossRuns() {
         var map = StoreKeyMap()
         for (source, destination) in [(1, 1), (2, 2), (4, 3), (5, 4), (9, 5)] as [(Int64, Int64)] { map.append("Note", source: source, destination: destination) }
