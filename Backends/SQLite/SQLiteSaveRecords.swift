@@ -31,4 +31,22 @@ struct SQLiteSaveRecords: SQLRecordReader {
     }
 
     func committedRow(_ sql: String, _ parameters: [SQLValue]) throws -> [SQLValue]? { try store.committedRow(sql, parameters) }
+
+    var storeName: String { connection.path }
+
+    /// The pager's data version (`SQLiteConnection.dataVersion`): after `BEGIN IMMEDIATE` it
+    /// differs from the one the store noted after its last commit (`SQLiteStore.save`) exactly when
+    /// another connection committed meanwhile — a migration is such a commit. One C call per save.
+    func schemaStamp() throws -> Int64? { connection.dataVersion }
+
+    func recordedFingerprint() throws -> String {
+        try connection.prepare(.recordedFingerprint).rows { $0.text(0) }.first ?? ""
+    }
+
+    func recordedSchema() throws -> RecordedSchema {
+        guard let (_, recorded) = try SQLiteFormat.read(connection) else {
+            throw StrataError(.corruptStore, "The store's metadata disappeared while it was open.", file: connection.path)
+        }
+        return recorded
+    }
 }

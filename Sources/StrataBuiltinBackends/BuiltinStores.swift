@@ -29,13 +29,14 @@ public enum BuiltinStores {
     public static let memory = StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }
 
     /// A PostgreSQL store: one namespace per folder (its path hashed) on the server
-    /// `STRATA_POSTGRES_URL` names, else the one libpq's `PG*` variables name (`PostgresServer`);
-    /// destroying it drops the namespace.
-    public static let postgres = StoreFactory<PostgresStore> { dir, schema in
-        PostgresStoreConfiguration(url: PostgresServer.url, schema: schema, namespace: PostgresServer.namespace(for: dir))
-    } destroy: { dir in
-        try? PostgresStore.dropStore(PostgresStoreConfiguration(url: PostgresServer.url, schema: PostgresServer.emptySchema, namespace: PostgresServer.namespace(for: dir)))
-        try? FileManager.default.removeItem(at: dir)
+    /// `STRATA_POSTGRES_URL` names, else the one libpq's `PG*` variables name; or the namespace a
+    /// `postgresql://…#namespace` URL names (`PostgresServer.configuration`). Destroying it drops
+    /// the namespace.
+    public static let postgres = StoreFactory<PostgresStore> { location, schema in
+        PostgresServer.configuration(location, schema: schema)
+    } destroy: { location in
+        try? PostgresStore.dropStore(PostgresServer.configuration(location, schema: PostgresServer.emptySchema))
+        if location.isFileURL { try? FileManager.default.removeItem(at: location) }
     }
 
     /// The built-in backends on a database server, apart from `all` (the embedded ones every tool,

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataPostgres
 
 /// Which PostgreSQL server the built-in `postgres` backend uses, and the namespace of a folder.
 ///
@@ -22,6 +23,25 @@ public enum PostgresServer {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in directory.standardizedFileURL.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return "strata_" + String(hash, radix: 16)
+    }
+
+    /// The configuration of the store `location` names: a `postgresql://…#namespace` (or
+    /// `postgres://`) URL names the server and the namespace (`strata` when the URL has no
+    /// fragment); a file URL names a folder, whose store is the namespace `namespace(for:)` on the
+    /// server `url` names (as `strata dump --path` finds it).
+    public static func configuration(_ location: URL, schema: Schema) -> PostgresStoreConfiguration {
+        guard !location.isFileURL else { return PostgresStoreConfiguration(url: url, schema: schema, namespace: namespace(for: location)) }
+        let text = location.absoluteString
+        guard let hash = text.lastIndex(of: "#") else { return PostgresStoreConfiguration(url: text, schema: schema) }
+        let fragment = String(text[text.index(after: hash)...])
+        return PostgresStoreConfiguration(url: String(text[..<hash]), schema: schema, namespace: fragment.removingPercentEncoding ?? fragment)
+    }
+
+    /// The location a tool's argument names: a `postgresql://` or `postgres://` URL as it is, any
+    /// other text as a folder path.
+    public static func location(_ argument: String) -> URL {
+        if argument.hasPrefix("postgresql://") || argument.hasPrefix("postgres://"), let url = URL(string: argument) { return url }
+        return URL(fileURLWithPath: argument)
     }
 
     /// The schema a configuration that only drops a namespace carries.

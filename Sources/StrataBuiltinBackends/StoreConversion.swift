@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataConformance
 import StrataFileSupport
+import StrataPostgres
 
 #if canImport(Glibc)
 import Glibc
@@ -13,8 +14,11 @@ import Glibc
 /// The destination is written in a staging folder beside it (`.<name>.strata-convert-<pid>-<n>`),
 /// closed, reopened read-only and verified there, and only then renamed to the destination path in
 /// one `rename(2)`: until the copy is complete and verified nothing exists at the destination, and a
-/// killed convert leaves only a staging folder, which the next convert beside it removes. A memory
-/// store lives in the process and has no folder: it is written in place and forgotten on error.
+/// killed convert leaves only a staging folder, which the next convert beside it removes. A
+/// PostgreSQL destination (a folder's namespace, or a `postgresql://…#namespace` URL:
+/// `PostgresServer.configuration`) is staged the same way in a namespace of its own, renamed in one
+/// transaction. A memory store lives in the process and has no folder: it is written in place and
+/// forgotten on error.
 public enum StoreConversion {
     /// The file a convert writes into the destination folder when keys changed (`StoreKeyMap.csv`).
     public static let keyMapFile = "convert-keys.csv"
@@ -23,7 +27,7 @@ public enum StoreConversion {
     /// `destination`, reading the schema the source records.
     ///
     /// - Throws: before anything is written, `ioFailure` when no store is in `source` or
-    ///   something exists at `destination`, and the errors of `StoreCopy.copy` (`unsupported` for a
+    ///   something exists at `destination` (for PostgreSQL: its namespace exists), and the errors of `StoreCopy.copy` (`unsupported` for a
     ///   capability the destination lacks…); later a save's or the verification's error. On any
     ///   error the staging folder is removed and the destination does not exist.
     public static func convert(from: BuiltinStore, _ source: URL, to: BuiltinStore, _ destination: URL, options: StoreCopy.Options = StoreCopy.Options()) throws -> StoreCopy.Report {
@@ -38,6 +42,9 @@ public enum StoreConversion {
         let schema = try StoreCopy.sourceSchema(try Source.recordedSchema(reading), at: source.path)
         reading.schema = schema
         let input = try Source(reading)
+        if let server = to.stores.configuration(destination, schema) as? PostgresStoreConfiguration {
+            return try convert(input, intoServer: server, options: options)
+        }
         guard onDisk else {
             // A memory store: no folder to stage in; written in place, forgotten on error.
             guard try Destination.recordedSchema(to.stores.configuration(destination, schema)) == nil else {
@@ -78,6 +85,37 @@ public enum StoreConversion {
             try? FileManager.default.removeItem(at: staging)
             throw error
         }
+    }
+
+    /// Copies `input` into a new PostgreSQL store at `destination`: written into a staging namespace
+    /// claimed for it, reopened read-only and verified there, then renamed to the destination
+    /// namespace in one transaction (`PostgresStore.stage(for:)`). On any error the staging
+    /// namespace is dropped; a killed convert's is dropped by the next convert to the destination.
+    private static func convert<Source: DataStore>(_ input: Source, intoServer destination: PostgresStoreConfiguration, options: StoreCopy.Options) throws -> StoreCopy.Report {
+        let staging = try PostgresStore.stage(for: destination)
+        do {
+            let report = try copyAndVerify(input, into: staging.configuration, options: options)
+            try staging.publish()
+            return report
+        } catch {
+            staging.discard()
+            throw error
+        }
+    }
+
+    /// The copy into the staging store and its verification, each store closed on return (before
+    /// the staging namespace is renamed).
+    private static func copyAndVerify<Source: DataStore>(_ input: Source, into staging: PostgresStoreConfiguration, options: StoreCopy.Options) throws -> StoreCopy.Report {
+        var copying = options
+        copying.verify = false
+        var report = try StoreCopy.copy(from: input, to: try PostgresStore(staging), options: copying)
+        if options.verify {
+            var check = staging
+            check.isReadOnly = true
+            try StoreCopy.verify(input, try PostgresStore(check), keyMap: report.keyMap, batchSize: options.batchSize, progress: options.progress)
+            report.verified = true
+        }
+        return report
     }
 
     /// Removes staging folders for `destination` whose convert process is gone (killed mid-copy).

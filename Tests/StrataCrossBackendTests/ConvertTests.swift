@@ -5,19 +5,22 @@ import StrataConformance
 import StrataMemory
 import Testing
 
-/// `strata convert` (`StoreConversion`, `StoreCopy`) over every pair of built-in backends: the
-/// fixture store and a random store of the differential schema come out equal, as `strata dump`
-/// prints them; bad input is refused before anything exists at the destination.
+/// `strata convert` (`StoreConversion`, `StoreCopy`) over every pair of built-in backends
+/// (PostgreSQL too when `make test` names its server: 7 × 6): the fixture store and a random store
+/// of the differential schema come out equal, as `strata dump` prints them; bad input is refused
+/// before anything exists at the destination.
 struct ConvertTests {
+    /// Every built-in backend, the server ones when a server is named.
+    static var backends: [BuiltinStore] { BuiltinStores.referenceFirstWithServers }
     /// Every built-in backend as a source; each test converts it into every other one.
-    static let sources = BuiltinStores.all.map(\.name)
+    static let sources = backends.map(\.name)
 
-    private static func folder(_ label: String) -> URL {
+    static func folder(_ label: String) -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("strata-convert-\(label)-\(UUID().uuidString)")
     }
 
     /// The dump of the store of `backend` in `dir`, read at the schema it records.
-    private static func dump(_ backend: BuiltinStore, _ dir: URL) throws -> String {
+    static func dump(_ backend: BuiltinStore, _ dir: URL) throws -> String {
         try dump(backend.factory, dir)
     }
 
@@ -28,12 +31,12 @@ struct ConvertTests {
         return try StoreDump.json(try F.Store(configuration))
     }
 
-    private static func write<F: BuiltinStoreFactory>(_ factory: F, _ dir: URL, _ schema: Schema, _ body: (F.Store) throws -> Void) throws {
+    static func write<F: BuiltinStoreFactory>(_ factory: F, _ dir: URL, _ schema: Schema, _ body: (F.Store) throws -> Void) throws {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try body(try F.Store(factory.stores.configuration(dir, schema)))
     }
 
-    private static func destroy(_ backend: BuiltinStore, _ dirs: URL...) {
+    static func destroy(_ backend: BuiltinStore, _ dirs: URL...) {
         for dir in dirs { destroy(backend.factory, dir) }
     }
 
@@ -45,7 +48,7 @@ struct ConvertTests {
         defer { Self.destroy(from, source) }
         try Self.write(from.factory, source, FixtureDomain.schema) { _ = try FixtureDomain.writeSample(into: $0) }
         let expected = try Self.dump(from, source)
-        for to in BuiltinStores.all where to.name != name {
+        for to in Self.backends where to.name != name {
             let destination = Self.folder("fixture-\(name)-to-\(to.name)")
             defer { Self.destroy(to, destination) }
             let report = try StoreConversion.convert(from: from, source, to: to, destination, options: .init(batchSize: 3))
@@ -64,7 +67,7 @@ struct ConvertTests {
         try Self.write(from.factory, gapped, DifferentialSchema.schema) { written = try RandomStore.write(into: $0, records: 800, seed: 8, deleteEvery: 10, batch: 400) }
         #expect(written.deleted > 20)
         let expected = try Self.dump(from, dense)
-        for to in BuiltinStores.all where to.name != name {
+        for to in Self.backends where to.name != name {
             let copy = Self.folder("random-\(name)-to-\(to.name)"), gappedCopy = Self.folder("random-gapped-\(name)-to-\(to.name)")
             defer { Self.destroy(to, copy, gappedCopy) }
             let report = try StoreConversion.convert(from: from, dense, to: to, copy, options: .init(batchSize: 250))
@@ -77,6 +80,56 @@ struct ConvertTests {
                 #expect(FileManager.default.fileExists(atPath: gappedCopy.appendingPathComponent(StoreConversion.keyMapFile).path))
             }
         }
+    }
+
+    /// A PostgreSQL store named by a `postgresql://…#namespace` URL, as a destination and as a
+    /// source; a destination namespace that exists is refused and left as it was.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["STRATA_POSTGRES_TCP_URL"] != nil, "no PostgreSQL test server: run `make test`"))
+    func postgresByURLAndExistingNamespaceRefused() throws {
+        let server = try #require(ProcessInfo.processInfo.environment["STRATA_POSTGRES_TCP_URL"])
+        let sqlite = try #require(BuiltinStores.named("sqlite")), postgres = try #require(BuiltinStores.named("postgres")), json = try #require(BuiltinStores.named("json"))
+        let namespace = "convert_url_\(UInt32.random(in: 0...UInt32.max))"
+        let store = try #require(URL(string: server + "#" + namespace)), source = Self.folder("url-source"), back = Self.folder("url-back")
+        defer { Self.destroy(sqlite, source); Self.destroy(postgres, store); Self.destroy(json, back) }
+        try Self.write(sqlite.factory, source, FixtureDomain.schema) { _ = try FixtureDomain.writeSample(into: $0) }
+        let expected = try Self.dump(sqlite, source)
+        #expect(try StoreConversion.convert(from: sqlite, source, to: postgres, store).verified)
+        #expect(PostgresServer.configuration(store, schema: FixtureDomain.schema).namespace == namespace)
+        #expect(try Self.dump(postgres, store) == expected)
+        let exists = #expect(throws: StrataError.self) { try StoreConversion.convert(from: sqlite, source, to: postgres, store) }
+        #expect(exists?.code == .ioFailure && exists?.message.contains(namespace) == true, "\(String(describing: exists))")
+        #expect(try Self.dump(postgres, store) == expected, "the existing store is left as it was")
+        #expect(try StoreConversion.convert(from: postgres, store, to: json, back).verified)
+        #expect(try Self.dump(json, back) == expected)
+    }
+
+    /// Key counters continue after the highest copied key in every destination: a save after the
+    /// convert gets a key above every key the copy holds, also when the source's keys had gaps.
+    @Test(arguments: sources) func saveAfterConvertGetsAKeyAboveEveryCopiedKey(to name: String) throws {
+        let sqlite = try #require(BuiltinStores.named("sqlite")), to = try #require(BuiltinStores.named(name))
+        let source = Self.folder("counter-source"), destination = Self.folder("counter-\(name)")
+        defer { Self.destroy(sqlite, source); Self.destroy(to, destination) }
+        try Self.write(sqlite.factory, source, FixtureDomain.schema) { try Self.writeGappedReadings($0) }
+        let report = try StoreConversion.convert(from: sqlite, source, to: to, destination, options: .init(batchSize: 4))
+        #expect(report.verified && report.records == 8)
+        try Self.insertOneReading(to.factory, destination)
+    }
+
+    /// Thirty readings, then gaps, the highest keys gone too: keys 3, 6, …, 24 are left.
+    private static func writeGappedReadings<S: DataStore>(_ store: S) throws {
+        let reading = try #require(FixtureDomain.schema.entity(named: "Reading"))
+        _ = try store.save(SaveRequest(inserted: try (1...30).map { try S.Snapshot.inserting(reading, values: ["value": .double(Double($0))]) }))
+        _ = try store.save(SaveRequest(deleted: try store.fetch(FetchDescriptor(entity: "Reading")).filter { $0.persistentIdentifier.primaryKey % 3 != 0 || $0.persistentIdentifier.primaryKey > 24 }))
+    }
+
+    /// Inserts one `Reading` into the store at `dir` and checks its key is above every other.
+    private static func insertOneReading<F: BuiltinStoreFactory>(_ factory: F, _ dir: URL) throws {
+        let store = try F.Store(factory.stores.configuration(dir, FixtureDomain.schema))
+        let copied = try store.fetchIdentifiers(FetchDescriptor(entity: "Reading")).map(\.primaryKey)
+        let reading = try #require(FixtureDomain.schema.entity(named: "Reading"))
+        let saved = try store.save(SaveRequest(inserted: [try F.Store.Snapshot.inserting(reading, values: ["value": .double(1_000)])]))
+        let key = try #require(saved.remappedIdentifiers.permanentIdentifiers.first?.primaryKey)
+        #expect(copied.count == 8 && key > copied.max()!, "\(F.Store.self): the new record got key \(key), copied keys \(copied)")
     }
 
     @Test func keyMapFindsKeysAcrossRuns() {
