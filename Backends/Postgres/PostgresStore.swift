@@ -187,7 +187,7 @@ public final class PostgresStore: DataStore {
     ///   with the last SQLSTATE as its native error when every attempt was aborted.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         guard !configuration.isReadOnly else {
-            throw StrataError(.readOnlyStore, "This PostgreSQL store was opened read-only; open it without `isReadOnly` to save.", file: configuration.name)
+            throw StrataError.readOnly("PostgreSQL store", toDo: "save", file: configuration.name)
         }
         return try writer.withLock { writer in
             var attempt = 1
@@ -240,6 +240,9 @@ public final class PostgresStore: DataStore {
                 let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
                 if configuration.recordsHistory { try recordHistory(request, result, connection: connection, records: transaction.records.records) }
                 try connection.commit()
+                #if STRATA_INTERNAL_CHECKS
+                checkInvariantsAfterSave()  // PostgresStore+Invariants.swift
+                #endif
                 return result
             } catch {
                 try? connection.rollback()
