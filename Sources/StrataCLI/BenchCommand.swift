@@ -28,6 +28,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Run the workload this many times and report each figure's median.") var runs: Int = 1
     @Option(help: "Run only this step inside strata_measure, for callgrind (every step still runs); 'all' runs each step inside it (make perfcheck).") var step: String?
     @Flag(help: "With --step and --baseline: measure only the baseline (skip the backend).") var baselineOnly = false
+    @Flag(help: "Open the stores with recordsHistory, so every save also records its history transaction (what recording costs: compare with a run without).") var history = false
     @Option(help: "What a returned save must survive: powerLoss (every persistent backend's default) or processCrash (SQLite synchronous = NORMAL, LMDB MDB_NOMETASYNC; the raw baseline runs at the same level).") var durability: SaveDurability = .powerLoss
 
     static let steps = MeasuredStep.names
@@ -57,7 +58,7 @@ struct BenchCommand: ParsableCommand {
                 report = WorkloadReport(backend: chosen.name, records: records, steps: [:], order: Self.steps, version: StrataVersion.current, machine: .current, baseline: nil)
                 report.durability = BenchDurability.levels(of: chosen.name).isEmpty ? nil : durability
             } else {
-                report = try chosen.bench(records, step.map(Self.bracket(only:)), durability)
+                report = try chosen.bench(records, step.map(Self.bracket(only:)), durability, history)
             }
             if let raw { report.baseline = try raw(records, step, durability) }
             reports.append(report)

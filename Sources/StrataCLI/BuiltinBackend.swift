@@ -16,8 +16,9 @@ struct BuiltinBackend: Sendable {
     let isPersistentOnDisk: Bool
     let capabilities: @Sendable () throws -> StoreCapabilities
     let conformance: @Sendable () -> [ConformanceResult]
-    /// The standard workload at a durability level (one of `BenchDurability.levels(of:)`).
-    let bench: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?, _ durability: SaveDurability) throws -> WorkloadReport
+    /// The standard workload at a durability level (one of `BenchDurability.levels(of:)`), its
+    /// stores recording history or not (what recording costs).
+    let bench: @Sendable (_ records: Int, _ bracket: StandardWorkload.StepBracket?, _ durability: SaveDurability, _ recordsHistory: Bool) throws -> WorkloadReport
     let sample: @Sendable (_ directory: URL) throws -> Int
     let dump: @Sendable (_ directory: URL) throws -> String
     /// The schema the store in `directory` records (`strata schema`), `nil` when there is none.
@@ -85,10 +86,16 @@ struct BuiltinBackend: Sendable {
                 return try Store(factory.configuration(dir, FixtureDomain.schema)).capabilities
             },
             conformance: { ConformanceSuite.run(on: factory) },
-            bench: { records, bracket, durability in
+            bench: { records, bracket, durability, recordsHistory in
                 let level = BenchDurability.levels(of: name).contains(durability) ? durability : nil
-                let leveled = StoreFactory<Store>(configuration: { BenchDurability.set(durability, on: factory.configuration($0, $1)) }, destroy: factory.destroy)
-                var report = try StandardWorkload.run(name, factory: level == nil ? factory : leveled, records: records, bracket: bracket)
+                let leveled = StoreFactory<Store>(
+                    configuration: { dir, schema in
+                        var configuration = factory.configuration(dir, schema)
+                        if level != nil { configuration = BenchDurability.set(durability, on: configuration) }
+                        configuration.recordsHistory = recordsHistory
+                        return configuration
+                    }, destroy: factory.destroy)
+                var report = try StandardWorkload.run(name, factory: leveled, records: records, bracket: bracket)
                 report.durability = level
                 return report
             },

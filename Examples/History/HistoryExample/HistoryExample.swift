@@ -114,13 +114,15 @@ public enum HistoryExample {
     }
 
     /// The desk of `history write`: saves numbers `saves` of the fixed sequence into the store at
-    /// `folder` (creating it), printing `committed #n` after each (with ` @<ns>` and `timestamps`);
+    /// `folder` (creating it), printing `committed #n` after each (with `timestamps`, ` @<ns>` after
+    /// the commit and ` started @<ns>` when the save began);
     /// `recordsHistory: false` saves the same without recording (what recording costs).
     public static func write(_ backend: ExampleBackend, folder: URL, saves: ClosedRange<Int>?, timestamps: Bool, recordsHistory: Bool = true, out: (String) -> Void) throws {
         let container = try backend.historyContainer(for: models, in: folder, recordsHistory: recordsHistory)
         for n in saves.map(Array.init) ?? [] {
+            let started = monotonicNanoseconds()
             try save(n, in: container)
-            out("committed \(n)" + (timestamps ? " @\(monotonicNanoseconds())" : ""))
+            out("committed \(n)" + (timestamps ? " @\(monotonicNanoseconds()) started @\(started)" : ""))
         }
     }
 

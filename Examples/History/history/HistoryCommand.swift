@@ -46,7 +46,7 @@ struct Write: ParsableCommand {
     @OptionGroup var options: ExampleOptions
     @Option(help: "The first save's number.") var from = 1
     @Option(help: "The last save's number.") var to = 0
-    @Flag(help: "End each line with @<CLOCK_MONOTONIC ns> after the commit.") var timestamps = false
+    @Flag(help: "End each line with @<CLOCK_MONOTONIC ns> after the commit and 'started @<ns>' when the save began.") var timestamps = false
     @Flag(help: "Save without recording history (to measure what recording costs).") var withoutHistory = false
 
     func run() throws {
