@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "StrataPostgresTests", dependencies: ["Strata", "StrataPostgres", "StrataSQLSupport", "StrataConformance"], path: "Tests/StrataPostgresTests"),
         .testTarget(
             name: "StrataCrossBackendTests",
-            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataConformance", "StrataBuiltinBackends", "StrataFileSupport"],
+            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataPostgres", "StrataConformance", "StrataBuiltinBackends", "StrataFileSupport"],
             path: "Tests/StrataCrossBackendTests"
         ),
         // The worked example of docs/writing-a-backend.md: a test-only file backend, run in CI.

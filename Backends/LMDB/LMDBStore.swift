@@ -126,11 +126,11 @@ public final class LMDBStore: HistoryRecordingStore {
     /// (by another store of this process or another process): its records would be written in the
     /// old layout among the new one's. One metadata read per save.
     ///
-    /// - Throws: `schemaMismatch` naming both fingerprints.
+    /// - Throws: `schemaMismatch` naming both versions.
     private func checkSchemaUnchanged(_ txn: OpaquePointer) throws {
         let stored = try LMDBMeta.get(txn, layout.meta, "fingerprint").map { String(decoding: $0, as: UTF8.self) }
         guard stored == layout.schema.fingerprint else {
-            throw StrataError(.schemaMismatch, "The store was migrated to another schema (fingerprint \(stored ?? "none")) since this store opened it at fingerprint \(layout.schema.fingerprint); nothing was saved. Open the store again with the new schema.", file: environment.path)
+            throw try LMDBFormat.read(txn, layout.meta, file: environment.path).1.savedAfterMigration(opening: layout.schema, file: environment.path)
         }
     }
 

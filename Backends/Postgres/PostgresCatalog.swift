@@ -110,9 +110,18 @@ enum PostgresCatalog {
                 RETURN NULL;
             END $body$
             """)
-        for table in entityTables {
-            try connection.execute("CREATE TRIGGER strata_keys AFTER DELETE ON \(quote(table)) REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION strata_note_deleted_keys()")
-        }
+        for table in entityTables { try trackKeys(connection, table: table) }
+    }
+
+    /// The delete trigger that keeps `strata_keys` on one entity table (a migration that creates a
+    /// table puts it there too).
+    static func trackKeys(_ connection: PostgresConnection, table: String) throws {
+        try connection.execute("CREATE TRIGGER strata_keys AFTER DELETE ON \(quote(table)) REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION strata_note_deleted_keys()")
+    }
+
+    /// Records `schema` as the store's (a migration's last step, inside its transaction).
+    static func record(_ connection: PostgresConnection, schema: Schema) throws {
+        try write(connection, records(schema))
     }
 
     /// The metadata rows that record `schema`.

@@ -68,4 +68,22 @@ struct PostgresSaveRecords: SQLRecordReader {
             return (0..<rows.columns).map { rows.value(0, $0) }
         }
     }
+
+    var storeName: String { records.store }
+
+    /// None: the fingerprint is read on every save, one query in the save's transaction.
+    func schemaStamp() throws -> Int64? { nil }
+
+    func recordedFingerprint() throws -> String {
+        let rows = try connection.query(SQLText.recordedFingerprint.sql)
+        guard rows.count > 0, case .text(let fingerprint) = rows.value(0, 0) else { return "" }
+        return fingerprint
+    }
+
+    func recordedSchema() throws -> RecordedSchema {
+        guard let (_, recorded) = try PostgresCatalog.read(connection, namespace: readers.namespace, file: records.store) else {
+            throw StrataError(.corruptStore, "The store's metadata disappeared while it was open.", file: records.store)
+        }
+        return recorded
+    }
 }

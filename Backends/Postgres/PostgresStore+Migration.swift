@@ -3,9 +3,9 @@ import Foundation
 import StrataSQLSupport
 
 /// The PostgreSQL backend's side of migration: reading the recorded schema without opening the
-/// store at a schema, and the core's copy-and-swap (`CopyAndSwapMigratable`) with a swap that is
-/// one PostgreSQL transaction (docs/formats/postgres.md, "Migrations").
-extension PostgresStore: CopyAndSwapMigratable {
+/// store at a schema, and migrating in place in one transaction under the store's write lock
+/// (`PostgresMigration`; docs/formats/postgres.md, "Migrations").
+extension PostgresStore {
     /// The schema recorded in the namespace's `strata_metadata` (row `schema_record`), or `nil` when
     /// the namespace holds no store. Never writes.
     ///
@@ -20,31 +20,27 @@ extension PostgresStore: CopyAndSwapMigratable {
         }
     }
 
-    /// The store's namespace with `~migration` appended, on the same server.
-    public static func stagingConfiguration(for configuration: PostgresStoreConfiguration, schema: Schema) throws -> PostgresStoreConfiguration {
-        var staging = configuration
-        staging.schema = schema
-        staging.namespace = configuration.namespace + "~migration"
-        return staging
+    /// Migrates the store in place in one transaction (`PostgresMigration`): `ALTER TABLE` for
+    /// additive changes (an added attribute costs O(1)), the tables rewritten otherwise. Keys, key
+    /// counters and the store identifier are kept; a save of another connection waits for it.
+    ///
+    /// - Throws: `ioFailure` when the namespace holds no store, `schemaMismatch` when the store is
+    ///   not at the migration's source, `uniqueConstraintViolation` naming two colliding records,
+    ///   `storeUnavailable` — the store unchanged.
+    public static func migrateStore(_ configuration: PostgresStoreConfiguration, _ migration: SchemaMigration) throws {
+        try PostgresMigration.run(configuration, migration)
     }
+}
 
-    /// Drops the store's namespace and renames the staging one to it, in one transaction: another
-    /// connection sees the old store or the new one, never neither.
-    public static func replaceStore(_ configuration: PostgresStoreConfiguration, with staging: PostgresStoreConfiguration) throws {
-        let connection = try PostgresConnection(settings: configuration.settings)
-        let q = PostgresCatalog.quote
-        do {
-            try connection.execute("BEGIN")
-            try connection.query("SELECT pg_advisory_xact_lock(hashtextextended(convert_from($1, 'UTF8'), 0))", [.text(configuration.namespace)])
-            try connection.execute("DROP SCHEMA IF EXISTS \(q(configuration.namespace)) CASCADE; ALTER SCHEMA \(q(staging.namespace)) RENAME TO \(q(configuration.namespace)); COMMIT")
-        } catch let error as PostgresError {
-            try? connection.execute("ROLLBACK")
-            throw error.strataError(store: configuration.name)
-        }
-    }
-
-    /// Drops the staging namespace; errors are ignored.
-    public static func removeStore(_ staging: PostgresStoreConfiguration) {
-        try? dropStore(staging)
+/// PostgreSQL takes a whole staged migration path in one transaction, so a plan's custom stages
+/// are atomic under kill -9 and no save of another process lands between the read and the write.
+@_spi(StrataEngine) extension PostgresStore: StateMigratable {
+    /// Migrates the store in one transaction: its records become `rewrite(records)`; any error,
+    /// a lost connection or a crash leaves it at the old schema.
+    ///
+    /// - Throws: `ioFailure` when the namespace holds no store, `schemaMismatch` when it is not at
+    ///   `source`, `rewrite`'s errors, `storeUnavailable` — the store unchanged.
+    @_spi(StrataEngine) public static func migrateStore(_ configuration: PostgresStoreConfiguration, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
+        try PostgresMigration.run(configuration, from: source, to: destination, rewrite: rewrite)
     }
 }

@@ -45,6 +45,22 @@
     /// not the open transaction's: a failed save's unique fault names the record that held the values
     /// before the save.
     func committedRow(_ sql: String, _ parameters: [SQLValue]) throws -> [SQLValue]?
+
+    /// Where errors say the store is (a path, or a server's redacted name).
+    var storeName: String { get }
+
+    /// A cheap stamp of the store's tables as the open write transaction sees them, which changes
+    /// whenever another connection changes them (SQLite: `PRAGMA schema_version`), or nil when the
+    /// backend has none: the save reads `recordedFingerprint()` only when the stamp changed, or on
+    /// every save when there is no stamp (SQLSaveTransaction+Schema.swift).
+    func schemaStamp() throws -> Int64?
+
+    /// The fingerprint of the schema the store records, in the open write transaction.
+    func recordedFingerprint() throws -> String
+
+    /// The schema and version the store records, in the open write transaction (read to name both
+    /// versions when a save is refused).
+    func recordedSchema() throws -> RecordedSchema
 }
 
 extension SQLRecordReader {

@@ -82,6 +82,10 @@ import Foundation
         return storedTargets.targets(base, r)
     }
 
+    /// The reader's `schemaStamp()` when a save last found the store at this transaction's
+    /// schema (SQLSaveTransaction+Schema.swift); nil before the first save.
+    @usableFromInline package var checkedSchemaStamp: Int64?
+
     /// The per-entity starting state, shared by every save of the store.
     @usableFromInline package let start: Start
 
@@ -106,6 +110,7 @@ import Foundation
     // MARK: Run
 
     @inlinable package func run<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
+        try requireOpenedSchema()
         try assignKeys(request.inserted)
         try resolveWrites(request)
         for n in writes.indices where !writes[n].isInsert { _ = try writeAttributes(writes[n]) }

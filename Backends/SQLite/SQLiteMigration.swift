@@ -30,7 +30,7 @@ struct SQLiteMigration {
             let step = SQLiteMigration(
                 db: db, migration: migration, old: try SQLiteMapping(schema: migration.source),
                 new: try SQLiteMapping(schema: migration.destination), storeIdentifier: identifier)
-            if step.canAlterInPlace { try step.alterInPlace() } else { try step.rebuild() }
+            if SQLMigration.altersInPlace(migration) { try step.alterInPlace() } else { try step.rebuild() }
             try SQLiteFormat.writeRecord(db, schema: migration.destination, inTransaction: true)
         }
     }
@@ -67,70 +67,13 @@ struct SQLiteMigration {
         }
     }
 
-    /// Whether every change can be made on the existing tables.
-    var canAlterInPlace: Bool {
-        guard migration.source.entities.map(\.name) == migration.destination.entities.map(\.name) else { return false }
-        for (i, mapping) in migration.entities.enumerated() {
-            func declared(_ relationships: [Relationship]) -> [Relationship] {
-                relationships.map { r in
-                    var r = r
-                    r.originalName = nil
-                    return r
-                }
-            }
-            guard mapping.source == i, mapping.relationships == Array(0..<mapping.relationships.count).map(Optional.some),
-                  declared(migration.source.entities[i].relationships) == declared(migration.destination.entities[i].relationships)
-            else { return false }
-            var used = Set<Int>()
-            for a in mapping.attributes {
-                switch a {
-                case .copy(let k), .copyFillingNil(let k, _): used.insert(k)
-                case .constant: break
-                }
-            }
-            guard used.count == migration.source.entities[i].attributes.count else { return false }  // a removed attribute
-        }
-        return true
-    }
-
     private func q(_ name: String) -> String { SQLiteMapping.quote(name) }
 
-    /// Additive changes on the existing tables.
+    /// Additive changes on the existing tables (`SQLMigration.alterInPlace`).
     func alterInPlace() throws {
-        for (i, mapping) in migration.entities.enumerated() {
-            let table = new.tables[i], before = old.tables[i]
-            let entity = migration.destination.entities[i]
-            for (j, a) in mapping.attributes.enumerated() {
-                let column = table.attributeColumns[j], bits = table.bitsColumns[j]
-                switch a {
-                case .constant(let v):
-                    let (main, companion) = SQLValueCodec.encode(v)
-                    try db.execute("ALTER TABLE \(q(table.name)) ADD COLUMN \(q(column)) \(SQLiteMapping.sqlType(entity.attributes[j].type))\(Self.defaultClause(main))")
-                    if let bits { try db.execute("ALTER TABLE \(q(table.name)) ADD COLUMN \(q(bits)) INTEGER\(Self.defaultClause(companion))") }
-                case .copy(let k), .copyFillingNil(let k, _):
-                    if before.attributeColumns[k] != column {
-                        try db.execute("ALTER TABLE \(q(table.name)) RENAME COLUMN \(q(before.attributeColumns[k])) TO \(q(column))")
-                        if let oldBits = before.bitsColumns[k], let bits { try db.execute("ALTER TABLE \(q(table.name)) RENAME COLUMN \(q(oldBits)) TO \(q(bits))") }
-                    }
-                    if case .copyFillingNil(_, let fill) = a {
-                        let (main, companion) = SQLValueCodec.encode(fill)
-                        let isNil = "\(q(column)) IS NULL" + (bits.map { " AND \(q($0)) IS NULL" } ?? "")
-                        let set = "\(q(column)) = ?" + (bits.map { ", \(q($0)) = ?" } ?? "")
-                        try db.prepare("UPDATE \(q(table.name)) SET \(set) WHERE \(isNil)").run(bits == nil ? [main] : [main, companion])
-                    }
-                }
-            }
-            let was = migration.source.entities[i]
-            guard was.uniqueConstraints.map({ $0.map(was.name(of:)) }) != entity.uniqueConstraints.map({ $0.map(entity.name(of:)) })
-                || was.indexes.map({ $0.map(was.name(of:)) }) != entity.indexes.map({ $0.map(entity.name(of:)) })
-            else { continue }
-            for c in was.uniqueConstraints.indices { try db.execute("DROP INDEX IF EXISTS \(q("\(table.name)__unique_\(c)"))") }
-            for c in was.indexes.indices { try db.execute("DROP INDEX IF EXISTS \(q("\(table.name)__index_\(c)"))") }
-            let unique = "CREATE UNIQUE INDEX " + q(table.name + "__unique_").dropLast(), plain = "CREATE INDEX " + q(table.name + "__index_").dropLast()
-            for statement in new.ddl() where statement.hasPrefix(unique) || statement.hasPrefix(plain) {
-                try createIndex(statement)
-            }
-        }
+        try SQLMigration.alterInPlace(migration, SQLiteDialect.self, defaultClause: Self.defaultClause, run: { sql, parameters in
+            if parameters.isEmpty { try db.execute(sql) } else { try db.prepare(sql).run(parameters) }
+        }, createIndex: createIndex)
     }
 
     /// The `DEFAULT` clause of an added column, as a literal (DDL takes no parameters).
@@ -243,20 +186,13 @@ struct SQLiteMigration {
     /// Creates an index of `mapping` in `db`; a unique one over duplicates is
     /// `uniqueConstraintViolation` naming two colliding records (lower keys first).
     static func createIndex(_ statement: String, db: SQLiteConnection, mapping new: SQLiteMapping, storeIdentifier: String) throws {
-        let q = SQLiteMapping.quote
         do {
             try db.execute(statement)
         } catch let error as SQLiteError where error.primary == 19 /* SQLITE_CONSTRAINT */ {
-            for table in new.tables {
-                let entity = table.entity
-                for (c, refs) in entity.uniqueConstraints.enumerated() where statement.hasPrefix("CREATE UNIQUE INDEX \(q("\(table.name)__unique_\(c)"))") {
-                    let columns = refs.map { new.column(of: $0, in: table) }
-                    let on = columns.map { "a.\(q($0)) = b.\(q($0))" }.joined(separator: " AND ")
-                    let pair = try db.prepare("SELECT a.\(q("_pk")), b.\(q("_pk")) FROM \(q(table.name)) AS a JOIN \(q(table.name)) AS b ON a.\(q("_pk")) < b.\(q("_pk")) AND \(on) ORDER BY b.\(q("_pk")), a.\(q("_pk")) LIMIT 1").rows { ($0.int64(0), $0.int64(1)) }.first
-                    let properties = refs.map(entity.name(of:))
-                    let ids = pair.map { [$0.0, $0.1].map { PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entity.name, primaryKey: $0) } } ?? []
-                    throw SaveRules.migrationUniqueViolation(entity, properties: properties, records: ids)
-                }
+            if let (entity, properties, sql) = SQLMigration.uniqueCollision(statement, new, SQLiteDialect.self) {
+                let pair = try db.prepare(sql).rows { ($0.int64(0), $0.int64(1)) }.first
+                let ids = pair.map { [$0.0, $0.1].map { PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entity.name, primaryKey: $0) } } ?? []
+                throw SaveRules.migrationUniqueViolation(entity, properties: properties, records: ids)
             }
             throw error
         }

@@ -31,4 +31,24 @@ struct SQLiteSaveRecords: SQLRecordReader {
     }
 
     func committedRow(_ sql: String, _ parameters: [SQLValue]) throws -> [SQLValue]? { try store.committedRow(sql, parameters) }
+
+    var storeName: String { connection.path }
+
+    /// `PRAGMA schema_version`, which every `CREATE`, `ALTER` and `DROP` of any connection changes.
+    func schemaStamp() throws -> Int64? {
+        let statement = try connection.reuse(.schemaVersion)
+        defer { statement.resetKeepingBindings() }
+        return try statement.step() ? statement.int64(0) : nil
+    }
+
+    func recordedFingerprint() throws -> String {
+        try connection.prepare(.recordedFingerprint).rows { $0.text(0) }.first ?? ""
+    }
+
+    func recordedSchema() throws -> RecordedSchema {
+        guard let (_, recorded) = try SQLiteFormat.read(connection) else {
+            throw StrataError(.corruptStore, "The store's metadata disappeared while it was open.", file: connection.path)
+        }
+        return recorded
+    }
 }

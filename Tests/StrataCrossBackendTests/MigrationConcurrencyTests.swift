@@ -4,7 +4,10 @@ import Foundation
 @_spi(StrataEngine) import StrataJSON
 @_spi(StrataEngine) import StrataLMDB
 @_spi(StrataEngine) import StrataMemory
+@_spi(StrataEngine) import StrataPostgres
+@_spi(StrataEngine) import StrataSQLite
 @_spi(StrataEngine) import StrataXML
+import StrataBuiltinBackends
 import Synchronization
 import Testing
 
@@ -98,14 +101,27 @@ struct MigrationConcurrencyTests {
         let late = try Store.Snapshot.inserting(v1.entity(named: "Trip")!, values: ["title": "Late"])
         let error = try #require(throws: StrataError.self, "\(name)") { _ = try stale.save(SaveRequest(inserted: [late])) }
         #expect(error.code == .schemaMismatch, "\(name): \(error)")
+        #expect(error.message.contains("2.0.0") && error.message.contains("1.0.0"), "\(name): the refusal does not name both versions: \(error.message)")
         let after = try Store(make(v2))
         #expect(try after.fetch(FetchDescriptor(entity: "Trip")).map { try $0.value("name") } == [.string("Alps")], "\(name)")
     }
 
-    @Test(arguments: ["json", "csv", "xml", "lmdb"])
+    /// The backends whose stores another store or process can migrate: the file backends, and
+    /// PostgreSQL when a server is named (`make test` names one).
+    static let shared = ["json", "csv", "xml", "lmdb", "sqlite"] + (PostgresServer.url == nil ? [] : ["postgres"])
+
+    /// A PostgreSQL store "in" `dir` (its own namespace), dropped by `dropping`.
+    static func postgres(_ dir: URL, _ schema: Schema) -> PostgresStoreConfiguration {
+        PostgresStoreConfiguration(url: PostgresServer.url, schema: schema, namespace: PostgresServer.namespace(for: dir))
+    }
+
+    @Test(arguments: shared)
     func aStoreOpenedBeforeAMigrationIsRefusedOnSave(backend: String) throws {
         try SchemaRecordTests.each { _, dir in
+            defer { if backend == "postgres" { try? PostgresStore.dropStore(Self.postgres(dir, SchemaRecordTests.v1)) } }
             switch backend {
+            case "sqlite": try Self.staleWriterRefused(backend) { SQLiteStoreConfiguration(url: dir.appendingPathComponent("s.sqlite"), schema: $0) }
+            case "postgres": try Self.staleWriterRefused(backend) { Self.postgres(dir, $0) }
             case "json": try Self.staleWriterRefused(backend) { JSONStoreConfiguration(url: dir.appendingPathComponent("s.json"), schema: $0) }
             case "csv": try Self.staleWriterRefused(backend) { CSVStoreConfiguration(folder: dir.appendingPathComponent("s"), schema: $0) }
             case "xml": try Self.staleWriterRefused(backend) { XMLStoreConfiguration(url: dir.appendingPathComponent("s.xml"), schema: $0) }
@@ -114,11 +130,14 @@ struct MigrationConcurrencyTests {
         }
     }
 
-    @Test(arguments: ["memory", "json", "csv", "xml", "lmdb"])
+    @Test(arguments: ["memory"] + shared)
     func anotherOpenerDuringAMigrationNeverSeesHalfAStore(backend: String) throws {
         try SchemaRecordTests.each { name, dir in
             defer { MemoryStore.destroy(name: name) }
+            defer { if backend == "postgres" { try? PostgresStore.dropStore(Self.postgres(dir, SchemaRecordTests.v1)) } }
             switch backend {
+            case "sqlite": try Self.openDuringMigration(backend) { SQLiteStoreConfiguration(url: dir.appendingPathComponent("s.sqlite"), schema: $0) }
+            case "postgres": try Self.openDuringMigration(backend) { Self.postgres(dir, $0) }
             case "memory": try Self.openDuringMigration(backend) { MemoryStoreConfiguration(name: name, schema: $0) }
             case "json": try Self.openDuringMigration(backend) { JSONStoreConfiguration(url: dir.appendingPathComponent("s.json"), schema: $0) }
             case "csv": try Self.openDuringMigration(backend) { CSVStoreConfiguration(folder: dir.appendingPathComponent("s"), schema: $0) }

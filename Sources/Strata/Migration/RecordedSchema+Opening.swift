@@ -39,4 +39,10 @@ extension RecordedSchema {
         message += ". Open it with the schema it was written with, or migrate it (a lightweight change migrates on open through `openMigrating`; others need a migration plan); the store was left untouched."
         return StrataError(.schemaMismatch, message, file: file)
     }
+
+    /// The `schemaMismatch` of a save by a store opened with `schema` before another process
+    /// migrated the store to this record: both versions named, nothing of the save written.
+    public func savedAfterMigration(opening schema: Schema, file: String? = nil) -> StrataError {
+        mismatch(opening: schema, file: file, reason: "Another process migrated the store after this one opened it, so this save was refused and nothing of it was written; open the store again with the new version of the app")
+    }
 }

@@ -15,8 +15,9 @@ struct MigrationBackend: CustomStringConvertible, Sendable {
         self.open = { dir, types, plan in try ModelContainer(for: types, migrationPlan: plan, configurations: stores.configuration(dir, .empty)) }
     }
 
-    /// Every built-in backend, the memory backend first.
-    static let all: [MigrationBackend] = BuiltinStores.referenceFirst.map { MigrationBackend(name: $0.name, $0.factory) }
+    /// Every built-in backend, the memory backend first, and PostgreSQL when a server is named
+    /// (`STRATA_POSTGRES_URL`, which `make test` exports).
+    static let all: [MigrationBackend] = BuiltinStores.referenceFirstWithServers.map { MigrationBackend(name: $0.name, $0.factory) }
 }
 
 /// One store location for a test (a `ModelFixture`'s: removed, and the memory store destroyed, at the end).
