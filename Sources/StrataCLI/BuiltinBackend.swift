@@ -35,6 +35,8 @@ struct BuiltinBackend: Sendable {
     let addAttribute: @Sendable (_ directory: URL) throws -> Duration
     /// Whether the workload's v2 → v3 is a custom stage on this backend (`MigrationWorkload`).
     let migrationHasCustomStage: Bool
+    /// Removes the store "in" a directory (for a server backend, its namespace on the server).
+    let destroy: @Sendable (_ directory: URL) -> Void
     /// Checks that store after a kill and returns the version it holds.
     let migrationCheck: @Sendable (_ directory: URL, _ records: Int) throws -> Int
     /// Reopens a crash-workload store and returns its generation (`strata torture`).
@@ -121,6 +123,7 @@ struct BuiltinBackend: Sendable {
                 return took
             },
             migrationHasCustomStage: MigrationWorkload.hasCustomStage(Store.self),
+            destroy: { dir in factory.destroy(dir) },
             migrationCheck: { dir, records in try MigrationWorkload.check({ factory.configuration(dir, $0) }, records: records) },
             crashCheck: { dir, large in try CrashWorkload.check(try Store(readOnly(dir)), largeEvery: large) },
             powerLossCheck: { dir, large in

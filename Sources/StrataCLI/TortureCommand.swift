@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StrataBuiltinBackends
 import StrataConformance
 
 /// `strata torture --backend <name> --trials N`: kills a writer with SIGKILL inside small and large
@@ -23,16 +24,23 @@ struct TortureCommand: ParsableCommand {
 
     func run() throws {
         let chosen = try BuiltinBackend.named(backend)
-        guard chosen.isPersistentOnDisk else { throw ValidationError("The \(backend) backend keeps nothing after its process ends: there is nothing to reopen after a kill.") }
+        // A server backend's stores outlive the killed writer too; the migration mode reaches them
+        // (the server named by STRATA_POSTGRES_URL, which the writers inherit).
+        let onServer = BuiltinStores.servers.contains { $0.name == backend }
+        guard chosen.isPersistentOnDisk || (migration && onServer) else {
+            throw ValidationError("The \(backend) backend keeps nothing after its process ends\(onServer ? " that a save torture can damage; use --migration" : ""): there is nothing to reopen after a kill.")
+        }
         let work = ToolFolder(workDirectory, prefix: "strata-torture")
         let tool = try ToolFolder.executable
         if migration {
             let records = self.records
+            let discard: ((URL) -> Void)? = onServer ? { chosen.destroy($0) } : nil
             let report = try MigrationTorture.run(
                 trials: trials, seed: seed, in: try work.create(),
                 template: { dir in try chosen.migrationTemplate(dir, records) },
                 writer: { dir in (tool, ["crash-writer", "--backend", backend, "--path", dir.path, "--migrate"]) },
                 check: { dir in try chosen.migrationCheck(dir, records) },
+                onServer: discard,
                 progress: { trial in if trial % 50 == 0 { FileHandle.standardError.write(Data("\(trial)/\(trials) trials\n".utf8)) } })
             print(report.table(backend: backend, records: records))
             work.finish(keep: !report.passed)

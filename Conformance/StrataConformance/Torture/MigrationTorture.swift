@@ -52,20 +52,29 @@ public enum MigrationTorture {
     ///   - template: writes the version-1 store into a directory (once).
     ///   - writer: the executable and arguments of a migrating writer for a directory.
     ///   - check: `MigrationWorkload.check` on a directory: the version found.
+    ///   - onServer: with a `discard` that removes the store "in" a directory: the store lives on a
+    ///     server, not in the directory (PostgreSQL), so every trial writes its version-1 store
+    ///     afresh instead of copying the template's files.
     public static func run(
         trials: Int, seed: UInt64, in work: URL, template: (URL) throws -> Void,
-        writer: (URL) -> (URL, [String]), check: (URL) throws -> Int, progress: (Int) -> Void = { _ in }
+        writer: (URL) -> (URL, [String]), check: (URL) throws -> Int, onServer discard: ((URL) -> Void)? = nil, progress: (Int) -> Void = { _ in }
     ) throws -> Report {
         var report = Report()
         let fm = FileManager.default
         let original = work.appendingPathComponent("template")
         try? fm.removeItem(at: original)
         try fm.createDirectory(at: original, withIntermediateDirectories: true)
-        try template(original)
+        if discard == nil { try template(original) }
         func fresh(_ name: String) throws -> URL {
             let dir = work.appendingPathComponent(name)
             try? fm.removeItem(at: dir)
-            try fm.copyItem(at: original, to: dir)
+            guard let discard else {
+                try fm.copyItem(at: original, to: dir)
+                return dir
+            }
+            discard(dir)
+            try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+            try template(dir)
             return dir
         }
         func start(_ dir: URL) throws -> (Process, LineReader, FileHandle) {
@@ -97,6 +106,7 @@ public enum MigrationTorture {
             report.problems.append("the unkilled migration ended with status \(first.terminationStatus) and left version \(String(describing: try? check(whole)))")
         }
         try? fm.removeItem(at: whole)
+        discard?(whole)
         var random = SeededGenerator(state: seed)
         let window = microseconds(report.wholeMigration), stageWindow = microseconds(report.customStage)
         for trial in 1...trials {
@@ -125,11 +135,12 @@ public enum MigrationTorture {
             } catch {
                 report.failures += 1
                 report.problems.append("trial \(trial): \(error)")
-                try? fm.moveItem(at: dir, to: work.appendingPathComponent("failed-\(trial)"))
+                if discard == nil { try? fm.moveItem(at: dir, to: work.appendingPathComponent("failed-\(trial)")) }
             }
             progress(trial)
         }
         try? fm.removeItem(at: work.appendingPathComponent("trial"))
+        discard?(work.appendingPathComponent("trial"))
         return report
     }
 }
