@@ -5,6 +5,7 @@ import StrataConformance
 @_spi(StrataEngine) import StrataCSV
 @_spi(StrataEngine) import StrataJSON
 @_spi(StrataEngine) import StrataLMDB
+@_spi(StrataEngine) import StrataPostgres
 @_spi(StrataEngine) import StrataSQLite
 @_spi(StrataEngine) import StrataXML
 import Synchronization
@@ -28,6 +29,7 @@ struct MigrationProcessTests {
         case "json": JSONStoreConfiguration(url: dir.appendingPathComponent("store.json"), schema: schema, lockWait: nil, isReadOnly: readOnly)
         case "csv": CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema, lockWait: nil, isReadOnly: readOnly)
         case "xml": XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: schema, lockWait: nil, isReadOnly: readOnly)
+        case "postgres": PostgresStoreConfiguration(url: PostgresServer.url, schema: schema, namespace: PostgresServer.namespace(for: dir), isReadOnly: readOnly)
         default: LMDBStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema, isReadOnly: readOnly)
         }
     }
@@ -60,19 +62,33 @@ struct MigrationProcessTests {
         try MigrationWorkload.write({ factory.stores.configuration(dir, $0) }, records: records)
     }
 
+    /// Removes the store "in" `dir` (a PostgreSQL store's namespace; a file store's files).
+    static func destroy<Factory: BuiltinStoreFactory>(_ factory: Factory, in dir: URL) {
+        factory.stores.destroy(dir)
+    }
+
     /// The workload's check of the store the tool migrated: the version it is at.
     static func check<Factory: BuiltinStoreFactory>(_ factory: Factory, in dir: URL) throws -> Int {
         try MigrationWorkload.check({ factory.stores.configuration(dir, $0) }, records: records)
     }
 
-    @Test(arguments: ["sqlite", "lmdb", "json", "csv", "xml"])
+    /// The backends a second process can open: every file backend, and PostgreSQL when a server
+    /// is named (`make test` names one; the migrating process inherits it).
+    static let backends = ["sqlite", "lmdb", "json", "csv", "xml"] + (PostgresServer.url == nil ? [] : ["postgres"])
+
+    @Test(arguments: backends)
     func anotherProcessWaitsOrIsRefusedWhileAMigrationRuns(backend: String) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-migration-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let entry = try #require(BuiltinStores.named(backend))
+        defer {
+            Self.destroy(entry.factory, in: dir)
+            try? FileManager.default.removeItem(at: dir)
+        }
         let v2 = MigrationWorkload.schema(2), v3 = MigrationWorkload.schema(3)
         func mine(_ schema: Schema, readOnly: Bool = false) -> any DataStoreConfiguration { Self.configuration(backend, dir, schema, readOnly: readOnly) }
-        let entry = try #require(BuiltinStores.named(backend))
+        // Writers that wait for the migration's lock instead of being refused at once.
+        let waits = backend == "lmdb" || backend == "postgres"
         try Self.writeTemplate(entry.factory, in: dir)
 
         let migrator = Process()
@@ -102,8 +118,8 @@ struct MigrationProcessTests {
         // The store is not at v3 until the migration commits: an app at v3 is refused, whole.
         let early = #expect(throws: StrataError.self, "\(backend): opened at v3 while the migration ran") { _ = try Self.open(mine(v3, readOnly: true)) }
         #expect(early.map { [.schemaMismatch, .storeLocked].contains($0.code) } == true, "\(backend): \(String(describing: early))")
-        // A writer at v2 is refused at once (it waits for no lock) or, on LMDB, waits for the
-        // migration and is then refused: it never writes into the store being migrated.
+        // A writer at v2 is refused at once (it waits for no lock) or, on LMDB and PostgreSQL,
+        // waits for the migration and is then refused: it never writes into the store being migrated.
         let writeOutcome = Mutex<StrataError?>(nil), wrote = Mutex(false)
         let writerDone = DispatchSemaphore(value: 0)
         let atV2 = mine(v2)
@@ -117,7 +133,7 @@ struct MigrationProcessTests {
             }
         }
         writer.start()
-        if backend != "lmdb" { writerDone.wait() }
+        if !waits { writerDone.wait() }
         input.fileHandleForWriting.write(Data("go\n".utf8))
         while true {
             let chunk = output.fileHandleForReading.availableData
@@ -125,11 +141,11 @@ struct MigrationProcessTests {
             said += String(decoding: chunk, as: UTF8.self)
         }
         migrator.waitUntilExit()
-        if backend == "lmdb" { writerDone.wait() }
+        if waits { writerDone.wait() }
         #expect(migrator.terminationStatus == 0 && said.contains("migrated 3"), "\(backend): the migration ended with \(migrator.terminationStatus), saying \(said)")
         #expect(!wrote.withLock { $0 }, "\(backend): a save at v2 landed while the store was being migrated")
         let code = writeOutcome.withLock { $0?.code }
-        let expected: Set<StrataError.Code> = backend == "lmdb" ? [.storeLocked, .schemaMismatch] : [.storeLocked]
+        let expected: Set<StrataError.Code> = waits ? [.storeLocked, .schemaMismatch] : [.storeLocked]
         #expect(code.map(expected.contains) == true, "\(backend): the writer at v2 ended with \(String(describing: writeOutcome.withLock { $0 }))")
 
         // Afterwards the store is at v3 with both halves of the custom stage and every record.
