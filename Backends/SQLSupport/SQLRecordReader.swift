@@ -49,10 +49,11 @@
     /// Where errors say the store is (a path, or a server's redacted name).
     var storeName: String { get }
 
-    /// A cheap stamp of the store's tables as the open write transaction sees them, which changes
-    /// whenever another connection changes them (SQLite: `PRAGMA schema_version`), or nil when the
-    /// backend has none: the save reads `recordedFingerprint()` only when the stamp changed, or on
-    /// every save when there is no stamp (SQLSaveTransaction+Schema.swift).
+    /// A cheap stamp of the store as the open write transaction sees it, which changes whenever
+    /// another connection committed since the last save passed the check (SQLite: the pager's data
+    /// version, which the store notes after each commit), or nil when the backend has none: the
+    /// save reads `recordedFingerprint()` only when the stamp changed, or on every save when there
+    /// is no stamp (SQLSaveTransaction+Schema.swift).
     func schemaStamp() throws -> Int64?
 
     /// The fingerprint of the schema the store records, in the open write transaction.

@@ -6,10 +6,11 @@ extension SQLSaveTransaction {
     /// holds, so nothing changes until the commit). Without the check, a process opened before the
     /// migration would write rows the new version reads wrongly, or fail half-way on a renamed column.
     ///
-    /// Cheap on every save: the backend's stamp of its tables (`SQLRecordReader.schemaStamp`) is
-    /// compared with the one of the last save that passed, and the recorded fingerprint is read only
-    /// when it changed (SQLite: one `PRAGMA schema_version`); a backend without a stamp reads the
-    /// fingerprint every time (PostgreSQL: one query).
+    /// Cheap on every save: the backend's stamp (`SQLRecordReader.schemaStamp`) is compared with
+    /// `checkedSchemaStamp` (the last save's, which the backend may set after its commit), and the
+    /// recorded fingerprint is read only when it changed, i.e. another connection committed (SQLite:
+    /// one C call for its data version); a backend without a stamp reads the fingerprint every time
+    /// (PostgreSQL: one query).
     ///
     /// - Throws: `schemaMismatch` naming the store's version and this connection's, before anything
     ///   of the save is written.

@@ -17,12 +17,10 @@
     @usableFromInline package static let commit = SQLText(sql: "COMMIT", slot: 2)
     /// `ROLLBACK`.
     @usableFromInline package static let rollback = SQLText(sql: "ROLLBACK", slot: 3)
-    /// `PRAGMA schema_version`: SQLite's stamp of its tables (`SQLRecordReader.schemaStamp`).
-    @usableFromInline package static let schemaVersion = SQLText(sql: "PRAGMA schema_version", slot: 4)
     /// The recorded schema fingerprint (`SQLRecordReader.recordedFingerprint`).
-    @usableFromInline package static let recordedFingerprint = SQLText(sql: "SELECT \"value\" FROM \"strata_metadata\" WHERE \"key\" = 'fingerprint'", slot: 5)
+    @usableFromInline package static let recordedFingerprint = SQLText(sql: "SELECT \"value\" FROM \"strata_metadata\" WHERE \"key\" = 'fingerprint'", slot: 4)
     /// The first slot a mapping may use.
-    @usableFromInline package static let firstMappingSlot = 6
+    @usableFromInline package static let firstMappingSlot = 5
 }
 
 /// Hands out consecutive slots while a mapping builds its texts.

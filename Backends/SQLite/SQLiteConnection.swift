@@ -118,6 +118,16 @@ final class SQLiteConnection: @unchecked Sendable {
         return now
     }
 
+    /// The pager's data version (`SQLITE_FCNTL_DATA_VERSION`): it changes whenever the file
+    /// changes — a commit of this connection, or one of another connection found when this one
+    /// starts a transaction. Reliable inside a transaction and right after this connection's
+    /// commit; a C call, no statement.
+    var dataVersion: Int64 {
+        var version: UInt32 = 0
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+        return Int64(version)
+    }
+
     /// The rowid of the last insert.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -34,12 +34,10 @@ struct SQLiteSaveRecords: SQLRecordReader {
 
     var storeName: String { connection.path }
 
-    /// `PRAGMA schema_version`, which every `CREATE`, `ALTER` and `DROP` of any connection changes.
-    func schemaStamp() throws -> Int64? {
-        let statement = try connection.reuse(.schemaVersion)
-        defer { statement.resetKeepingBindings() }
-        return try statement.step() ? statement.int64(0) : nil
-    }
+    /// The pager's data version (`SQLiteConnection.dataVersion`): after `BEGIN IMMEDIATE` it
+    /// differs from the one the store noted after its last commit (`SQLiteStore.save`) exactly when
+    /// another connection committed meanwhile — a migration is such a commit. One C call per save.
+    func schemaStamp() throws -> Int64? { connection.dataVersion }
 
     func recordedFingerprint() throws -> String {
         try connection.prepare(.recordedFingerprint).rows { $0.text(0) }.first ?? ""

@@ -71,6 +71,8 @@ public final class SQLiteStore: HistoryRecordingStore {
             // fixed statements are on first use, so the first update is not the slow one (it
             // would compile it). A failure here resurfaces, reported, in the save.
             for texts in mapping.texts { _ = try? db.prepare(texts.selectByKey) }
+            // And the first save's check of the recorded schema (SQLSaveTransaction+Schema.swift).
+            _ = try? db.prepare(.recordedFingerprint)
         }
         self.identifier = identifier!
         self.writer = Mutex(Writer(db: db))
@@ -200,6 +202,9 @@ public final class SQLiteStore: HistoryRecordingStore {
                 let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
                 if configuration.recordsHistory { try recordHistory(request, result, db: db, records: records) }
                 try db.reuse(.commit).run()
+                // The data version this commit left: the next save reads the recorded schema again
+                // only if another connection commits before it (`SQLiteSaveRecords.schemaStamp`).
+                transaction.checkedSchemaStamp = db.dataVersion
                 #if STRATA_INTERNAL_CHECKS
                 checkInvariantsAfterSave()  // SQLiteStore+Invariants.swift
                 #endif
