@@ -145,7 +145,7 @@ let package = Package(
             path: "Tests/StrataXMLTests"
         ),
         // Needs the server `make test` starts (Tests/Postgres/cluster.sh); without it the tests say so.
-        .testTarget(name: "StrataPostgresTests", dependencies: ["Strata", "StrataPostgres", "StrataSQLSupport", "StrataConformance"], path: "Tests/StrataPostgresTests"),
+        .testTarget(name: "StrataPostgresTests", dependencies: ["Strata", "StrataPostgres", "StrataSQLSupport", "StrataConformance", "StrataBuiltinBackends"], path: "Tests/StrataPostgresTests"),
         .testTarget(
             name: "StrataCrossBackendTests",
             dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataConformance", "StrataBuiltinBackends", "StrataFileSupport"],

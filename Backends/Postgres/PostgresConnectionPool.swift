@@ -68,9 +68,28 @@ final class PostgresConnectionPool: Sendable {
 
     /// Runs `body` on an idle or new connection; `consistent` wraps it in one read-only REPEATABLE
     /// READ transaction, so several statements (a query and its to-many lists) see one committed state.
-    /// Libpq and server failures become `StrataError`s.
+    /// Libpq and server failures become `StrataError`s. When an idle connection turns out dropped
+    /// (the server restarted since it was last used), the other idle ones are let go too and `body`
+    /// runs again on a new connection: a read changes nothing, so running it again is safe.
     func withConnection<T>(consistent: Bool, _ body: (PostgresConnection) throws -> T) throws -> T {
-        let connection = try idle.withLock { $0.popLast()?.value } ?? connect()
+        if let pooled = idle.withLock({ $0.popLast()?.value }) {
+            do {
+                return try run(on: pooled, consistent: consistent, body)
+            } catch let error as PostgresError where error.isConnectionLost {
+                idle.withLock { $0.removeAll() }
+            } catch let error as PostgresError {
+                throw error.strataError(store: store)
+            }
+        }
+        do {
+            return try run(on: try connect(), consistent: consistent, body)
+        } catch let error as PostgresError {
+            throw error.strataError(store: store)
+        }
+    }
+
+    /// `body` on `connection`, which goes back to the pool afterwards unless it was lost.
+    private func run<T>(on connection: PostgresConnection, consistent: Bool, _ body: (PostgresConnection) throws -> T) throws -> T {
         var reusable = true
         defer {
             if reusable, connection.isAlive { idle.withLock { if $0.count < Self.kept { $0.append(Connection(value: connection)) } } }
@@ -88,8 +107,6 @@ final class PostgresConnectionPool: Sendable {
             }
         } catch let error as PostgresError {
             if error.isConnectionLost { reusable = false }
-            throw error.strataError(store: store)
-        } catch {
             throw error
         }
     }

@@ -20,10 +20,15 @@ struct PostgresSaveRecords: SQLRecordReader {
 
     func targets(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> [Int64] { try records.targets(entity, key, r) }
 
-    /// One SELECT by key, its columns compared with what `SQLValueCodec` would write, then one
-    /// query per to-many.
+    /// One SELECT by key that locks the row (`FOR UPDATE`) until the save's transaction ends, its
+    /// columns compared with what `SQLValueCodec` would write, then one query per to-many.
+    ///
+    /// The lock makes the compare and the write one step even against writers that do not take the
+    /// store's write lock (another application on the same tables): what `checksConflicts`
+    /// compared is what the row holds when the UPDATE writes it (docs/formats/postgres.md,
+    /// "Isolation, retries").
     func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value], targets: inout SQLStoredTargets) throws -> [Int]? {
-        let rows = try connection.query(mapping.texts[entity.index].selectByKey.sql, [.integer(key)])
+        let rows = try connection.query(mapping.texts[entity.index].selectByKey.sql + " FOR UPDATE OF t0", [.integer(key)])
         guard rows.count > 0 else { return nil }
         let table = mapping.tables[entity.index]
         var changed: [Int] = []

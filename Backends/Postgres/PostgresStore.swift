@@ -23,6 +23,12 @@ public final class PostgresStore: DataStore {
     let readers: PostgresConnectionPool
     let writer: Mutex<Writer>
     private let saveStart: SQLSaveStart
+    /// How many saves were run again after the server aborted them (a deadlock victim, a
+    /// serialization failure); the tests read it.
+    let retriedSaves = Atomic<Int>(0)
+    /// Called inside every save's transaction right after the write lock is taken (tests only: to
+    /// provoke a deadlock at a known point).
+    let afterWriteLock = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// The writer's connection, opened again when the server dropped it, and the save transaction
     /// every save on it reuses (made by the first save).
@@ -36,7 +42,7 @@ public final class PostgresStore: DataStore {
     /// - Throws: `storeUnavailable` when the server cannot be reached; `corruptStore` for a namespace
     ///   holding someone else's tables, `unsupported` for a newer format, `schemaMismatch` for another
     ///   schema — each leaving the namespace untouched; `ioFailure` for a read-only open of a
-    ///   namespace that holds no store.
+    ///   namespace that holds no store; `readOnlyStore` for a writable open of a hot standby.
     public init(_ configuration: PostgresStoreConfiguration) throws {
         self.configuration = configuration
         let mapping = try SQLMapping(schema: configuration.schema, dialect: PostgresDialect.self)
@@ -54,6 +60,10 @@ public final class PostgresStore: DataStore {
                 }
                 opened = found
             } else {
+                // A hot standby takes no writes: refused at open, not at the first save.
+                if try connection.query("SELECT pg_is_in_recovery()::int::int8").integer(0, 0) == 1 {
+                    throw StrataError(.readOnlyStore, "The PostgreSQL server is a hot standby, which takes no writes: open the store with `isReadOnly: true` to read from it, or name the primary to save.", file: name)
+                }
                 opened = try PostgresCatalog.openOrCreate(
                     connection, namespace: configuration.namespace, schema: configuration.schema,
                     ddl: mapping.ddl(PostgresDialect.self), entityTables: mapping.tables.map(\.name), file: name)
@@ -166,57 +176,93 @@ public final class PostgresStore: DataStore {
     }
 
     /// Applies the save in one transaction under the store's write lock (the shared layer's
-    /// `SQLSaveTransaction`); on any error it is rolled back and nothing changes. A connection the
-    /// server dropped is replaced by the next save.
+    /// `SQLSaveTransaction`); on any error it is rolled back and nothing changes. A transaction the
+    /// server aborted as a deadlock victim or a serialization failure (40P01, 40001) is run again
+    /// from the start, up to `saveAttempts` times in all; a connection the server dropped is replaced
+    /// by the next save, or at once when it was found dropped before the save wrote anything
+    /// (docs/formats/postgres.md, "Isolation, retries").
     ///
     /// - Throws: `storeUnavailable` when the server cannot be reached (the save was not applied, or,
-    ///   when the connection was lost during COMMIT, applied whole or not at all).
+    ///   when the connection was lost during COMMIT, applied whole or not at all); `storeLocked`
+    ///   with the last SQLSTATE as its native error when every attempt was aborted.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         guard !configuration.isReadOnly else {
             throw StrataError(.readOnlyStore, "This PostgreSQL store was opened read-only; open it without `isReadOnly` to save.", file: configuration.name)
         }
         return try writer.withLock { writer in
-            let connection: PostgresConnection
-            if let open = writer.connection, open.isAlive {
-                connection = open
-            } else {
-                writer.connection = nil
-                writer.transaction = nil
-                connection = try readers.connect()
-                writer.connection = connection
-            }
-            do {
-                try connection.beginWrite()
-                let transaction: SQLSaveTransaction<PostgresSaveRecords>
-                if let reused = writer.transaction {
-                    transaction = reused
-                } else {
-                    transaction = SQLSaveTransaction(records: PostgresSaveRecords(records: records(connection), readers: readers), start: saveStart)
-                    writer.transaction = transaction
-                }
-                // Left clean for the next save whatever happens, holding nothing of this one.
-                defer { transaction.reset() }
+            var attempt = 1
+            while true {
                 do {
-                    try transaction.run(request)
-                    var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
-                    for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
-                    let deleted = Set(transaction.deleted.map { transaction.records.id(schema.entities[$0.entity].name, $0.key) })
-                    let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
-                    if configuration.recordsHistory { try recordHistory(request, result, connection: connection, records: transaction.records.records) }
-                    try connection.commit()
-                    return result
-                } catch {
-                    try? connection.rollback()
-                    throw error
+                    return try saveOnce(request, &writer)
+                } catch let error as PostgresError where error.isRetryable && attempt < Self.saveAttempts {
+                    attempt += 1
+                    retriedSaves.add(1, ordering: .relaxed)
+                } catch let error as PostgresError {
+                    throw error.strataError(store: configuration.name)
                 }
-            } catch let error as PostgresError {
-                if error.isConnectionLost || !connection.isAlive {
-                    writer.connection = nil
-                    writer.transaction = nil
-                }
-                throw error.strataError(store: configuration.name)
             }
         }
+    }
+
+    /// How many times a save runs at most when the server aborts it as a deadlock victim or a
+    /// serialization failure: bounded, so a save under constant conflict ends with `storeLocked`.
+    static let saveAttempts = 5
+
+    /// One attempt of `save`: the transaction, committed, or rolled back and the error rethrown
+    /// (libpq and server failures as `PostgresError`).
+    private func saveOnce(_ request: SaveRequest<DefaultSnapshot>, _ writer: inout Writer) throws -> SaveResult<DefaultSnapshot> {
+        var connection = try writerConnection(&writer)
+        do {
+            do {
+                try connection.beginWrite()
+            } catch let error as PostgresError where error.isConnectionLost && writer.connection === connection {
+                // The open connection was dropped (a restarted server, a terminated backend) before
+                // this save wrote anything: go on over a new one.
+                writer.connection = nil
+                connection = try writerConnection(&writer)
+                try connection.beginWrite()
+            }
+            afterWriteLock.withLock { $0 }?()
+            let transaction: SQLSaveTransaction<PostgresSaveRecords>
+            if let reused = writer.transaction {
+                transaction = reused
+            } else {
+                transaction = SQLSaveTransaction(records: PostgresSaveRecords(records: records(connection), readers: readers), start: saveStart)
+                writer.transaction = transaction
+            }
+            // Left clean for the next save whatever happens, holding nothing of this one.
+            defer { transaction.reset() }
+            do {
+                try transaction.run(request)
+                var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
+                for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
+                let deleted = Set(transaction.deleted.map { transaction.records.id(schema.entities[$0.entity].name, $0.key) })
+                let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
+                if configuration.recordsHistory { try recordHistory(request, result, connection: connection, records: transaction.records.records) }
+                try connection.commit()
+                return result
+            } catch {
+                try? connection.rollback()
+                throw error
+            }
+        } catch let error as PostgresError {
+            if error.isConnectionLost || !connection.isAlive {
+                writer.connection = nil
+                writer.transaction = nil
+            }
+            throw error
+        }
+    }
+
+    /// The writer's open connection, else a new one (`storeUnavailable` when the server cannot be
+    /// reached).
+    private func writerConnection(_ writer: inout Writer) throws -> PostgresConnection {
+        if let open = writer.connection, open.isAlive { return open }
+        writer.connection = nil
+        writer.transaction = nil
+        let connection = try readers.connect()
+        writer.connection = connection
+        return connection
     }
 }
 

@@ -5,6 +5,11 @@
 #                               create the database, write DIR/env (the settings, as shell exports)
 #   cluster.sh stop DIR         stop the server (fast, then immediate, then SIGKILL) and remove DIR
 #   cluster.sh env DIR          print DIR/env
+#   cluster.sh pause DIR MODE   stop the server of DIR (pg_ctl stop -m fast|immediate), keeping its data
+#   cluster.sh resume DIR       start it again with the same settings and port
+#   cluster.sh replica DIR PRIMARY
+#                               a hot standby of PRIMARY's cluster (pg_basebackup -R, streaming) in DIR,
+#                               read-only, on its own socket and port; DIR/env as for start
 #   cluster.sh run -- CMD ...   start a cluster in a fresh temporary folder, run CMD with its settings in
 #                               the environment, then stop it and remove the folder whatever CMD did
 #                               (also on Ctrl-C or SIGTERM); exits with CMD's status
@@ -15,6 +20,15 @@
 # (trust, the socket folder is private), over TCP (127.0.0.1) it needs the random password in DIR/env
 # (scram-sha-256). Nothing outside DIR is touched except the account.
 set -euo pipefail
+
+# A program that started this script may know it finished only when every copy of a descriptor it
+# handed down is closed (Foundation's Process on Linux): the server pg_ctl leaves running must not
+# inherit one, or that program waits as long as the server runs. Close every descriptor above 2
+# except bash's own script descriptor (255).
+for fd in /proc/$$/fd/*; do
+    fd=${fd##*/}
+    case $fd in 0|1|2|255) ;; *) eval "exec $fd>&-" 2>/dev/null || true ;; esac
+done
 
 OS_USER=${STRATA_PG_OS_USER:-postgres}
 DB_USER=strata
@@ -41,8 +55,46 @@ ensure_account() {
     useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$OS_USER"
 }
 
+# DIR/env: the settings of the server in DIR, as shell exports.
+write_env() {
+    local dir=$1 bin=$2 port=$3 password=$4
+    local socket_url="postgresql://$DB_USER@/$DB_NAME?host=$dir/socket&port=$port"
+    local tcp_url="postgresql://$DB_USER:$password@127.0.0.1:$port/$DB_NAME"
+    cat > "$dir/env" <<EOF
+export PGHOST='$dir/socket'
+export PGPORT='$port'
+export PGUSER='$DB_USER'
+export PGDATABASE='$DB_NAME'
+export STRATA_POSTGRES_URL='$socket_url'
+export STRATA_POSTGRES_TCP_URL='$tcp_url'
+export STRATA_POSTGRES_PASSWORD='$password'
+export STRATA_POSTGRES_CLUSTER='$dir'
+export STRATA_POSTGRES_BIN='$bin'
+EOF
+    chmod 600 "$dir/env"
+}
+
+# Starts the server of DIR with OPTIONS on a free random loopback port (another one if the server
+# could not bind it), keeping the options in DIR/server.options for `resume`; sets SERVED_PORT.
+serve() {
+    local dir=$1 options=$2 bin attempt port
+    bin=$(bindir)
+    for attempt in 1 2 3 4 5 6 7 8; do
+        port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+        if ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; then continue; fi
+        printf '%s\n' "-c port=$port $options" > "$dir/server.options"
+        if as_server "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -s -o "$(cat "$dir/server.options")" start; then
+            SERVED_PORT=$port
+            return 0
+        fi
+        grep -q "could not bind\|Address already in use" "$dir/server.log" 2>/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+    done
+    echo "cluster.sh: no free port found" >&2
+    exit 1
+}
+
 start() {
-    local dir=$1 bin port password attempt
+    local dir=$1 bin port password
     bin=$(bindir)
     if [ -f "$dir/env" ] && [ -f "$dir/data/postmaster.pid" ] && kill -0 "$(head -1 "$dir/data/postmaster.pid")" 2>/dev/null; then
         echo "cluster.sh: already running in $dir" >&2
@@ -60,37 +112,45 @@ start() {
         --auth-local=trust --auth-host=scram-sha-256 --no-sync > "$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     rm -f "$dir/.pwfile"
+    # Other networks allowed in over TCP with the password (STRATA_PG_HBA, a CIDR such as
+    # 10.231.0.0/16), listening on STRATA_PG_LISTEN (default 127.0.0.1): the network-namespace test.
+    if [ -n "${STRATA_PG_HBA:-}" ]; then
+        printf 'host all all %s scram-sha-256\n' "$STRATA_PG_HBA" | as_server tee -a "$dir/data/pg_hba.conf" > /dev/null
+    fi
     as_server mkdir -p "$dir/socket"
-    # A free loopback port: a random one, another if the server could not bind it.
-    for attempt in 1 2 3 4 5 6 7 8; do
-        port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
-        if ss -Hltn "sport = :$port" 2>/dev/null | grep -q .; then continue; fi
-        # fsync off: the test server's data need not survive a machine crash, only a server crash
-        # (the WAL is still written before a commit is acknowledged: synchronous_commit stays on).
-        if as_server "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -s \
-            -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir/socket -c fsync=off -c full_page_writes=off -c max_connections=400 -c shared_buffers=32MB -c max_wal_senders=4 -c wal_level=replica" \
-            start; then
-            break
-        fi
-        port=""
-        grep -q "could not bind\|Address already in use" "$dir/server.log" 2>/dev/null || { cat "$dir/server.log" >&2; exit 1; }
-    done
-    [ -n "$port" ] || { echo "cluster.sh: no free port found" >&2; exit 1; }
+    # fsync off: the test server's data need not survive a machine crash, only a server crash
+    # (the WAL is still written before a commit is acknowledged: synchronous_commit stays on).
+    serve "$dir" "-c listen_addresses=${STRATA_PG_LISTEN:-127.0.0.1} -c unix_socket_directories=$dir/socket -c fsync=off -c full_page_writes=off -c max_connections=400 -c shared_buffers=32MB -c max_wal_senders=4 -c wal_level=replica"
+    port=$SERVED_PORT
+    write_env "$dir" "$bin" "$port" "$password"
     as_server "$bin/psql" -X -q -h "$dir/socket" -p "$port" -U "$DB_USER" -d postgres -c "CREATE DATABASE $DB_NAME" >/dev/null
-    local socket_url="postgresql://$DB_USER@/$DB_NAME?host=$dir/socket&port=$port"
-    local tcp_url="postgresql://$DB_USER:$password@127.0.0.1:$port/$DB_NAME"
-    cat > "$dir/env" <<EOF
-export PGHOST='$dir/socket'
-export PGPORT='$port'
-export PGUSER='$DB_USER'
-export PGDATABASE='$DB_NAME'
-export STRATA_POSTGRES_URL='$socket_url'
-export STRATA_POSTGRES_TCP_URL='$tcp_url'
-export STRATA_POSTGRES_PASSWORD='$password'
-export STRATA_POSTGRES_CLUSTER='$dir'
-export STRATA_POSTGRES_BIN='$bin'
-EOF
-    chmod 600 "$dir/env"
+}
+
+pause() {
+    local dir=$1 mode=$2
+    as_server "$(bindir)/pg_ctl" -D "$dir/data" -m "$mode" -w -t 60 -s stop
+}
+
+resume() {
+    local dir=$1
+    as_server "$(bindir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -s -o "$(cat "$dir/server.options")" start
+}
+
+# A streaming hot standby of the cluster in PRIMARY, made and run as the server's account.
+replica() {
+    local dir=$1 primary=$2 bin port password
+    bin=$(bindir)
+    port=$(grep "PGPORT=" "$primary/env" | cut -d"'" -f2)
+    password=$(grep "STRATA_POSTGRES_PASSWORD=" "$primary/env" | cut -d"'" -f2)
+    mkdir -p "$dir"
+    chmod 700 "$dir"
+    [ "$(id -u)" -eq 0 ] && chown "$OS_USER": "$dir"
+    as_server "$bin/pg_basebackup" -D "$dir/data" -R -X stream -c fast -h "$primary/socket" -p "$port" -U "$DB_USER" > "$dir/basebackup.log" 2>&1 \
+        || { cat "$dir/basebackup.log" >&2; exit 1; }
+    as_server mkdir -p "$dir/socket"
+    serve "$dir" "-c listen_addresses=127.0.0.1 -c unix_socket_directories=$dir/socket -c fsync=off -c hot_standby=on -c max_connections=400 -c shared_buffers=32MB -c max_wal_senders=4"
+    port=$SERVED_PORT
+    write_env "$dir" "$bin" "$port" "$password"
 }
 
 stop() {
@@ -111,6 +171,9 @@ stop() {
 case "${1:-}" in
     start) [ $# -eq 2 ] || { echo "usage: cluster.sh start DIR" >&2; exit 2; }; start "$2" ;;
     stop) [ $# -eq 2 ] || { echo "usage: cluster.sh stop DIR" >&2; exit 2; }; stop "$2" ;;
+    pause) [ $# -eq 3 ] || { echo "usage: cluster.sh pause DIR fast|immediate" >&2; exit 2; }; pause "$2" "$3" ;;
+    resume) [ $# -eq 2 ] || { echo "usage: cluster.sh resume DIR" >&2; exit 2; }; resume "$2" ;;
+    replica) [ $# -eq 3 ] || { echo "usage: cluster.sh replica DIR PRIMARY" >&2; exit 2; }; replica "$2" "$3" ;;
     env) [ $# -eq 2 ] || { echo "usage: cluster.sh env DIR" >&2; exit 2; }; cat "$2/env" ;;
     run)
         shift
@@ -130,5 +193,5 @@ case "${1:-}" in
         "$@" || status=$?
         exit $status
         ;;
-    *) echo "usage: cluster.sh start DIR | stop DIR | env DIR | run -- COMMAND..." >&2; exit 2 ;;
+    *) echo "usage: cluster.sh start DIR | stop DIR | pause DIR MODE | resume DIR | replica DIR PRIMARY | env DIR | run -- COMMAND..." >&2; exit 2 ;;
 esac
