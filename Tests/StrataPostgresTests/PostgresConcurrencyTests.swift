@@ -38,15 +38,17 @@ struct PostgresConcurrencyTests {
     }
 
     @Test("4 processes × 2,000 random saves on one store: every acknowledged save is there, every invariant holds")
-    func fourProcesses() throws {
-        let workers = try Self.runWorkers(urls: Array(repeating: PostgresTestServer.url!, count: 4), checkURL: PostgresTestServer.url!, saves: 2_000, seed: 28)
-        let lines = workers.flatMap(\.lines)
-        func count(_ prefix: String) -> Int { lines.filter { $0.hasPrefix(prefix) }.count }
-        // The run did what it is for: processes collided on unique names and on the contested
-        // counter, deleted libraries others were adding books to, and still lost nothing.
-        #expect(count("refused ") > 0, "no unique collision between processes")
-        #expect(count("increment ") > 0 && count("property ") > 0 && count("close ") > 0 && count("library ") > 0)
-        print("4 × 2,000 saves: \(count("tag ")) tags, \(count("library ")) libraries, \(count("book ")) adopted books, \(count("close ")) closed, \(count("refused ")) unique refusals, \(count("gone ")) adoptions refused (library deleted), \(count("increment ")) increments, \(count("conflict")) write conflicts")
+    func fourProcesses() async throws {
+        try await onOwnThread {
+            let workers = try Self.runWorkers(urls: Array(repeating: PostgresTestServer.url!, count: 4), checkURL: PostgresTestServer.url!, saves: 2_000, seed: 28)
+            let lines = workers.flatMap(\.lines)
+            func count(_ prefix: String) -> Int { lines.filter { $0.hasPrefix(prefix) }.count }
+            // The run did what it is for: processes collided on unique names and on the contested
+            // counter, deleted libraries others were adding books to, and still lost nothing.
+            #expect(count("refused ") > 0, "no unique collision between processes")
+            #expect(count("increment ") > 0 && count("property ") > 0 && count("close ") > 0 && count("library ") > 0)
+            print("4 × 2,000 saves: \(count("tag ")) tags, \(count("library ")) libraries, \(count("book ")) adopted books, \(count("close ")) closed, \(count("refused ")) unique refusals, \(count("gone ")) adoptions refused (library deleted), \(count("increment ")) increments, \(count("conflict")) write conflicts")
+        }
     }
 
     @Test("a save the server picks as a deadlock victim (40P01) is rolled back and run again, once")
@@ -70,7 +72,7 @@ struct PostgresConcurrencyTests {
         let otherPID = try other.value.query("SELECT pg_backend_pid()::int8").integer(0, 0) ?? 0
         let watcher = Box(try PostgresConnection(settings: PostgresConnectionSettings(url: PostgresTestServer.url!)))
         let otherDone = DispatchSemaphore(value: 0)
-        let calls = Atomic<Int>(0)
+        let calls = Atomic<Int>(0), otherFinished = Atomic<Bool>(false)
         // …and, once the save holds the store's write lock (first attempt only), asks for that lock
         // too: it waits for the save, and the save will wait for its row.
         store.afterWriteLock.withLock {
@@ -79,10 +81,13 @@ struct PostgresConcurrencyTests {
                 DispatchQueue.global().async {
                     _ = try? other.value.query("SELECT pg_advisory_xact_lock($1)", [.integer(other.value.writeLockKey)])
                     try? other.value.execute("COMMIT")
+                    otherFinished.store(true, ordering: .sequentiallyConsistent)
                     otherDone.signal()
                 }
-                // Observed: the other transaction is waiting for the advisory lock.
-                while (try? watcher.value.query("SELECT count(*) FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND NOT granted", [.integer(otherPID)]).integer(0, 0)) != 1 {}
+                // Observed: the other transaction is waiting for the advisory lock (or, should its
+                // statement fail, it finished, and the test fails below instead of waiting).
+                while !otherFinished.load(ordering: .sequentiallyConsistent),
+                      (try? watcher.value.query("SELECT count(*) FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND NOT granted", [.integer(otherPID)]).integer(0, 0)) != 1 {}
             }
         }
         let renamed = try store.snapshot(for: id)!.updating(["name": "after"])

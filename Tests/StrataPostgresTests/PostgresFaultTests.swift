@@ -18,80 +18,84 @@ struct PostgresFaultTests {
 
     @Test("the server stopped and restarted under a stream of saves: acknowledged saves kept, storeUnavailable while down, reconnects by itself",
           arguments: ["fast", "immediate"])
-    func serverStoppedAndRestarted(mode: String) throws {
-        let cluster = try PostgresPrivateCluster()
-        defer { cluster.remove() }
-        let directory = PostgresWorker.storeDirectory()
-        // This process over TCP with the password, the worker over the socket.
-        let configuration = PostgresStoreConfiguration(url: cluster.tcpURL, schema: FixtureDomain.schema, namespace: PostgresWorker.namespace(directory))
-        try PostgresWorker.prepare(directory: directory, url: cluster.url)
-        let store = try PostgresStore(configuration)
-        let worker = try PostgresWorker(directory: directory, url: cluster.url, worker: 0, saves: 600, seed: 5, toleratesUnavailable: true)
-        try #require(worker.read { $0 == "ready" })
-        worker.send("go")
-        var seen = 0
-        try #require(worker.read { _ in seen += 1; return seen == 150 }, "the worker stopped before 150 saves")
+    func serverStoppedAndRestarted(mode: String) async throws {
+        try await onOwnThread {
+            let cluster = try PostgresPrivateCluster()
+            defer { cluster.remove() }
+            let directory = PostgresWorker.storeDirectory()
+            // This process over TCP with the password, the worker over the socket.
+            let configuration = PostgresStoreConfiguration(url: cluster.tcpURL, schema: FixtureDomain.schema, namespace: PostgresWorker.namespace(directory))
+            try PostgresWorker.prepare(directory: directory, url: cluster.url)
+            let store = try PostgresStore(configuration)
+            let worker = try PostgresWorker(directory: directory, url: cluster.url, worker: 0, saves: 600, seed: 5, toleratesUnavailable: true)
+            try #require(worker.read { $0 == "ready" })
+            worker.send("go")
+            var seen = 0
+            try #require(worker.read { _ in seen += 1; return seen == 150 }, "the worker stopped before 150 saves")
 
-        try cluster.pause(mode)
-        // The worker's save in flight (or its next one) fails; it says so and waits.
-        try #require(worker.read { $0.hasPrefix("unavailable ") }, "the worker never saw the server go")
-        // Here too: a clear error with PostgreSQL's own code, and no password in any of its text.
-        for failure in [
-            #expect(throws: StrataError.self) { try store.save(try Self.tagRequest("while-down")) },
-            #expect(throws: StrataError.self) { try store.fetch(FetchDescriptor(entity: "Tag")) },
-        ] {
-            let error = try #require(failure)
-            #expect(error.code == .storeUnavailable)
-            #expect(error.native?.domain == .postgres)
-            let text = "\(error) \(error.message) \(error.native?.message ?? "")"
-            let leaked = text.contains(cluster.password)
-            #expect(leaked == false, "the password shows: \(text)")
+            try cluster.pause(mode)
+            // The worker's save in flight (or its next one) fails; it says so and waits.
+            try #require(worker.read { $0.hasPrefix("unavailable ") }, "the worker never saw the server go")
+            // Here too: a clear error with PostgreSQL's own code, and no password in any of its text.
+            for failure in [
+                #expect(throws: StrataError.self) { try store.save(try Self.tagRequest("while-down")) },
+                #expect(throws: StrataError.self) { try store.fetch(FetchDescriptor(entity: "Tag")) },
+            ] {
+                let error = try #require(failure)
+                #expect(error.code == .storeUnavailable)
+                #expect(error.native?.domain == .postgres)
+                let text = "\(error) \(error.message) \(error.native?.message ?? "")"
+                let leaked = text.contains(cluster.password)
+                #expect(leaked == false, "the password shows: \(text)")
+            }
+
+            try cluster.resume()
+            // Back: the next save and fetch succeed without reopening anything.
+            _ = try store.save(try Self.tagRequest("after-restart"))
+            #expect(try store.fetchCount(FetchDescriptor(entity: "Tag", predicate: .compare("name", .equal, .string("after-restart")))) == 1)
+            let resumedAt = worker.lines.count
+            worker.send("go")
+            #expect(worker.finish() == 0)
+            #expect(worker.lines.last == "done 600")
+            #expect(worker.lines.filter { $0.hasPrefix("unavailable ") }.count == 1, "a save failed after the server was back: \(worker.lines[resumedAt...].filter { $0.hasPrefix("unavailable") })")
+            #expect(try store.fetchCount(FetchDescriptor(entity: "Tag", predicate: .compare("name", .equal, .string("while-down")))) == 0)
+            let problems = try ConcurrentWorkload.check(store, lines: [worker.lines])
+            #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         }
-
-        try cluster.resume()
-        // Back: the next save and fetch succeed without reopening anything.
-        _ = try store.save(try Self.tagRequest("after-restart"))
-        #expect(try store.fetchCount(FetchDescriptor(entity: "Tag", predicate: .compare("name", .equal, .string("after-restart")))) == 1)
-        let resumedAt = worker.lines.count
-        worker.send("go")
-        #expect(worker.finish() == 0)
-        #expect(worker.lines.last == "done 600")
-        #expect(worker.lines.filter { $0.hasPrefix("unavailable ") }.count == 1, "a save failed after the server was back: \(worker.lines[resumedAt...].filter { $0.hasPrefix("unavailable") })")
-        #expect(try store.fetchCount(FetchDescriptor(entity: "Tag", predicate: .compare("name", .equal, .string("while-down")))) == 0)
-        let problems = try ConcurrentWorkload.check(store, lines: [worker.lines])
-        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
     @Test("connections terminated by the server under two writing processes: acknowledged saves kept, the rest all or nothing")
-    func connectionsTerminated() throws {
-        let cluster = try PostgresPrivateCluster()
-        defer { cluster.remove() }
-        let directory = PostgresWorker.storeDirectory()
-        let configuration = PostgresStoreConfiguration(url: cluster.url, schema: FixtureDomain.schema, namespace: PostgresWorker.namespace(directory))
-        try PostgresWorker.prepare(directory: directory, url: cluster.url)
-        let workers = try (0..<2).map { try PostgresWorker(directory: directory, url: cluster.url, worker: $0, saves: 500, seed: 9, toleratesUnavailable: true) }
-        for worker in workers { try #require(worker.read { $0 == "ready" }) }
-        for worker in workers { worker.send("go") }
-        // Each worker goes on after a dropped save. Five times, every 60 of worker 0's lines, every
-        // client connection but psql's own is terminated (pg_terminate_backend waits until it is gone).
-        let terminate = "SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
-        let statuses = Mutex<[Int32]>([-1, -1]), terminated = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: 2) { n in
-            let worker = workers[n]
-            var count = 0
-            while let line = worker.next() {
-                if line.hasPrefix("unavailable ") { worker.send("go") }
-                count += 1
-                if n == 0, count % 60 == 0, count <= 300 { terminated.add(Int((try? cluster.psql(terminate)) ?? "") ?? 0, ordering: .relaxed) }
+    func connectionsTerminated() async throws {
+        try await onOwnThread {
+            let cluster = try PostgresPrivateCluster()
+            defer { cluster.remove() }
+            let directory = PostgresWorker.storeDirectory()
+            let configuration = PostgresStoreConfiguration(url: cluster.url, schema: FixtureDomain.schema, namespace: PostgresWorker.namespace(directory))
+            try PostgresWorker.prepare(directory: directory, url: cluster.url)
+            let workers = try (0..<2).map { try PostgresWorker(directory: directory, url: cluster.url, worker: $0, saves: 500, seed: 9, toleratesUnavailable: true) }
+            for worker in workers { try #require(worker.read { $0 == "ready" }) }
+            for worker in workers { worker.send("go") }
+            // Each worker goes on after a dropped save. Five times, every 60 of worker 0's lines, every
+            // client connection but psql's own is terminated (pg_terminate_backend waits until it is gone).
+            let terminate = "SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
+            let statuses = Mutex<[Int32]>([-1, -1]), terminated = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: 2) { n in
+                let worker = workers[n]
+                var count = 0
+                while let line = worker.next() {
+                    if line.hasPrefix("unavailable ") { worker.send("go") }
+                    count += 1
+                    if n == 0, count % 60 == 0, count <= 300 { terminated.add(Int((try? cluster.psql(terminate)) ?? "") ?? 0, ordering: .relaxed) }
+                }
+                worker.process.waitUntilExit()
+                statuses.withLock { $0[n] = worker.process.terminationStatus }
             }
-            worker.process.waitUntilExit()
-            statuses.withLock { $0[n] = worker.process.terminationStatus }
+            #expect(statuses.withLock { $0 } == [0, 0])
+            #expect(terminated.load(ordering: .relaxed) >= 5, "connections terminated: \(terminated.load(ordering: .relaxed))")
+            for worker in workers { #expect(worker.lines.last == "done 500") }
+            let problems = try ConcurrentWorkload.check(try PostgresStore(configuration), lines: workers.map(\.lines))
+            #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         }
-        #expect(statuses.withLock { $0 } == [0, 0])
-        #expect(terminated.load(ordering: .relaxed) >= 5, "connections terminated: \(terminated.load(ordering: .relaxed))")
-        for worker in workers { #expect(worker.lines.last == "done 500") }
-        let problems = try ConcurrentWorkload.check(try PostgresStore(configuration), lines: workers.map(\.lines))
-        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
     @Test("a connection terminated inside a save: storeUnavailable, nothing of the save kept, the next save reconnects")

@@ -8,19 +8,21 @@ import Testing
 @Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.reason), .enabled(if: NetworkNamespaces.allowed, NetworkNamespaces.reason))
 struct PostgresNetworkNamespaceTests {
     @Test("4 processes in 4 network namespaces, over veth and TCP: every acknowledged save is there, every invariant holds")
-    func processesInNetworkNamespaces() throws {
-        let net = NetworkNamespaces(count: 4)
-        defer { net.remove() }
-        try net.create()
-        let cluster = try PostgresPrivateCluster(environment: [
-            "STRATA_PG_LISTEN": (["127.0.0.1"] + net.hostAddresses).joined(separator: ","), "STRATA_PG_HBA": net.subnet,
-        ])
-        defer { cluster.remove() }
-        let urls = net.hostAddresses.map { "postgresql://strata:\(cluster.password)@\($0):\(cluster.port)/strata" }
-        // Each worker reaches the server only through its own namespace's veth.
-        let workers = try PostgresConcurrencyTests.runWorkers(
-            urls: urls, checkURL: cluster.url, saves: 500, seed: 64, launchers: net.names.map { ["/usr/sbin/ip", "netns", "exec", $0] })
-        #expect(workers.allSatisfy { $0.lines.last == "done 500" })
+    func processesInNetworkNamespaces() async throws {
+        try await onOwnThread {
+            let net = NetworkNamespaces(count: 4)
+            defer { net.remove() }
+            try net.create()
+            let cluster = try PostgresPrivateCluster(environment: [
+                "STRATA_PG_LISTEN": (["127.0.0.1"] + net.hostAddresses).joined(separator: ","), "STRATA_PG_HBA": net.subnet,
+            ])
+            defer { cluster.remove() }
+            let urls = net.hostAddresses.map { "postgresql://strata:\(cluster.password)@\($0):\(cluster.port)/strata" }
+            // Each worker reaches the server only through its own namespace's veth.
+            let workers = try PostgresConcurrencyTests.runWorkers(
+                urls: urls, checkURL: cluster.url, saves: 500, seed: 64, launchers: net.names.map { ["/usr/sbin/ip", "netns", "exec", $0] })
+            #expect(workers.allSatisfy { $0.lines.last == "done 500" })
+        }
     }
 }
 
