@@ -13,7 +13,9 @@
     /// document is rewritten in this version.
     var version: Int64 { get }
     /// The sealed document holding `state`, which includes every journal line up to `journalSequence`.
-    func encode(_ state: StoreState, journalSequence: Int64) -> [UInt8]
+    /// `journalHeader` says that the journal beside it starts with its header line (`Journal`), so
+    /// that a journal without one is damage; `false` writes the previous version, which says nothing.
+    func encode(_ state: StoreState, journalSequence: Int64, journalHeader: Bool) -> [UInt8]
     /// Reads a document; every damage is `corruptStore` naming `file`, another schema is
     /// `schemaMismatch`, a newer version `unsupported`.
     func decode(_ bytes: [UInt8], schema: Schema, file: String) throws -> (StoreState, DocumentHeader)
@@ -38,10 +40,14 @@ public struct DocumentHeader: Sendable, Equatable {
     public var version: Int64
     /// The last journal sequence number the document includes.
     public var journalSequence: Int64
+    /// Whether the journal beside the document must start with its header line (documents of the
+    /// version that introduced journal headers, and later).
+    public var journalHeader: Bool
 
     /// A header.
-    public init(version: Int64, journalSequence: Int64) {
+    public init(version: Int64, journalSequence: Int64, journalHeader: Bool) {
         self.version = version
         self.journalSequence = journalSequence
+        self.journalHeader = journalHeader
     }
 }

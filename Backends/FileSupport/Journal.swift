@@ -15,6 +15,10 @@ import Glibc
 ///
 /// Reading never repairs: the torn bytes stay until a writer's next `append`, which first cuts the
 /// file back to the end of its last good line, so a new line never follows a fragment.
+///
+/// A journal made by this version starts with a header line, `<checksum> strata-journal <store
+/// identifier>`, written and synced before the journal appears and never removed (a fold cuts the
+/// journal back to it): an empty journal is then damage, not a store without saves (`Scan.header`).
 public enum Journal {
     /// One whole line: where it starts and its body (without checksum and line end).
     public struct Line: Sendable {
@@ -34,6 +38,11 @@ public enum Journal {
         public var needsLineEnd = false
         /// Bytes after `end` that are a torn, never-acknowledged save.
         public var tornBytes = 0
+        /// The store identifier the header line names, or `nil` for a journal without one (made
+        /// before headers, or damaged: its document says which).
+        public var header: String?
+        /// The offset just after the header line (`0` without one): what a fold keeps.
+        public var headerEnd = 0
         /// An empty journal.
         public init() {}
     }
@@ -41,6 +50,13 @@ public enum Journal {
     /// The line recording `body`.
     public static func line(_ body: [UInt8]) -> [UInt8] {
         Array((Checksum.hex(body) + " ").utf8) + body + [0x0A]
+    }
+
+    fileprivate static let headerPrefix = Array("strata-journal ".utf8)
+
+    /// The header line of the journal of the store `identifier`.
+    public static func header(store identifier: String) -> [UInt8] {
+        line(headerPrefix + Array(identifier.utf8))
     }
 
     private static func whole(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
@@ -62,7 +78,9 @@ public enum Journal {
             guard let end = bytes[start...].firstIndex(of: 0x0A) else {
                 let tail = bytes[start...]
                 if let body = whole(tail) {
-                    scan.lines.append(Line(offset: start, body: body))
+                    // Written with its line end and synced before the journal appears: cut, it is damage.
+                    guard start > 0 || !body.starts(with: headerPrefix) else { throw corrupt("a header line without its line end") }
+                    scan.add(Line(offset: start, body: body))
                     scan.end = bytes.count
                     scan.needsLineEnd = true
                 } else if whole(tail.dropLast()) != nil {
@@ -75,7 +93,7 @@ public enum Journal {
             guard let body = whole(bytes[start..<end]) else {
                 throw corrupt(bytes[start..<end].count > 17 ? "a checksum mismatch" : "a line without its checksum")
             }
-            scan.lines.append(Line(offset: start, body: body))
+            scan.add(Line(offset: start, body: body))
             start = end + 1
             scan.end = start
         }
@@ -109,11 +127,35 @@ public enum Journal {
         return end + bytes.count
     }
 
-    /// Empties the journal durably (after its lines were folded into a document).
-    public static func truncate(_ path: String) throws {
+    /// Empties the journal durably back to its header (`keeping`: `Scan.headerEnd`), after its
+    /// lines were folded into a document.
+    public static func truncate(_ path: String, keeping headerEnd: Int = 0) throws {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw DurableFile.failure("empty the journal", path) }
         defer { close(fd) }
-        guard ftruncate(fd, 0) == 0, fsync(fd) == 0 else { throw DurableFile.failure("empty the journal", path) }
+        guard ftruncate(fd, off_t(headerEnd)) == 0, fsync(fd) == 0 else { throw DurableFile.failure("empty the journal", path) }
+    }
+
+    /// Writes the header line of a new journal at `path` (the creation's locked temporary file,
+    /// not yet linked into place) and syncs it, so that the journal never appears without it.
+    public static func writeHeader(store identifier: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DurableFile.failure("open the new journal", path) }
+        defer { close(fd) }
+        guard DurableFile.writeAll(fd, header(store: identifier), at: 0), fsync(fd) == 0 else {
+            throw DurableFile.failure("write the journal's header", path)
+        }
+    }
+}
+
+extension Journal.Scan {
+    /// Records a whole line: the header if it is the first line and names a store, else a save.
+    fileprivate mutating func add(_ line: Journal.Line) {
+        if line.offset == 0, line.body.starts(with: Journal.headerPrefix) {
+            header = String(decoding: line.body.dropFirst(Journal.headerPrefix.count), as: UTF8.self)
+            headerEnd = 16 + 1 + line.body.count + 1  // checksum, space, body, line end
+        } else {
+            lines.append(line)
+        }
     }
 }

@@ -32,6 +32,8 @@ import Synchronization
         var documentStamp: FileStamp?
         var journalStamp: FileStamp?
         var journalEnd: Int
+        /// Where the journal's header line ends (`0`: a journal made before headers).
+        var journalHeaderEnd: Int
         var needsLineEnd: Bool
         /// The history file: its stamp, and where the next transaction is appended.
         var history: HistoryFile.Loaded
@@ -48,6 +50,7 @@ import Synchronization
             documentStamp = loaded.documentStamp
             journalStamp = loaded.journalStamp
             journalEnd = loaded.scan.end
+            journalHeaderEnd = loaded.scan.headerEnd
             needsLineEnd = loaded.scan.needsLineEnd
             history = loaded.history
             documentBytes = loaded.documentBytes
@@ -74,9 +77,9 @@ import Synchronization
         self.recordsHistory = recordsHistory
         var lock: WriterLock?
         if !isReadOnly {
-            let writerLock = try files.lockForWriting(wait: lockWait) {
+            let writerLock = try files.lockForWriting(wait: lockWait, schema: schema) {
                 files.history.remove()  // an older store's, left where this one is created
-                return try format.encode(StoreState(schema: schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier()), journalSequence: 0)
+                return StoreState(schema: schema, storeIdentifier: PersistentIdentifier.makeStoreIdentifier())
             }
             lock = writerLock
             if FileStamp(files.document) == nil {
@@ -88,8 +91,8 @@ import Synchronization
         if lock != nil, loaded.recordOutcome == .rewriteRecord {
             // A store written before schema records (or of an older version): the writer folds it
             // once into a document that records the schema (the journal's lines are in it).
-            try DurableFile.replace(files.document, with: format.encode(loaded.state, journalSequence: loaded.sequence))
-            try Journal.truncate(files.journal)
+            var headerEnd = loaded.scan.headerEnd
+            _ = try files.fold(loaded.state, sequence: loaded.sequence, headerEnd: &headerEnd)
             loaded = try files.load(schema)
         }
         self.identifier = loaded.state.storeIdentifier
@@ -186,11 +189,18 @@ import Synchronization
                     // is harmless, as replay skips lines the document already holds. The save is
                     // durable in the journal already, so a fold that fails is only retried later:
                     // failing the save now would leave a line on disk for a save reported as failed.
-                    let document = files.format.encode(commit.next, journalSequence: disk.sequence)
-                    if (try? DurableFile.replace(files.document, with: document)) != nil {
+                    var headerEnd = disk.journalHeaderEnd
+                    if let bytes = try? files.fold(commit.next, sequence: disk.sequence, headerEnd: &headerEnd) {
                         disk.version = files.format.version
-                        disk.documentBytes = document.count
-                        if (try? Journal.truncate(files.journal)) != nil { disk.journalEnd = 0 }
+                        disk.documentBytes = bytes
+                        disk.journalEnd = headerEnd
+                        disk.journalHeaderEnd = headerEnd
+                    } else {
+                        // Stopped at a step `fold` leaves consistent: reread the files before the next save.
+                        disk.documentStamp = nil
+                        disk.journalStamp = nil
+                        disk.savesSeen = lock.savesHere
+                        return
                     }
                 }
                 disk.documentStamp = FileStamp(files.document)
@@ -253,7 +263,7 @@ extension JournaledDocument {
         guard FileStamp(files.document) != nil else {
             throw StrataError(.ioFailure, "There is no \(format.name) store at this path to migrate.", file: files.document)
         }
-        let lock = try files.lockForWriting(wait: lockWait)
+        let lock = try files.lockForWriting(wait: lockWait, schema: source)
         // Exclusive of the saves of this process's stores on the document too (they share the lock):
         // a store opened before the migration then reloads, and is refused, before its next save.
         try lock.exclusively { try migrate(files, format: format, from: source, to: destination, rewrite: rewrite) }
@@ -266,13 +276,14 @@ extension JournaledDocument {
         try next.requireSchema(destination)
         let target = format.reshaped(for: destination)
         DurableFile.removeTemporaries(of: files.document)
-        if loaded.scan.end > 0 {
+        var headerEnd = loaded.scan.headerEnd
+        if loaded.scan.end > headerEnd || headerEnd == 0 {
             // Fold first, at the old schema, and empty the journal: a new-schema document must never
             // sit beside journal lines of the old schema (a format may not read them with the new
-            // codecs even to skip them). A crash between the steps leaves a whole old store.
-            try DurableFile.replace(files.document, with: files.format.encode(loaded.state, journalSequence: loaded.sequence))
-            try Journal.truncate(files.journal)
+            // codecs even to skip them). A crash between the steps leaves a whole old store. The
+            // fold also gives a journal made before headers its header line.
+            _ = try files.fold(loaded.state, sequence: loaded.sequence, headerEnd: &headerEnd)
         }
-        try DurableFile.replace(files.document, with: target.encode(next, journalSequence: loaded.sequence))
+        try DurableFile.replace(files.document, with: target.encode(next, journalSequence: loaded.sequence, journalHeader: true))
     }
 }

@@ -90,6 +90,7 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
             guard creationWasInterrupted() else { throw Self.missingJournal(journal) }
             throw StrataError(.ioFailure, "The \(format.name) store is still being created (or its creation was interrupted; a writer finishes it).", file: document)
         }
+        try checkHeader(scan, required: header.journalHeader, store: state.storeIdentifier)
         try state.finishLoading()
         try state.verifyReferences(file: document)
         // Read after the journal: a save writes its history line before its journal line, so every
@@ -99,17 +100,51 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         return Loaded(state: state, header: header, sequence: sequence, scan: scan, documentBytes: bytes.count, documentStamp: documentStamp, journalStamp: journalStamp, history: committed, recordOutcome: recordOutcome)
     }
 
+    /// Refuses a journal whose document says it starts with its header line (an emptied or
+    /// replaced journal: acknowledged saves may be gone) and a header naming another store.
+    private func checkHeader(_ scan: Journal.Scan, required: Bool, store identifier: String) throws {
+        if let named = scan.header, named != identifier {
+            throw StrataError(.corruptStore, "The journal belongs to another store (\(named), not \(identifier)); restore the store from a backup.", file: journal, offset: 0)
+        }
+        guard required, scan.header == nil else { return }
+        throw StrataError(.corruptStore, "The journal lacks its header line: it was emptied, cut or replaced, and saves since the last fold may be lost. Restore the store from a backup.", file: journal, offset: 0)
+    }
+
+    /// Folds: replaces the document with `state` at `sequence` and empties the journal back to
+    /// its header. A journal without a header (made before headers) gets one first, and only then
+    /// does the document say it has one, so a crash at any step leaves a store that opens: the old
+    /// document with its journal, the new one beside the emptied journal, or with the header.
+    ///
+    /// - Parameter headerEnd: where the journal's header ends (`Journal.Scan.headerEnd`, `0` for
+    ///   none); where a writer appends next afterwards.
+    /// - Returns: the size of the document written.
+    /// - Throws: `ioFailure`, the files then in one of the states above (reload them).
+    func fold(_ state: StoreState, sequence: Int64, headerEnd: inout Int) throws -> Int {
+        var bytes = format.encode(state, journalSequence: sequence, journalHeader: headerEnd > 0)
+        try DurableFile.replace(document, with: bytes)
+        try Journal.truncate(journal, keeping: headerEnd)
+        if headerEnd == 0 {
+            headerEnd = try Journal.append(Journal.header(store: state.storeIdentifier), to: journal, end: 0, needsLineEnd: false)
+            bytes = format.encode(state, journalSequence: sequence, journalHeader: true)
+            try DurableFile.replace(document, with: bytes)
+        }
+        return bytes.count
+    }
+
     /// Takes the writer lock on the journal, creating the journal for a new store (and for a
     /// document of a format version without journals).
     ///
-    /// A new store's document (`newDocument`) is written durably *before* its journal appears
+    /// A new store's document (`newStore`) is written durably *before* its journal appears
     /// (`WriterLock.create`'s `beforeLinking`; the folder sync that makes the document durable
     /// covers the locked temporary journal too), so a power loss during creation leaves either no
     /// store, or a document beside that temporary journal (`creationWasInterrupted`: the next
-    /// writer finishes the creation) — never a journal without its document, which is damage.
+    /// writer finishes the creation) — never a journal without its document, which is damage. The
+    /// temporary journal gets its header line, synced, before either, so the journal never appears
+    /// without it; a writer finishing an interrupted creation gives it the header its document
+    /// (read at `schema`) asks for.
     ///
     /// - Throws: `corruptStore` if a document that has a journal lacks it, `storeLocked`.
-    func lockForWriting(wait: Duration?, newDocument: (() throws -> [UInt8])? = nil) throws -> WriterLock {
+    func lockForWriting(wait: Duration?, schema: Schema, newStore: (() throws -> StoreState)? = nil) throws -> WriterLock {
         if FileStamp(journal) == nil {
             let bytes = try DurableFile.read(document)
             if let bytes, !bytes.isEmpty, format.hasJournal(bytes), !creationWasInterrupted() {
@@ -117,7 +152,13 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
             }
             let temporary = document + Self.creationMarker + "\(getpid())"
             let lock = try WriterLock.create(journal, temporary: temporary) {
-                if bytes == nil, let newDocument { try DurableFile.replace(document, with: try newDocument()) }
+                if bytes == nil, let newStore {
+                    let state = try newStore()
+                    try Journal.writeHeader(store: state.storeIdentifier, to: temporary)
+                    try DurableFile.replace(document, with: format.encode(state, journalSequence: 0, journalHeader: true))
+                } else if let bytes, let (state, header) = try? format.decode(bytes, schema: schema, file: document), header.journalHeader {
+                    try Journal.writeHeader(store: state.storeIdentifier, to: temporary)  // a damaged document speaks at load
+                }
             }
             if let lock { return lock }
         }

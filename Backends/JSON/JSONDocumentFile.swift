@@ -13,10 +13,14 @@ import Foundation
 /// Version 1 had neither `schema` nor `checksum`; it is still read, and the first save rewrites it
 /// as version 2. `schemaRecord` (the `RecordedSchema`: declaration and version, on one line after
 /// `schema`) came later within version 2: a document without it is a legacy store whose record the
-/// first open for writing adds.
+/// first open for writing adds. Version 3 differs from version 2 in one promise: the journal beside
+/// it starts with its header line (`Journal`), so an emptied journal is damage; a version 2 store's
+/// first save folds and gives its journal the header (`JournaledDocumentFiles.fold`).
 enum JSONDocumentFile {
     static let format = "strata-json"
-    static let version: Int64 = 2
+    static let version: Int64 = 3
+    /// The first version whose journal starts with a header line.
+    static let journalHeaderVersion: Int64 = 3
 
     /// What a document holds besides its records.
     struct Header {
@@ -25,7 +29,7 @@ enum JSONDocumentFile {
     }
 
     /// The document text for `state`, one record per line so diffs stay readable, sealed with its checksum.
-    static func encode(_ state: StoreState, journalSequence: Int64) -> [UInt8] {
+    static func encode(_ state: StoreState, journalSequence: Int64, version: Int64 = version) -> [UInt8] {
         var w = JSONWriter()
         w.raw("{\n\"format\": \"\(format)\",\n\"version\": \(version),\n\"schemaFingerprint\": ")
         w.string(state.schema.fingerprint)
@@ -97,8 +101,8 @@ enum JSONDocumentFile {
             let content = try DocumentSeal.json.content(of: bytes, file: file)
             // The fast path for what this version writes; anything else, damage included, is read
             // (and reported) by the full parser below.
-            if let (state, sequence) = JSONDocumentReader.read(content, schema: schema) {
-                return (state, Header(version: version, journalSequence: sequence))
+            if let (state, v, sequence) = JSONDocumentReader.read(content, schema: schema) {
+                return (state, Header(version: v, journalSequence: sequence))
             }
         }
         return try decodeTree(bytes, sealed: sealed, schema: schema, file: file)

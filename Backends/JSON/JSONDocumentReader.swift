@@ -20,18 +20,19 @@ struct JSONDocumentReader {
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    /// The state and journal sequence of `content` (a format-2 document without its seal, the seal
-    /// already checked), or `nil` if it is not laid out exactly as this version writes it.
-    static func read(_ content: ArraySlice<UInt8>, schema: Schema) -> (StoreState, journalSequence: Int64)? {
+    /// The state, version and journal sequence of `content` (a document of version 2 or later
+    /// without its seal, the seal already checked), or `nil` if it is not laid out exactly as this
+    /// version writes it.
+    static func read(_ content: ArraySlice<UInt8>, schema: Schema) -> (StoreState, version: Int64, journalSequence: Int64)? {
         content.withUnsafeBufferPointer { buffer in
             var reader = JSONDocumentReader(buffer)
             return reader.document(schema)
         }
     }
 
-    private mutating func document(_ schema: Schema) -> (StoreState, journalSequence: Int64)? {
+    private mutating func document(_ schema: Schema) -> (StoreState, version: Int64, journalSequence: Int64)? {
         guard expect("{"), member("format"), expect("\"\(JSONDocumentFile.format)\""), expect(","),
-            member("version"), integer() == JSONDocumentFile.version, expect(","),
+            member("version"), let version = integer(), (2...JSONDocumentFile.version).contains(version), expect(","),
             member("schemaFingerprint"), string() == schema.fingerprint, expect(","),
             member("schema"), skipStrings(), expect(","),
             member("schemaRecord"), skipLine(),
@@ -54,7 +55,7 @@ struct JSONDocumentReader {
         }
         guard expect("}"), expect(",") else { return nil }
         skipSpace()
-        return i == bytes.count ? (state, sequence) : nil
+        return i == bytes.count ? (state, version, sequence) : nil
     }
 
     private mutating func record(_ entity: EntitySchema) -> (Int64, StoredRecord)? {

@@ -6,13 +6,13 @@ struct JSONFormat: DocumentFormat {
     var name: String { "JSON" }
     var version: Int64 { JSONDocumentFile.version }
 
-    func encode(_ state: StoreState, journalSequence: Int64) -> [UInt8] {
-        JSONDocumentFile.encode(state, journalSequence: journalSequence)
+    func encode(_ state: StoreState, journalSequence: Int64, journalHeader: Bool) -> [UInt8] {
+        JSONDocumentFile.encode(state, journalSequence: journalSequence, version: journalHeader ? JSONDocumentFile.version : JSONDocumentFile.journalHeaderVersion - 1)
     }
 
     func decode(_ bytes: [UInt8], schema: Schema, file: String) throws -> (StoreState, DocumentHeader) {
         let (state, header) = try JSONDocumentFile.decode(bytes, schema: schema, file: file)
-        return (state, DocumentHeader(version: header.version, journalSequence: header.journalSequence))
+        return (state, DocumentHeader(version: header.version, journalSequence: header.journalSequence, journalHeader: header.version >= JSONDocumentFile.journalHeaderVersion))
     }
 
     func reshaped(for schema: Schema) -> JSONFormat { self }

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```xml
 /// <?xml version="1.0" encoding="UTF-8"?>
-/// <strata-store format="strata-xml" version="1" schemaFingerprint="…" storeIdentifier="…" journalSequence="12" schemaRecord="{…}">
+/// <strata-store format="strata-xml" version="2" schemaFingerprint="…" storeIdentifier="…" journalSequence="12" schemaRecord="{…}">
 /// <schema><line>entity Item</line>…</schema>
 /// <entity name="Item" nextKey="101">
 /// <record id="1"><value name="name">…</value><to-one name="owner">1</to-one></record>
@@ -14,8 +14,14 @@ import Foundation
 /// <checksum>FNV-1a of every byte before this element</checksum>
 /// </strata-store>
 /// ```
+///
+/// Version 2 differs from version 1 in one promise: the journal beside it starts with its header
+/// line (`Journal`), so an emptied journal is damage. A version 1 store is still read; its first
+/// save folds and gives the journal its header (`JournaledDocumentFiles.fold`).
 enum XMLDocumentFile {
-    static let version: Int64 = 1
+    static let version: Int64 = 2
+    /// The first version whose journal starts with a header line.
+    static let journalHeaderVersion: Int64 = 2
     /// The seal: the checksum is the root's last child, so the sealed file is still valid XML.
     static let seal = DocumentSeal(lead: "<checksum>", trail: "</checksum>\n</strata-store>\n")
 
@@ -79,7 +85,7 @@ enum XMLDocumentFile {
     static func codecs(_ schema: Schema) -> [XMLRecordCodec] { schema.entities.map(XMLRecordCodec.init) }
 
     /// The document for `state`, one record per line so diffs stay readable, sealed with its checksum.
-    static func encode(_ state: StoreState, journalSequence: Int64, codecs: [XMLRecordCodec]) -> [UInt8] {
+    static func encode(_ state: StoreState, journalSequence: Int64, version: Int64 = version, codecs: [XMLRecordCodec]) -> [UInt8] {
         var w = XMLWriter(capacity: 1 << 16)
         w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<strata-store")
         w.attribute("format", "strata-xml")

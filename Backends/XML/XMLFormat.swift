@@ -11,13 +11,13 @@ struct XMLFormat: DocumentFormat {
     var name: String { "XML" }
     var version: Int64 { XMLDocumentFile.version }
 
-    func encode(_ state: StoreState, journalSequence: Int64) -> [UInt8] {
-        XMLDocumentFile.encode(state, journalSequence: journalSequence, codecs: codecs)
+    func encode(_ state: StoreState, journalSequence: Int64, journalHeader: Bool) -> [UInt8] {
+        XMLDocumentFile.encode(state, journalSequence: journalSequence, version: journalHeader ? XMLDocumentFile.version : XMLDocumentFile.journalHeaderVersion - 1, codecs: codecs)
     }
 
     func decode(_ bytes: [UInt8], schema: Schema, file: String) throws -> (StoreState, DocumentHeader) {
         let (state, header) = try XMLDocumentFile.decode(bytes, schema: schema, codecs: codecs, file: file)
-        return (state, DocumentHeader(version: header.version, journalSequence: header.journalSequence))
+        return (state, DocumentHeader(version: header.version, journalSequence: header.journalSequence, journalHeader: header.version >= XMLDocumentFile.journalHeaderVersion))
     }
 
     func recordedSchema(_ document: [UInt8], file: String) throws -> RecordedSchema {

@@ -35,6 +35,20 @@ struct DurableFileTests {
         #expect(error.description.hasSuffix("[errno \(EISDIR): Is a directory]"), "\(error)")
     }
 
+    /// Issue 29: the result of the folder `fsync` after a rename was ignored, so a save whose rename
+    /// might not survive power loss was reported durable. A folder that cannot be synced (procfs
+    /// refuses `fsync` with EINVAL) or opened is now an `ioFailure` carrying the errno.
+    @Test func aFolderThatCannotBeSyncedIsAnIOFailure() throws {
+        let refused = try #require(throws: StrataError.self) { try DurableFile.syncFolder("/proc") }
+        #expect(refused.code == .ioFailure && refused.native?.code == Int(EINVAL), "\(refused)")
+        #expect(throws: StrataError.self) { try DurableFile.syncFolder(of: "/proc/self") }
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = try #require(throws: StrataError.self) { try DurableFile.syncFolder(of: dir.appendingPathComponent("gone/file").path) }
+        #expect(missing.code == .ioFailure && missing.native?.code == Int(ENOENT), "\(missing)")
+        try DurableFile.syncFolder(of: dir.appendingPathComponent("file").path)  // a real folder syncs
+    }
+
     @Test func replaceLeavesTheNewFileAndNoTemporary() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -70,13 +70,14 @@ struct JSONDamageTests {
     @Test func droppedRepeatedOrReorderedLinesAreCorrupt() throws {
         let (dir, file) = try Self.store(saving: ["a", "b", "c"])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let lines = try String(contentsOf: Self.journal(file), encoding: .utf8).split(separator: "\n").map { $0 + "\n" }
+        let all = try String(contentsOf: Self.journal(file), encoding: .utf8).split(separator: "\n").map { $0 + "\n" }
+        let header = all[0], lines = Array(all.dropFirst())  // the journal's header line, then one line per save
         for (what, damaged) in [("dropped", [lines[0], lines[2]]), ("swapped", [lines[0], lines[2], lines[1]]), ("repeated", [lines[0], lines[1], lines[1], lines[2]])] {
-            try damaged.joined().write(to: Self.journal(file), atomically: false, encoding: .utf8)
+            try ([header] + damaged).joined().write(to: Self.journal(file), atomically: false, encoding: .utf8)
             let error = try #require(throws: StrataError.self, "\(what)") { try T.open(file) }
             #expect(error.code == .corruptStore && error.offset != nil, "\(what): \(error)")
         }
-        try [lines[1], lines[2]].joined().write(to: Self.journal(file), atomically: false, encoding: .utf8)  // the first line lost
+        try ([header] + [lines[1], lines[2]]).joined().write(to: Self.journal(file), atomically: false, encoding: .utf8)  // the first save lost
         #expect(throws: StrataError.self) { try T.open(file) }
     }
 
@@ -103,7 +104,8 @@ struct JSONDamageTests {
         let (dir, file) = try Self.store(saving: ["a"])
         defer { try? FileManager.default.removeItem(at: dir) }
         let deep = Array(repeating: UInt8(ascii: "["), count: 100_000)
-        try Data(Journal.line(deep)).write(to: Self.journal(file))
+        let header = try String(contentsOf: Self.journal(file), encoding: .utf8).split(separator: "\n")[0] + "\n"
+        try Data(Array(header.utf8) + Journal.line(deep)).write(to: Self.journal(file))
         #expect(throws: StrataError.self) { try T.open(file) }
         try Data().write(to: Self.journal(file))
         try Data(deep).write(to: file)
@@ -161,11 +163,11 @@ struct JSONDamageTests {
         #expect(!FileManager.default.fileExists(atPath: Self.journal(file).path))
     }
 
-    /// A deleted document is damage even right after a fold (an empty journal): never a new, empty store.
+    /// A deleted document is damage even right after a fold (a journal without saves): never a new, empty store.
     @Test func aMissingDocumentIsCorruptNeverANewStore() throws {
         let (dir, file) = try Self.store(saving: ["a"], threshold: 0)
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try Data(contentsOf: Self.journal(file)).isEmpty)
+        #expect(try String(contentsOf: Self.journal(file), encoding: .utf8).split(separator: "\n").count == 1)  // its header alone
         try FileManager.default.removeItem(at: file)
         let error = try #require(throws: StrataError.self) { try T.open(file) }
         #expect(error.code == .corruptStore, "\(error)")

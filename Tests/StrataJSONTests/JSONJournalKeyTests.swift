@@ -15,8 +15,9 @@ struct JSONJournalKeyTests {
         let (dir, file) = try JSONDamageTests.store(saving: ["a"])
         defer { try? FileManager.default.removeItem(at: dir) }
         let journal = JSONDamageTests.journal(file)
-        let original = try String(contentsOf: journal, encoding: .utf8)
-        let body = String(original.dropFirst(17).dropLast())  // the first line: checksum, space, line end
+        let original = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n")
+        let header = original[0] + "\n"  // the journal's header line, kept
+        let body = String(original[1].dropFirst(17))  // the first save: after the checksum and space
         let line: String
         if kind == "put" {
             line = body.replacingOccurrences(of: "\"@id\":1", with: "\"@id\":\(key)")
@@ -25,7 +26,7 @@ struct JSONJournalKeyTests {
             line = body + "\n" + "{\"seq\":2,\"next\":{},\"put\":{},\"delete\":{\"Tag\":[\(key)]}}"
         }
         let lines = line.split(separator: "\n").map { Journal.line(Array($0.utf8)) }
-        try Data(lines.joined()).write(to: journal)
+        try Data(Array(header.utf8) + lines.joined()).write(to: journal)
         let error = try #require(throws: StrataError.self) { try T.open(file) }
         #expect(error.code == .corruptStore, "\(error)")
         #expect(error.message.contains("primary key \(key)"), "\(error)")

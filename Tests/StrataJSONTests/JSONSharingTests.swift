@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataConformance
+import StrataFileSupport
 import StrataJSON
 import Testing
 
@@ -109,7 +110,8 @@ struct JSONSharingTests {
         #expect(try Self.reader(file).fetchCount(FetchDescriptor(entity: "Tag")) == 1)
         #expect(try String(contentsOf: file, encoding: .utf8) == v1)
         _ = try T.open(file).save(SaveRequest(inserted: [try T.tag("new")]))
-        #expect(try String(contentsOf: file, encoding: .utf8).contains("\"version\": 2"))
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("\"version\": 3"))  // the current version
+        #expect(try String(contentsOf: JSONDamageTests.journal(file), encoding: .utf8).hasPrefix(String(decoding: Journal.header(store: "abcdefghijklmno"), as: UTF8.self)))
         #expect(try JSONDamageTests.tags(file) == ["new", "old"])
     }
 

@@ -15,8 +15,9 @@ struct XMLJournalKeyTests {
         let file = dir.appendingPathComponent("store.xml")
         do { _ = try XMLFileTests.open(file).save(SaveRequest(inserted: [try XMLFileTests.sample(["label": .string("a")])])) }
         let journal = URL(fileURLWithPath: file.path + ".journal")
-        let original = try String(contentsOf: journal, encoding: .utf8)
-        let body = String(original.dropFirst(17).dropLast())  // the only line: checksum, space, line end
+        let original = try String(contentsOf: journal, encoding: .utf8).split(separator: "\n")
+        let header = original[0] + "\n"  // the journal's header line, kept
+        let body = String(original[1].dropFirst(17))  // the only save: after the checksum and space
         var lines = [body]
         if kind == "put" {
             lines[0] = body.replacingOccurrences(of: "id=\"1\"", with: "id=\"\(key)\"")
@@ -24,7 +25,7 @@ struct XMLJournalKeyTests {
         } else {
             lines.append("<save seq=\"2\"><delete entity=\"Sample\">\(key)</delete></save>")
         }
-        try Data(lines.map { Journal.line(Array($0.utf8)) }.joined()).write(to: journal)
+        try Data(Array(header.utf8) + lines.map { Journal.line(Array($0.utf8)) }.joined()).write(to: journal)
         let error = try #require(throws: StrataError.self) { try XMLFileTests.open(file) }
         #expect(error.code == .corruptStore, "\(error)")
         #expect(error.message.contains("primary key \(key)"), "\(error)")
