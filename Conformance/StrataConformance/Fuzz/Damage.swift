@@ -48,7 +48,8 @@ public struct Damage: Sendable, CustomStringConvertible {
         case .bitFlip, .truncate, .insertBytes, .deleteBytes:
             guard !nonEmpty.isEmpty || kind == .insertBytes else { return try apply(.deleteFile, to: directory, earlier: earlier, random: &random) }
             let name = kind == .insertBytes ? pick(files) : pick(nonEmpty)
-            var bytes = [UInt8](try Data(contentsOf: url(name)))
+            let original = [UInt8](try Data(contentsOf: url(name)))
+            var bytes = original
             let detail: String
             switch kind {
             case .bitFlip:
@@ -72,7 +73,8 @@ public struct Damage: Sendable, CustomStringConvertible {
                 detail = "\(name): \(count) byte(s) deleted at \(offset)"
             }
             try Data(bytes).write(to: url(name))
-            return Damage(kind: kind, detail: detail, file: name, leavesPrefix: kind == .truncate)
+            // Judged by the bytes, not the kind: bytes deleted up to the end of the file are a cut too.
+            return Damage(kind: kind, detail: detail, file: name, leavesPrefix: bytes.count < original.count && original.starts(with: bytes))
         case .deleteFile:
             let name = pick(files)
             try FileManager.default.removeItem(at: url(name))
