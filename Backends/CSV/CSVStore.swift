@@ -177,7 +177,7 @@ public final class CSVStore: HistoryRecordingStore {
     ///   folder was replaced underneath the store.
     public func save(_ request: SaveRequest<CSVSnapshot>) throws -> SaveResult<CSVSnapshot> {
         guard let lock else {
-            throw StrataError(.readOnlyStore, "This CSV store was opened read-only; open it without `isReadOnly` to save.", file: folder.url.path)
+            throw StrataError.readOnly("CSV store", toDo: "save", file: folder.url.path)
         }
         return try lock.exclusively { try save(request, lock) }
     }

@@ -148,7 +148,7 @@ import Synchronization
     ///   journal this store locked was deleted or replaced underneath it.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         guard let lock else {
-            throw StrataError(.readOnlyStore, "This \(files.format.name) store was opened read-only; open it without `isReadOnly` to save.", file: files.document)
+            throw StrataError.readOnly("\(files.format.name) store", toDo: "save", file: files.document)
         }
         return try lock.exclusively { try save(request, lock) }
     }

@@ -137,7 +137,7 @@ public final class LMDBStore: HistoryRecordingStore {
     /// Applies the save in one write transaction; on any error it is aborted and nothing changes.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         guard !configuration.isReadOnly else {
-            throw StrataError(.readOnlyStore, "This LMDB store was opened read-only; open it without `isReadOnly` to save.", file: environment.path)
+            throw StrataError.readOnly("LMDB store", toDo: "save", file: environment.path)
         }
         do {
             let result = try environment.write { txn in
@@ -179,11 +179,9 @@ public final class LMDBStore: HistoryRecordingStore {
     /// - Throws: `readOnlyStore` on a read-only store; `invalidRequest` for another store's token.
     public func deleteHistory(through token: StoreHistoryToken) throws {
         guard !configuration.isReadOnly else {
-            throw StrataError(.readOnlyStore, "This LMDB store was opened read-only; open it without `isReadOnly` to delete history.", file: environment.path)
+            throw StrataError.readOnly("LMDB store", toDo: "delete history", file: environment.path)
         }
-        guard token.storeIdentifier == identifier else {
-            throw StrataError(.invalidRequest, "The history token \(token) belongs to another store than '\(identifier)'.")
-        }
+        try token.requireStore(identifier)
         do {
             try environment.write { txn in try LMDBHistory(txn: txn, meta: layout.meta, file: environment.path).delete(through: token.transaction) }
         } catch let error as LMDBError {

@@ -50,7 +50,7 @@ public final class MemoryStore: HistoryRecordingStore {
     /// - Throws: `readOnlyStore` if this store was opened read-only; the contract's errors.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         guard !configuration.isReadOnly else {
-            throw StrataError(.readOnlyStore, "The memory store '\(configuration.name)' was opened read-only.", file: configuration.name)
+            throw StrataError.readOnly("memory store '\(configuration.name)'", toDo: "save", file: configuration.name)
         }
         return try engine.save(request, recordsHistory: configuration.recordsHistory)
     }
@@ -64,7 +64,7 @@ public final class MemoryStore: HistoryRecordingStore {
     ///   store's token.
     public func deleteHistory(through token: StoreHistoryToken) throws {
         guard !configuration.isReadOnly else {
-            throw StrataError(.readOnlyStore, "The memory store '\(configuration.name)' was opened read-only.", file: configuration.name)
+            throw StrataError.readOnly("memory store '\(configuration.name)'", toDo: "delete history", file: configuration.name)
         }
         try engine.deleteHistory(through: token)
     }

@@ -55,7 +55,7 @@ struct PostgresError: Error, CustomStringConvertible {
     private func mapped(store: String) -> StrataError {
         let state = sqlstate
         switch state {
-        case "23505": return StrataError(.uniqueConstraintViolation, "A unique constraint of the PostgreSQL store refused the save (\(message)).")
+        case "23505": return SaveRules.uniqueViolation(entity: nil, properties: [], detail: "PostgreSQL: \(message)")
         case "23502": return StrataError(.missingRequiredValue, "A required value is missing (\(message)).")
         case "23503": return StrataError(.unknownIdentifier, "A relationship names a record the store does not hold (\(message)).")
         case "25006": return StrataError(.readOnlyStore, "The PostgreSQL server accepts no writes on this connection (\(message)); saves need the primary.", file: store)

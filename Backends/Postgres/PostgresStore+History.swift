@@ -29,11 +29,9 @@ extension PostgresStore: HistoryRecordingStore {
     /// - Throws: `readOnlyStore` on a read-only store; `invalidRequest` for another store's token.
     public func deleteHistory(through token: StoreHistoryToken) throws {
         guard !configuration.isReadOnly else {
-            throw StrataError(.readOnlyStore, "This PostgreSQL store was opened read-only; open it without `isReadOnly` to delete history.", file: configuration.name)
+            throw StrataError.readOnly("PostgreSQL store", toDo: "delete history", file: configuration.name)
         }
-        guard token.storeIdentifier == identifier else {
-            throw StrataError(.invalidRequest, "The history token \(token) belongs to another store than '\(identifier)'.")
-        }
+        try token.requireStore(identifier)
         try readers.withConnection(consistent: false) { connection in
             try connection.beginWrite()
             do {

@@ -173,7 +173,7 @@ public final class PostgresStore: DataStore {
     ///   when the connection was lost during COMMIT, applied whole or not at all).
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         guard !configuration.isReadOnly else {
-            throw StrataError(.readOnlyStore, "This PostgreSQL store was opened read-only; open it without `isReadOnly` to save.", file: configuration.name)
+            throw StrataError.readOnly("PostgreSQL store", toDo: "save", file: configuration.name)
         }
         return try writer.withLock { writer in
             let connection: PostgresConnection

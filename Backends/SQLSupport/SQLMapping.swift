@@ -96,19 +96,17 @@
             var attributeColumns: [String] = []
             var bits: [String?] = []
             var names = Set(["_pk"])
+            // Column names the mapping adds (`_pk`, `<name>__bits`, `<name>__order`) never clash with a property's.
+            for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) where name.hasPrefix("_") || name.contains("__") {
+                throw StrataError(.unsupported, "The SQL backends reserve property names that start with '_' or contain '__'; rename '\(name)'.", entity: entity.name, properties: [name])
+            }
             for a in entity.attributes {
-                guard !a.name.hasPrefix("_"), !a.name.contains("__") else {
-                    throw StrataError(.unsupported, "The SQL backends reserve property names that start with '_' or contain '__'; rename '\(a.name)'.", entity: entity.name, properties: [a.name])
-                }
                 attributeColumns.append(a.name)
                 bits.append(a.type == .double || a.type == .date ? a.name + "__bits" : nil)
                 names.insert(a.name)
             }
             var storage: [RelationshipStorage] = []
             for (i, r) in entity.relationships.enumerated() {
-                guard !r.name.hasPrefix("_"), !r.name.contains("__") else {
-                    throw StrataError(.unsupported, "The SQL backends reserve property names that start with '_' or contain '__'; rename '\(r.name)'.", entity: entity.name, properties: [r.name])
-                }
                 let destination = schema.entities[entity.destinationIndices[i]]
                 let inverse = destination.relationships[entity.inverseIndices[i]]
                 switch (r.isToMany, inverse.isToMany) {

@@ -70,7 +70,7 @@ package struct SQLQuery<Dialect: SQLDialect> {
         var order: [String] = []
         for key in descriptor.sortBy {
             guard case .attribute(let alias, let column, let bits, let type) = try resolve(key.path, entity) else {
-                throw StrataError(.typeMismatch, "'\(key.path)' is a relationship; sort by one of its attributes.", entity: entity.name, properties: [key.path.description])
+                throw key.path.notAnAttribute(entity)
             }
             let direction = Dialect.direction(ascending: key.order == .ascending)
             if let bits {
@@ -99,15 +99,13 @@ package struct SQLQuery<Dialect: SQLDialect> {
     mutating func resolve(_ path: PropertyPath, _ entity: EntitySchema) throws -> Terminal {
         var current = entity
         var alias = scopes[scopes.count - 1].root
-        for (n, name) in path.components.enumerated() {
-            guard let property = current.property(named: name) else {
-                throw StrataError(.unknownProperty, "Entity '\(current.name)' has no property '\(name)' (in path '\(path)').", entity: current.name, properties: [name])
-            }
+        try path.requireComponents(entity)
+        for n in path.components.indices {
+            let property = try path.step(n, on: current)
             let table = mapping.tables[current.index]
             let last = n == path.components.count - 1
             switch property {
             case .attribute(let i):
-                guard last else { throw StrataError(.typeMismatch, "'\(name)' in '\(path)' is an attribute; only to-one relationships can be followed.", entity: current.name, properties: [name]) }
                 return .attribute(alias: alias, column: table.attributeColumns[i], bits: table.bitsColumns[i], type: current.attributes[i].type)
             case .relationship(let i):
                 let destination = mapping.schema.entities[current.destinationIndices[i]]
@@ -116,9 +114,8 @@ package struct SQLQuery<Dialect: SQLDialect> {
                     if case .column(let column, _) = storage { return .toOne(alias: alias, column: column, destination: destination) }
                     return .toMany(alias: alias, storage: storage, destination: destination)
                 }
-                guard case .column(let column, _) = storage else {
-                    throw StrataError(.unsupported, "'\(name)' in '\(path)' is to-many; paths can only follow to-one relationships.", entity: current.name, properties: [name])
-                }
+                // `step` followed only a to-one, which the mapping always stores in a column.
+                guard case .column(let column, _) = storage else { preconditionFailure("a to-one relationship without its column") }
                 let prefix = Array(path.components[...n])
                 if let existing = scopes[scopes.count - 1].aliases[prefix] {
                     alias = existing
@@ -131,12 +128,12 @@ package struct SQLQuery<Dialect: SQLDialect> {
                 current = destination
             }
         }
-        throw StrataError(.unknownProperty, "An empty property path.", entity: entity.name)
+        preconditionFailure("a path that names properties ends on one")
     }
 
     private mutating func attribute(_ path: PropertyPath, _ entity: EntitySchema) throws -> (String, String?, AttributeType) {
         guard case .attribute(let alias, let column, let bits, let type) = try resolve(path, entity) else {
-            throw StrataError(.typeMismatch, "'\(path)' is a relationship; compare it with targetIs or contains.", entity: entity.name, properties: [path.description])
+            throw path.notAnAttribute(entity)
         }
         return ("\(alias).\(q(column))", bits.map { "\(alias).\(q($0))" }, type)
     }
@@ -195,7 +192,7 @@ package struct SQLQuery<Dialect: SQLDialect> {
             switch try resolve(path, entity) {
             case .attribute(let alias, let column, let bits, _): return isNull("\(alias).\(q(column))", bits.map { "\(alias).\(q($0))" })
             case .toOne(let alias, let column, _): return "(\(alias).\(q(column)) IS NULL)"
-            case .toMany: throw StrataError(.typeMismatch, "'\(path)' is a to-many relationship; it is never nil.", entity: entity.name, properties: [path.description])
+            case .toMany: throw path.toManyNeverNil(entity)
             }
         case .isIn(let path, let values):
             let (column, bits, type) = try attribute(path, entity)
@@ -206,14 +203,14 @@ package struct SQLQuery<Dialect: SQLDialect> {
             return Dialect.textTest(op, column: column, pattern: pattern, caseInsensitive: caseInsensitive) { parameter($0) }
         case .targetIs(let path, let id):
             guard case .toOne(let alias, let column, let destination) = try resolve(path, entity) else {
-                throw StrataError(.typeMismatch, "'\(path)' is not a to-one relationship.", entity: entity.name, properties: [path.description])
+                throw path.notToOne(entity)
             }
             guard let id else { return "(\(alias).\(q(column)) IS NULL)" }
             guard let k = key(id, in: destination) else { return f }
             return "(\(alias).\(q(column)) = \(parameter(.integer(k))))"
         case .contains(let path, let id):
             guard case .toMany(let alias, let storage, let destination) = try resolve(path, entity) else {
-                throw StrataError(.typeMismatch, "'\(path)' is not a to-many relationship.", entity: entity.name, properties: [path.description])
+                throw path.notToMany(entity)
             }
             guard let k = key(id, in: destination) else { return f }
             let p = parameter(.integer(k))

@@ -27,11 +27,9 @@ extension SQLiteStore {
     /// - Throws: `readOnlyStore` on a read-only store; `invalidRequest` for another store's token.
     public func deleteHistory(through token: StoreHistoryToken) throws {
         guard !configuration.isReadOnly else {
-            throw StrataError(.readOnlyStore, "This SQLite store was opened read-only; open it without `isReadOnly` to delete history.", file: configuration.url.path)
+            throw StrataError.readOnly("SQLite store", toDo: "delete history", file: configuration.url.path)
         }
-        guard token.storeIdentifier == identifier else {
-            throw StrataError(.invalidRequest, "The history token \(token) belongs to another store than '\(identifier)'.")
-        }
+        try token.requireStore(identifier)
         try writer.withLock { writer in
             let db = writer.db
             do {

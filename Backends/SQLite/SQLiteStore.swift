@@ -172,7 +172,7 @@ public final class SQLiteStore: HistoryRecordingStore {
     /// Applies the save in one transaction; on any error it is rolled back and nothing changes.
     public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
         guard !configuration.isReadOnly else {
-            throw StrataError(.readOnlyStore, "This SQLite store was opened read-only; open it without `isReadOnly` to save.", file: configuration.url.path)
+            throw StrataError.readOnly("SQLite store", toDo: "save", file: configuration.url.path)
         }
         return try writer.withLock { writer in
             let db = writer.db

@@ -8,6 +8,8 @@ E = "Sources/Strata/Engine/SaveTransaction.swift"
 F = "Sources/Strata/Engine/StoreState+Fetch.swift"
 O = "Sources/Strata/Values/Value+Ordering.swift"
 P = "Sources/Strata/Fetch/PredicateEvaluator.swift"
+# The fetch checks every backend shares (the window's rule).
+FC = "Sources/Strata/Fetch/FetchDescriptor+Checks.swift"
 V = "Sources/Strata/Store/SaveValidation.swift"
 # The request phase's order (the SQL layer's and LMDB's; the engine writes it out).
 VO = "Sources/Strata/Store/SaveValidation+Order.swift"
@@ -64,7 +66,7 @@ MUTANTS = [
     # Shared engine: fetch
     ("fetch-ties-descending", F, "return a.key < b.key", "return descending.first == true ? a.key > b.key : a.key < b.key", "memory", "ties by primary key ascending in both directions (§6)"),
     ("fetch-offset-before-sort", F, "let window = rows.dropFirst(offset).prefix(limit)", "let window = rows.prefix(limit)", "memory", "fetchOffset skips after sorting (§6)"),
-    ("fetch-negative-accepted", F, "guard descriptor.fetchOffset >= 0, (descriptor.fetchLimit ?? 0) >= 0 else {\n            throw", "guard descriptor.fetchOffset >= -1, (descriptor.fetchLimit ?? 0) >= -1 else {\n            throw", "memory", "negative windows are errors (§6)"),
+    ("fetch-negative-accepted", FC, "guard fetchOffset >= 0, (fetchLimit ?? 0) >= 0 else {", "guard fetchOffset >= -1, (fetchLimit ?? 0) >= -1 else {", "memory", "negative windows are errors (§6)"),
     ("fetch-count-ignores-offset", F, "return min(max(0, count(entity) - descriptor.fetchOffset), descriptor.fetchLimit ?? .max)", "return min(count(entity), descriptor.fetchLimit ?? .max)", "memory", "fetchCount applies the window (§6)"),
     ("fetch-sort-before-predicate", F, "        let test = try rest.map { try evaluator.compile($0, for: entity) }\n        try validateSort(descriptor.sortBy, entity)", "        try validateSort(descriptor.sortBy, entity)\n        let test = try rest.map { try evaluator.compile($0, for: entity) }", "memory", "fetch faults: predicate before sort (§5 fault order)"),
     ("fetch-fast-path-negative", "Sources/Strata/Fetch/FetchDescriptor+PointLookup.swift", "fetchOffset == 0, (fetchLimit ?? 1) > 0 else", "fetchOffset == 0, fetchLimit != 0 else", "memory", "negative limit rejected on the identifier path (§6, bug 5)"),
@@ -89,7 +91,7 @@ MUTANTS = [
     ("predicate-targetis-nil-dangling", P, "guard let id else { return { walk($0).map { reader.toOne($0, i) == nil } ?? true } }", "guard let id else { return { walk($0).map { reader.toOne($0, i) == nil } ?? false } }", "memory", "an empty to-one in a path yields nil (§6)"),
     # Validation shared by all backends
     ("validation-missing-value-accepted", V, "guard optional[i] else {", "guard optional[i] || true else {", "memory", "nil in a non-optional attribute is missingRequiredValue"),
-    ("validation-foreign-accepted", V, "guard id.storeIdentifier == storeIdentifier else {\n            throw StrataError(.unknownIdentifier, \"'\\(property)' refers", "guard id.storeIdentifier == storeIdentifier || true else {\n            throw StrataError(.unknownIdentifier, \"'\\(property)' refers", "memory", "another store's identifiers are rejected (§1)"),
+    ("validation-foreign-accepted", V, "guard id.storeIdentifier == storeIdentifier else {\n                throw StrataError(.unknownIdentifier, \"'\\(property)' refers", "guard id.storeIdentifier == storeIdentifier || true else {\n                throw StrataError(.unknownIdentifier, \"'\\(property)' refers", "memory", "another store's identifiers are rejected (§1)"),
     ("validation-temporary-update", V, "guard !id.isTemporary else {\n            throw StrataError(.unknownIdentifier, \"Cannot \\(verb)", "guard !id.isTemporary || id.primaryKey < 0 else {\n            throw StrataError(.unknownIdentifier, \"Cannot \\(verb)", "memory", "updating a temporary identifier is unknownIdentifier (§1)"),
     # SQLite: SQL generation
     ("sqlite-like-contains", QD, "case .contains: return \"(instr(\\(subject), \\(p)) > 0)\"", "case .contains: return \"(CAST(\\(subject) AS TEXT) LIKE '%' || CAST(\\(p) AS TEXT) || '%')\"", "sqlite", "search text is literal; no LIKE folding or wildcards (§6)"),
@@ -97,7 +99,7 @@ MUTANTS = [
     ("sqlite-text-compare-nocase", Q, "case .equal: return \"(\\(column) = \\(p))\"", "case .equal: return \"(\\(column) = \\(p) COLLATE NOCASE)\"", "sqlite", "no SQL case folding in == (§6)"),
     ("sqlite-tie-breaker-follows-sort", Q, "order.append(\"t0.\\(q(\"_pk\")) ASC\")", "order.append(\"t0.\\(q(\"_pk\")) \\(descriptor.sortBy.last?.order == .descending ? \"DESC\" : \"ASC\")\")", "sqlite", "ties by key ascending in both directions (§6)"),
     ("sqlite-no-nil-order", Q, "order.append(\"CASE WHEN \\(alias).\\(q(column)) IS NOT NULL THEN 1 WHEN \\(alias).\\(q(bits)) IS NOT NULL THEN 2 ELSE 0 END \\(direction)\")", "_ = direction", "sqlite", "NaN sorts after +inf, nil first (§6)"),
-    ("sqlite-not-equal-null", Q, "case .notEqual: return \"(\\(column) IS NOT \\(p))\"", "case .notEqual: return \"(\\(column) != \\(p))\"", "sqlite", "nil != 3 holds (§6)"),
+    ("sqlite-not-equal-null", QD, "static func isDistinct(_ lhs: String, from rhs: String) -> String { \"(\\(lhs) IS NOT \\(rhs))\" }", "static func isDistinct(_ lhs: String, from rhs: String) -> String { \"(\\(lhs) != \\(rhs))\" }", "sqlite", "nil != 3 holds (§6)"),
     ("sqlite-nan-not-equal", Q, "if case .double(let d) = value, d.isNaN { return op == .notEqual ? t : f }", "if case .double(let d) = value, d.isNaN { return f }", "sqlite", "x != NaN holds (§6)"),
     ("sqlite-not-unknown", Q, "return Dialect.isNotTrue(try expression(inner, entity))", "return \"(NOT (\\(try expression(inner, entity))))\"", "sqlite", "not over nil comparisons follows Swift semantics (§6)"),
     ("sqlite-empty-or", Q, "guard !parts.isEmpty else { return f }\n            return \"(\" + (try parts.map { try expression($0, entity) }).joined(separator: \" OR \")", "guard !parts.isEmpty else { return t }\n            return \"(\" + (try parts.map { try expression($0, entity) }).joined(separator: \" OR \")", "sqlite", "an empty or does not hold (§6)"),

@@ -94,9 +94,7 @@ import Synchronization
     ///
     /// - Throws: `invalidRequest` for another store's token; `persist`'s error, with nothing removed.
     public func deleteHistory(through token: StoreHistoryToken, persist: (CommitContext) throws -> Void = { _ in }) throws {
-        guard token.storeIdentifier == storeIdentifier else {
-            throw StrataError(.invalidRequest, "The history token \(token) belongs to another store than '\(storeIdentifier)'.")
-        }
+        try token.requireStore(storeIdentifier)
         try writer.withLock { _ in
             let previous = self.state
             var next = previous

@@ -41,9 +41,7 @@ extension StoreState {
     /// The primary keys of the records matching `descriptor`, in the contract's order, windowed.
     public func matchingKeys(_ descriptor: FetchDescriptor) throws -> (EntitySchema, [Int64]) {
         let entity = try schema.requireEntity(descriptor.entityName)
-        guard descriptor.fetchOffset >= 0, (descriptor.fetchLimit ?? 0) >= 0 else {
-            throw StrataError(.typeMismatch, "fetchOffset and fetchLimit cannot be negative.", entity: entity.name)
-        }
+        try descriptor.checkWindow(entity)
         // Faults in the contract's order: window, then predicate, then sort keys.
         let evaluator = PredicateEvaluator(schema: schema, reader: StateReader(state: self))
         let (candidates, rest) = candidateKeys(descriptor.predicate, entity)
@@ -99,9 +97,8 @@ extension StoreState {
     /// How many records match `descriptor`, window applied; a count without predicate is O(1).
     public func matchingCount(_ descriptor: FetchDescriptor) throws -> Int {
         let entity = try schema.requireEntity(descriptor.entityName)
-        guard descriptor.predicate == nil, descriptor.fetchOffset >= 0, (descriptor.fetchLimit ?? 0) >= 0 else {
-            return try matchingKeys(descriptor).1.count
-        }
+        guard descriptor.predicate == nil else { return try matchingKeys(descriptor).1.count }
+        try descriptor.checkWindow(entity)
         try validateSort(descriptor.sortBy, entity)
         return min(max(0, count(entity) - descriptor.fetchOffset), descriptor.fetchLimit ?? .max)
     }

@@ -6,13 +6,21 @@ extension FetchDescriptor {
     /// - Throws: `unknownEntity`, `unknownProperty`, `typeMismatch` (also for a negative offset or limit).
     public func checkedEntity(in schema: Schema) throws -> EntitySchema {
         let entity = try schema.requireEntity(entityName)
-        guard fetchOffset >= 0, (fetchLimit ?? 0) >= 0 else {
-            throw StrataError(.typeMismatch, "fetchOffset and fetchLimit cannot be negative.", entity: entity.name)
-        }
+        try checkWindow(entity)
         let evaluator = PredicateEvaluator(schema: schema, reader: SnapshotReader<DefaultSnapshot> { _ in nil })
         if let predicate { _ = try evaluator.compile(predicate, for: entity) }
         for key in sortBy { _ = try evaluator.attributeGetter(key.path, entity) }
         return entity
+    }
+
+    /// The window's rule, in one place for every backend: neither `fetchOffset` nor `fetchLimit` is
+    /// negative (checked first, before the predicate and the sort keys).
+    ///
+    /// - Throws: `typeMismatch` naming `entity`.
+    public func checkWindow(_ entity: EntitySchema) throws {
+        guard fetchOffset >= 0, (fetchLimit ?? 0) >= 0 else {
+            throw StrataError(.typeMismatch, "fetchOffset and fetchLimit cannot be negative.", entity: entity.name)
+        }
     }
 
     /// Sorts rows of (primary key, sort values) by `sortBy` — ties by key ascending — and applies the

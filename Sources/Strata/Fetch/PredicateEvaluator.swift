@@ -46,7 +46,7 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
             case .attribute(let i, _): return { walk($0).map { reader.attribute($0, i).isNull } ?? true }
             case .toOne(let i, _): return { walk($0).map { reader.toOne($0, i) == nil } ?? true }
             case .toMany:
-                throw StrataError(.typeMismatch, "'\(path)' is a to-many relationship; it is never nil. Test its contents with contains.", entity: entity.name, properties: [path.description])
+                throw path.toManyNeverNil(entity)
             }
         case .isIn(let path, let given):
             let (get, type) = try attributeGetter(path, entity)
@@ -68,7 +68,7 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
         case .targetIs(let path, let id):
             let (walk, terminal) = try resolve(path, entity)
             guard case .toOne(let i, let destination) = terminal else {
-                throw StrataError(.typeMismatch, "'\(path)' is not a to-one relationship.", entity: entity.name, properties: [path.description])
+                throw path.notToOne(entity)
             }
             guard let id else { return { walk($0).map { reader.toOne($0, i) == nil } ?? true } }
             guard id.entityName == destination.name, let key = reader.key(for: id, in: destination) else { return { _ in false } }
@@ -76,7 +76,7 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
         case .contains(let path, let id):
             let (walk, terminal) = try resolve(path, entity)
             guard case .toMany(let i, let destination) = terminal else {
-                throw StrataError(.typeMismatch, "'\(path)' is not a to-many relationship.", entity: entity.name, properties: [path.description])
+                throw path.notToMany(entity)
             }
             guard id.entityName == destination.name, let key = reader.key(for: id, in: destination) else { return { _ in false } }
             return { walk($0).map { reader.toMany($0, i, contains: key) } ?? false }
@@ -105,7 +105,7 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
     public func attributeGetter(_ path: PropertyPath, _ entity: EntitySchema) throws -> ((Reader.Record) -> Value, AttributeType) {
         let (walk, terminal) = try resolve(path, entity)
         guard case .attribute(let i, let type) = terminal else {
-            throw StrataError(.typeMismatch, "'\(path)' is a relationship; compare it with targetIs or contains, or sort by one of its attributes.", entity: entity.name, properties: [path.description])
+            throw path.notAnAttribute(entity)
         }
         let reader = self.reader
         return ({ walk($0).map { reader.attribute($0, i) } ?? .null }, type)
@@ -133,30 +133,19 @@ public struct PredicateEvaluator<Reader: PredicateReader> {
 
     /// Resolves every component but the last through to-one relationships.
     func resolve(_ path: PropertyPath, _ entity: EntitySchema) throws -> ((Reader.Record) -> Reader.Record?, Terminal) {
-        guard !path.components.isEmpty else {
-            throw StrataError(.unknownProperty, "An empty property path.", entity: entity.name)
-        }
+        try path.requireComponents(entity)
         let reader = self.reader
         var current = entity
         var walk: (Reader.Record) -> Reader.Record? = { $0 }
-        for (n, name) in path.components.enumerated() {
-            guard let property = current.property(named: name) else {
-                throw StrataError(.unknownProperty, "Entity '\(current.name)' has no property '\(name)' (in path '\(path)').", entity: current.name, properties: [name])
-            }
+        for n in path.components.indices {
             let last = n == path.components.count - 1
-            switch property {
+            switch try path.step(n, on: current) {
             case .attribute(let i):
-                guard last else {
-                    throw StrataError(.typeMismatch, "'\(name)' in '\(path)' is an attribute; only to-one relationships can be followed.", entity: current.name, properties: [name])
-                }
                 return (walk, .attribute(i, current.attributes[i].type))
             case .relationship(let i):
                 let destination = schema.entities[current.destinationIndices[i]]
                 if last {
                     return (walk, current.relationships[i].isToMany ? .toMany(i, destination) : .toOne(i, destination))
-                }
-                guard !current.relationships[i].isToMany else {
-                    throw StrataError(.unsupported, "'\(name)' in '\(path)' is to-many; paths can only follow to-one relationships.", entity: current.name, properties: [name])
                 }
                 let previous = walk
                 walk = { record in

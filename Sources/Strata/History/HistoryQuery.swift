@@ -35,9 +35,7 @@ public struct HistoryQuery: Sendable, Hashable {
     /// store is an `invalidRequest`; `after` older than the store's horizon (the newest transaction
     /// `deleteHistory` removed) is `historyTokenExpired`, never a silent gap.
     public func firstTransaction(storeIdentifier: String, horizon: Int64) throws -> Int64 {
-        for token in [after, through].compactMap({ $0 }) where token.storeIdentifier != storeIdentifier {
-            throw StrataError(.invalidRequest, "The history token \(token) belongs to another store than '\(storeIdentifier)'.")
-        }
+        for token in [after, through].compactMap({ $0 }) { try token.requireStore(storeIdentifier) }
         guard let after else { return horizon + 1 }
         guard after.transaction >= horizon else {
             throw StrataError(.historyTokenExpired, "The history token \(after) is older than the oldest transaction the store keeps (history up to #\(horizon) was deleted). Fetch the history without a token (from the oldest kept) or refetch the data.")

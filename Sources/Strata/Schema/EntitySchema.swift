@@ -42,17 +42,16 @@ public final class EntitySchema: Sendable {
         self.attributeIsOptional = declaration.attributes.map(\.isOptional)
         self.relationshipIsToMany = declaration.relationships.map(\.isToMany)
         var byName: [String: PropertyReference] = [:]
-        for (i, a) in declaration.attributes.enumerated() {
-            guard byName.updateValue(.attribute(i), forKey: a.name) == nil else {
-                throw StrataError(.invalidSchema, "Property '\(a.name)' is declared twice; rename one.", entity: declaration.name, properties: [a.name])
+        let named = declaration.attributes.indices.map { (declaration.attributes[$0].name, PropertyReference.attribute($0)) }
+            + declaration.relationships.indices.map { (declaration.relationships[$0].name, PropertyReference.relationship($0)) }
+        for (name, property) in named {
+            guard byName.updateValue(property, forKey: name) == nil else {
+                throw StrataError(.invalidSchema, "Property '\(name)' is declared twice; rename one.", entity: declaration.name, properties: [name])
             }
         }
         var destinations: [Int] = []
         var inverses: [Int] = []
         for (i, r) in declaration.relationships.enumerated() {
-            guard byName.updateValue(.relationship(i), forKey: r.name) == nil else {
-                throw StrataError(.invalidSchema, "Property '\(r.name)' is declared twice; rename one.", entity: declaration.name, properties: [r.name])
-            }
             guard let d = entityIndices[r.destination] else {
                 throw StrataError(.invalidSchema, "Relationship '\(r.name)' points to entity '\(r.destination)', which the schema does not declare.", entity: declaration.name, properties: [r.name])
             }

@@ -31,16 +31,24 @@ public enum SaveRules {
     /// The error for a record that would share the values of unique constraint `constraint` with
     /// `holder`: the holder first, then the offender, as the contract asks.
     public static func uniqueViolation(_ entity: EntitySchema, constraint: Int, holder: PersistentIdentifier, offender: PersistentIdentifier) -> StrataError {
-        let names = entity.uniqueConstraints[constraint].map(entity.name(of:))
-        return StrataError(.uniqueConstraintViolation, "\(offender) would share \(names.joined(separator: ", ")) with \(holder), which already holds those values. Change the values or update that record instead.", entity: entity.name, properties: names, identifiers: [holder, offender])
+        uniqueViolation(entity: entity.name, properties: entity.uniqueConstraints[constraint].map(entity.name(of:)), records: (holder, offender))
     }
 
     /// The error for a collision a backend's storage reported but whose records it could not name
     /// (no group of records sharing values was found): the entity and, when known, the constraint.
     public static func unnamedUniqueViolation(_ entity: EntitySchema, constraint: Int?) -> StrataError {
-        let names = constraint.map { entity.uniqueConstraints[$0].map(entity.name(of:)) } ?? []
-        let what = names.isEmpty ? "a unique constraint's values" : names.joined(separator: ", ")
-        return StrataError(.uniqueConstraintViolation, "A record of '\(entity.name)' would share \(what) with another.", entity: entity.name, properties: names)
+        uniqueViolation(entity: entity.name, properties: constraint.map { entity.uniqueConstraints[$0].map(entity.name(of:)) } ?? [])
+    }
+
+    /// The unique-violation sentence, written once: the offender would share the constraint's values
+    /// (`properties`, when known) with the holder; without the records (a storage engine refused the
+    /// values and nothing names them), "a record of" the entity (when known) and "another", with the
+    /// storage's own words as `detail`. Every unique violation a save raises is made here.
+    public static func uniqueViolation(entity: String?, properties: [String], records: (holder: PersistentIdentifier, offender: PersistentIdentifier)? = nil, detail: String? = nil) -> StrataError {
+        let what = properties.isEmpty ? "a unique constraint's values" : properties.joined(separator: ", ")
+        let offender = records.map { "\($0.offender)" } ?? "A record" + (entity.map { " of '\($0)'" } ?? "")
+        let holder = records.map { "\($0.holder), which already holds those values" } ?? "another"
+        return StrataError(.uniqueConstraintViolation, "\(offender) would share \(what) with \(holder)\(detail.map { " (\($0))" } ?? ""). Change the values or update \(records == nil ? "the record that holds them" : "that record") instead.", entity: entity, properties: properties, identifiers: records.map { [$0.holder, $0.offender] } ?? [])
     }
 
     /// The error for deleting `victim` while its deny relationship `relationship` still holds `survivors`.

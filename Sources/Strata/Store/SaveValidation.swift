@@ -55,22 +55,23 @@ public enum SaveValidation {
     ///   `typeMismatch` (a record of the wrong entity).
     public static func referenceKey(_ id: PersistentIdentifier, to destination: EntitySchema, from entity: EntitySchema, relationship: Int, storeIdentifier: String, remapping: IdentifierRemapping) throws -> Int64 {
         let property = entity.relationships[relationship].name
+        // The permanent identifier the reference stands for: a temporary one's through the remapping.
+        let target: PersistentIdentifier
         if id.isTemporary {
             guard let permanent = remapping[id] else {
                 throw StrataError(.unknownIdentifier, "'\(property)' refers to \(id), a temporary identifier that this save does not insert. Insert that record in the same save, or use its permanent identifier.", entity: entity.name, properties: [property], identifiers: [id])
             }
-            guard permanent.entityName == destination.name else {
-                throw StrataError(.typeMismatch, "'\(property)' must point at '\(destination.name)', not at \(id).", entity: entity.name, properties: [property], identifiers: [id])
+            target = permanent
+        } else {
+            guard id.storeIdentifier == storeIdentifier else {
+                throw StrataError(.unknownIdentifier, "'\(property)' refers to \(id), which belongs to another store.", entity: entity.name, properties: [property], identifiers: [id])
             }
-            return permanent.primaryKey
+            target = id
         }
-        guard id.storeIdentifier == storeIdentifier else {
-            throw StrataError(.unknownIdentifier, "'\(property)' refers to \(id), which belongs to another store.", entity: entity.name, properties: [property], identifiers: [id])
-        }
-        guard id.entityName == destination.name else {
+        guard target.entityName == destination.name else {
             throw StrataError(.typeMismatch, "'\(property)' must point at '\(destination.name)', not at \(id).", entity: entity.name, properties: [property], identifiers: [id])
         }
-        return id.primaryKey
+        return target.primaryKey
     }
 
     /// The key of a record a save updates or deletes; `exists` says whether the store holds it.

@@ -29,13 +29,16 @@ extension ModelStore {
 
     /// A store without history (a migration's staging store) refuses.
     func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
-        throw StrataError(.unsupported, "This store keeps no history.")
+        throw noHistory
     }
 
     /// A store without history (a migration's staging store) refuses.
     func deleteHistory(through token: StoreHistoryToken) throws {
-        throw StrataError(.unsupported, "This store keeps no history.")
+        throw noHistory
     }
+
+    /// The error of both history requirements on a store without history.
+    private var noHistory: StrataError { StrataError(.unsupported, "This store keeps no history.") }
 }
 
 final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {

@@ -6,7 +6,7 @@ extension CustomStoreAdapter {
     ///   update's conflict check fails, and whatever the custom store throws.
     public func save(_ request: SaveRequest<Strata.DefaultSnapshot>) throws -> SaveResult<Strata.DefaultSnapshot> {
         if configuration.isReadOnly {
-            throw StrataError(.readOnlyStore, "The custom store '\(configuration.name)' was opened read-only.")
+            throw StrataError.readOnly("custom store '\(configuration.name)'", toDo: "save", file: nil)
         }
         return try locked {
             var plan = try SavePlan(request, adapter: self)
