@@ -193,13 +193,15 @@ final class LMDBSaveTransaction {
     private func assignKeys<S: DataStoreSnapshot>(_ snapshots: [S]) throws {
         remap.reserveCapacity(snapshots.count)
         var next = firstInserted
-        for snapshot in snapshots {
-            let id = snapshot.persistentIdentifier
-            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: layout.schema)
-            let key = next[entity.index]
-            try SaveValidation.assignKey(id, of: entity, next: key, remapping: &remap) { records.id(entity.name, $0) }
-            next[entity.index] = key + 1
-            temporaries[entity.index].append(id)
+        try snapshots.withUnsafeBufferPointer { snapshots in
+            for n in snapshots.indices {
+                let id = snapshots[n].persistentIdentifier
+                let entity = try SaveValidation.entity(of: id, given: snapshots[n].entity, in: layout.schema)
+                let key = next[entity.index]
+                try SaveValidation.assignKey(n, of: snapshots, entity: entity, next: key, remapping: &remap) { records.id(entity.name, $0) }
+                next[entity.index] = key + 1
+                temporaries[entity.index].append(id)
+            }
         }
     }
 

@@ -143,14 +143,16 @@ import Foundation
     @inlinable package func assignKeys<S: DataStoreSnapshot>(_ inserted: [S]) throws {
         guard !inserted.isEmpty else { return }
         remap.reserveCapacity(inserted.count)
-        for n in inserted.indices {
-            let id = inserted[n].persistentIdentifier
-            let entity = try SaveValidation.entity(of: id, given: inserted[n].entity, in: schema)
-            let next = try nextKeys[entity.index] ?? firstFreeKey(entity)
-            try SaveValidation.assignKey(id, of: entity, next: next, remapping: &remap) { records.id(entity.name, $0) }
-            nextKeys[entity.index] = next + 1
-            if firstInserted[entity.index] == nil { firstInserted[entity.index] = next }
-            temporaries[entity.index].append(id)
+        try inserted.withUnsafeBufferPointer { inserted in
+            for n in inserted.indices {
+                let id = inserted[n].persistentIdentifier
+                let entity = try SaveValidation.entity(of: id, given: inserted[n].entity, in: schema)
+                let next = try nextKeys[entity.index] ?? firstFreeKey(entity)
+                try SaveValidation.assignKey(n, of: inserted, entity: entity, next: next, remapping: &remap) { records.id(entity.name, $0) }
+                nextKeys[entity.index] = next + 1
+                if firstInserted[entity.index] == nil { firstInserted[entity.index] = next }
+                temporaries[entity.index].append(id)
+            }
         }
     }
 

@@ -11,7 +11,7 @@ P = "Sources/Strata/Fetch/PredicateEvaluator.swift"
 # The fetch checks every backend shares (the window's rule).
 FC = "Sources/Strata/Fetch/FetchDescriptor+Checks.swift"
 V = "Sources/Strata/Store/SaveValidation.swift"
-# The request phase's order (the SQL layer's and LMDB's; the engine writes it out).
+# The request phase's order (the engine's, the SQL layer's and LMDB's).
 VO = "Sources/Strata/Store/SaveValidation+Order.swift"
 R = "Sources/Strata/Engine/RecordEngine.swift"
 Q = "Backends/SQLSupport/SQLQuery.swift"
@@ -39,10 +39,10 @@ MUTANTS = [
     ("engine-nullify-skipped", RU, "case .nullify, .cascade:\n                    for target in survivors {", "case .nullify, .cascade:\n                    for target in survivors.prefix(0) {", "memory", "nullify removes the deleted record from inverses (§3)"),
     ("engine-noaction-to-many-kept", RU, "if entities[destination].relationshipIsToMany[inverse] {", "if false && entities[destination].relationshipIsToMany[inverse] {", "memory", "a to-many never lists a deleted record (§3 noAction)"),
     ("engine-key-reuse", E, "work.tables[entity.index].nextPrimaryKey = key + 1", "work.tables[entity.index].nextPrimaryKey = key + (key % 2)", "memory", "identifiers unique and never reused (§1)"),
-    ("engine-permanent-insert-accepted", E, "guard inserted[n].persistentIdentifier.isTemporary else { throw SaveValidation.permanentOnInsert(inserted[n].persistentIdentifier, entity) }", "", "memory", "inserting a permanent identifier is invalidRequest (§1)"),
-    ("engine-insert-twice-accepted", E, "guard remap.insert(work.identifier(entity, key), for: inserted[n].persistentIdentifier) else {\n                throw SaveValidation.twice(inserted[n].persistentIdentifier, entity, \"inserted\")\n            }", "_ = remap.insert(work.identifier(entity, key), for: inserted[n].persistentIdentifier)", "memory", "inserting one record twice is invalidRequest (§1)"),
-    ("order-permanent-insert-accepted", VO, "        guard id.isTemporary else { throw permanentOnInsert(id, entity) }\n", "", "sqlite", "inserting a permanent identifier is invalidRequest (§1; the order home, through the SQL layer)"),
-    ("order-insert-twice-accepted", VO, "guard remap.insert(permanent(key), for: id) else { throw twice(id, entity, \"inserted\") }", "_ = remap.insert(permanent(key), for: id)", "lmdb", "inserting one record twice is invalidRequest (§1; the order home, through LMDB)"),
+    ("engine-permanent-insert-accepted", VO, "        guard inserted[n].persistentIdentifier.isTemporary else { throw permanentOnInsert(inserted[n].persistentIdentifier, entity) }\n", "", "memory", "inserting a permanent identifier is invalidRequest (§1; the order home, through the engine)"),
+    ("engine-insert-twice-accepted", VO, "guard remap.insert(permanent(key), for: inserted[n].persistentIdentifier) else { throw twice(inserted[n].persistentIdentifier, entity, \"inserted\") }", "_ = remap.insert(permanent(key), for: inserted[n].persistentIdentifier)", "memory", "inserting one record twice is invalidRequest (§1)"),
+    ("order-permanent-insert-accepted", VO, "        guard inserted[n].persistentIdentifier.isTemporary else { throw permanentOnInsert(inserted[n].persistentIdentifier, entity) }\n", "", "sqlite", "inserting a permanent identifier is invalidRequest (§1; the order home, through the SQL layer)"),
+    ("order-insert-twice-accepted", VO, "guard remap.insert(permanent(key), for: inserted[n].persistentIdentifier) else { throw twice(inserted[n].persistentIdentifier, entity, \"inserted\") }", "_ = remap.insert(permanent(key), for: inserted[n].persistentIdentifier)", "lmdb", "inserting one record twice is invalidRequest (§1; the order home, through LMDB)"),
     ("engine-dangling-accepted", V, "guard try target.isTemporary || isStoredOrHeld() else {", "guard try target.isTemporary || true || isStoredOrHeld() else {", "memory", "a new reference must name a stored record (§1, fault order §5)"),
     ("engine-no-required-check", RU, "guard count == 0, !relationship.isOptional else { return }", "guard count == 0, !relationship.isOptional, false else { return }", "memory", "a required to-one left empty fails (§2)"),
     ("engine-max-count-off-by-one", RU, "if let hi = relationship.maxCount, count > hi {", "if let hi = relationship.maxCount, count > hi + 1 {", "memory", "maxCount is enforced (§2)"),
