@@ -174,15 +174,20 @@ enum SQLiteChecksumVFS {
         return name
     }
 
+    /// Calls the method `call` picks of the file beneath `file` (the underlying VFS's), with that file:
+    /// the one shape of every method this VFS only forwards.
+    @inline(__always)
+    private static func forward<T>(_ file: UnsafeMutablePointer<sqlite3_file>?, _ call: (UnsafeMutablePointer<sqlite3_file>, sqlite3_io_methods) -> T) -> T {
+        let s = sub(file)
+        return call(s, s.pointee.pMethods.pointee)
+    }
+
     /// The file methods of a main database file: checks on read and write, the rest forwarded.
     nonisolated(unsafe) private static let methods: UnsafeMutablePointer<sqlite3_io_methods> = {
         let m = UnsafeMutablePointer<sqlite3_io_methods>.allocate(capacity: 1)
         m.initialize(to: sqlite3_io_methods())
         m.pointee.iVersion = 3
-        m.pointee.xClose = { file in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xClose(s)
-        }
+        m.pointee.xClose = { file in SQLiteChecksumVFS.forward(file) { $1.xClose($0) } }
         m.pointee.xRead = { file, buffer, amount, offset in
             let s = SQLiteChecksumVFS.sub(file)
             let rc = s.pointee.pMethods.pointee.xRead(s, buffer, amount, offset)
@@ -211,59 +216,26 @@ enum SQLiteChecksumVFS {
             }
             return s.pointee.pMethods.pointee.xWrite(s, buffer, amount, offset)
         }
-        m.pointee.xTruncate = { file, size in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xTruncate(s, size)
-        }
-        m.pointee.xSync = { file, flags in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xSync(s, flags)
-        }
-        m.pointee.xFileSize = { file, size in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xFileSize(s, size)
-        }
-        m.pointee.xLock = { file, level in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xLock(s, level)
-        }
-        m.pointee.xUnlock = { file, level in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xUnlock(s, level)
-        }
-        m.pointee.xCheckReservedLock = { file, out in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xCheckReservedLock(s, out)
-        }
-        m.pointee.xFileControl = { file, op, argument in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xFileControl(s, op, argument)
-        }
-        m.pointee.xSectorSize = { file in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xSectorSize(s)
-        }
+        m.pointee.xTruncate = { file, size in SQLiteChecksumVFS.forward(file) { $1.xTruncate($0, size) } }
+        m.pointee.xSync = { file, flags in SQLiteChecksumVFS.forward(file) { $1.xSync($0, flags) } }
+        m.pointee.xFileSize = { file, size in SQLiteChecksumVFS.forward(file) { $1.xFileSize($0, size) } }
+        m.pointee.xLock = { file, level in SQLiteChecksumVFS.forward(file) { $1.xLock($0, level) } }
+        m.pointee.xUnlock = { file, level in SQLiteChecksumVFS.forward(file) { $1.xUnlock($0, level) } }
+        m.pointee.xCheckReservedLock = { file, out in SQLiteChecksumVFS.forward(file) { $1.xCheckReservedLock($0, out) } }
+        m.pointee.xFileControl = { file, op, argument in SQLiteChecksumVFS.forward(file) { $1.xFileControl($0, op, argument) } }
+        m.pointee.xSectorSize = { file in SQLiteChecksumVFS.forward(file) { $1.xSectorSize($0) } }
         m.pointee.xDeviceCharacteristics = { file in
             let s = SQLiteChecksumVFS.sub(file)
             // Reads of less than a page would skip the check: SQLite then reads whole pages.
             return s.pointee.pMethods.pointee.xDeviceCharacteristics(s) & ~SQLiteChecksumVFS.subpageRead
         }
-        m.pointee.xShmMap = { file, region, size, extend, out in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xShmMap(s, region, size, extend, out)
-        }
-        m.pointee.xShmLock = { file, offset, count, flags in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xShmLock(s, offset, count, flags)
-        }
+        m.pointee.xShmMap = { file, region, size, extend, out in SQLiteChecksumVFS.forward(file) { $1.xShmMap($0, region, size, extend, out) } }
+        m.pointee.xShmLock = { file, offset, count, flags in SQLiteChecksumVFS.forward(file) { $1.xShmLock($0, offset, count, flags) } }
         m.pointee.xShmBarrier = { file in
             let s = SQLiteChecksumVFS.sub(file)
             s.pointee.pMethods.pointee.xShmBarrier(s)
         }
-        m.pointee.xShmUnmap = { file, delete in
-            let s = SQLiteChecksumVFS.sub(file)
-            return s.pointee.pMethods.pointee.xShmUnmap(s, delete)
-        }
+        m.pointee.xShmUnmap = { file, delete in SQLiteChecksumVFS.forward(file) { $1.xShmUnmap($0, delete) } }
         // Memory-mapped pages would bypass the check: refused, so SQLite reads them with xRead.
         m.pointee.xFetch = { _, _, _, out in
             out?.pointee = nil
