@@ -204,6 +204,9 @@ public final class PostgresStore: DataStore {
                     let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
                     if configuration.recordsHistory { try recordHistory(request, result, connection: connection, records: transaction.records.records) }
                     try connection.commit()
+                    #if STRATA_INTERNAL_CHECKS
+                    checkInvariantsAfterSave()  // PostgresStore+Invariants.swift
+                    #endif
                     return result
                 } catch {
                     try? connection.rollback()
