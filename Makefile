@@ -152,11 +152,14 @@ perfcheck: release
 	@cp .build/release/strata .build/strata-nodebug && strip --strip-debug .build/strata-nodebug
 	@Benchmarks/perfcheck.sh .build/strata-nodebug $(PERFCHECK_RECORDS) $(PERFCHECK_TOLERANCE) $(if $(PERFCHECK_RECORD),record) $(PERFCHECK_BACKENDS)
 
-## difftest: seeded random operations in lockstep on every built-in backend (SEEDS seeds of OPS operations).
+## difftest: seeded random operations in lockstep on every built-in backend (SEEDS seeds of OPS operations);
+## DURABILITY=processCrash runs SQLite and LMDB without an fsync per save (the same saves and answers,
+## several times faster on a slow disk; docs/conformance.md).
 SEEDS ?= 1000
 OPS ?= 200
+DURABILITY ?= powerLoss
 difftest: release
-	.build/release/strata difftest --seeds $(SEEDS) --operations $(OPS)
+	.build/release/strata difftest --seeds $(SEEDS) --operations $(OPS) --durability $(DURABILITY)
 
 ## model-difftest: the model layer against an oracle (Tests/StrataModelTests/PredicateOracleTests.swift):
 ## PREDICATES random #Predicates, as many sorts with windows and as many predicates over unsaved changes per
@@ -170,8 +173,11 @@ model-difftest: deps
 
 ## mutants: the mutation catalogue (Conformance/Mutants/catalogue.py) against the suite, in a scratch
 ## copy with its own incremental build folder (.build-mutants); ONLY=id,id runs some. Not part of test.
+## Each verdict is appended to Conformance/Mutants/ledger.tsv with the commit it ran on; PENDING=1 runs
+## only the mutants without a verdict for their current entry, LIMIT=N at most N of them, so the
+## catalogue completes over several sessions (`python3 Conformance/Mutants/run.py --list` shows where).
 mutants: deps
-	python3 Conformance/Mutants/run.py $(if $(ONLY),--only $(ONLY))
+	python3 Conformance/Mutants/run.py $(if $(ONLY),--only $(ONLY)) $(if $(PENDING),--pending) $(if $(LIMIT),--limit $(LIMIT))
 
 ## torture: kill -9 a writer TRIALS times inside small and large saves on each BACKEND (docs/reliability.md).
 torture: release

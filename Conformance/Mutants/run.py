@@ -10,8 +10,14 @@ link and no swift-syntax for the macro targets, which on a busy 2-core machine t
 the mutants together. A mutant is killed when any case fails (required or optional) or the run
 crashes or hangs.
 
-usage: run.py [--only ID[,ID…]] [--list]     (make mutants)"""
-import json, os, shutil, subprocess, sys, time
+Every verdict is appended to ledger.tsv beside this file (id, verdict, backend, seconds, the commit
+the mutant ran on, UTC time), so the whole catalogue completes over several sessions: --pending runs
+only the mutants the ledger has no verdict for on the current catalogue entry (a changed search or
+replacement text, or a re-pointed file, makes a mutant pending again), --limit N stops after N
+mutants, and --list shows each mutant's last verdict.
+
+usage: run.py [--only ID[,ID…]] [--pending] [--limit N] [--list]     (make mutants)"""
+import hashlib, json, os, shutil, subprocess, sys, time
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, here)
@@ -20,6 +26,37 @@ from catalogue import MUTANTS
 # One scratch copy per clone: two clones of one user running mutants at once must not share it.
 scratch = "/tmp/strata-mutants-" + os.path.basename(root) + "-" + str(os.getuid())
 build = os.path.join(root, ".build-mutants")
+
+ledger_path = os.path.join(here, "ledger.tsv")
+LEDGER_HEADER = "id\tverdict\tbackend\tseconds\tcommit\tentry\tutc\n"
+
+def entry_digest(m):
+    """A short digest of a catalogue entry (file, search, replace, backend): a verdict counts for the
+    entry it was measured on, so a re-pointed mutant is pending again."""
+    return hashlib.sha1("\0".join(m[1:5]).encode()).hexdigest()[:10]
+
+def read_ledger():
+    """The last ledger line per mutant id, as a dict of column name to value."""
+    last = {}
+    if os.path.exists(ledger_path):
+        lines = open(ledger_path).read().splitlines()
+        names = lines[0].split("\t") if lines else []
+        for line in lines[1:]:
+            row = dict(zip(names, line.split("\t")))
+            if "id" in row: last[row["id"]] = row
+    return last
+
+def current_commit():
+    """The commit the run applies mutants to: HEAD, with "+dirty" when the working tree differs."""
+    head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=root, stdout=subprocess.PIPE, text=True).stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, stdout=subprocess.PIPE, text=True).stdout.strip()
+    return head + ("+dirty" if dirty else "")
+
+def record(m, verdict, seconds, commit):
+    new = not os.path.exists(ledger_path)
+    with open(ledger_path, "a") as f:
+        if new: f.write(LEDGER_HEADER)
+        f.write(f"{m[0]}\t{verdict}\t{m[4]}\t{seconds:.0f}\t{commit}\t{entry_digest(m)}\t{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}\n")
 
 def sync():
     # A fresh copy with the sources' timestamps (copy2), so the persistent build folder stays valid.
@@ -80,20 +117,36 @@ def main():
     args = sys.argv[1:]
     only = set(args[args.index("--only") + 1].split(",")) if "--only" in args else None
     chosen = [m for m in MUTANTS if only is None or m[0] in only]
+    ledger = read_ledger()
+    def verdict_of(m):
+        row = ledger.get(m[0])
+        return row["verdict"] if row and row.get("entry") == entry_digest(m) else None
+    if "--pending" in args:
+        chosen = [m for m in chosen if verdict_of(m) is None]
+    if "--limit" in args:
+        chosen = chosen[:int(args[args.index("--limit") + 1])]
     if "--list" in args:
-        for m in chosen: print(f"{m[0]:40} {m[4]:7} {m[1]}: {m[5]}")
+        for m in chosen:
+            row = ledger.get(m[0])
+            last = f"{row['verdict']} on {row['commit']}" if verdict_of(m) else "pending"
+            print(f"{m[0]:40} {m[4]:7} {last:32} {m[1]}: {m[5]}")
+        done = sum(1 for m in chosen if verdict_of(m))
+        print(f"\n{done} of {len(chosen)} with a verdict in {os.path.relpath(ledger_path, root)}")
         return 0
+    commit = current_commit()
     sync()
     base = build_tool()
     if base.returncode != 0:
         print(base.stdout[-3000:]); print("The unmutated copy does not build."); return 2
     results = {"KILLED": [], "SURVIVED": [], "STALE": [], "NO-BUILD": []}
-    for (mid, path, search, replace, backend, why) in chosen:
+    for m in chosen:
+        (mid, path, search, replace, backend, why) = m
         file = os.path.join(scratch, path)
         original = open(file).read()
         count = original.count(search)
         if count != 1:
-            results["STALE"].append(mid); print(f"STALE     {mid}: search text found {count} times in {path}", flush=True); continue
+            results["STALE"].append(mid); print(f"STALE     {mid}: search text found {count} times in {path}", flush=True)
+            record(m, "STALE", 0, commit); continue
         open(file, "w").write(original.replace(search, replace))
         start = time.time()
         try:
@@ -103,6 +156,7 @@ def main():
         finally:
             open(file, "w").write(original)
         results[verdict].append(mid)
+        record(m, verdict, time.time() - start, commit)
         print(f"{verdict:9} {mid} ({backend}, {time.time() - start:.0f} s): {why}", flush=True)
     build_tool()  # leave the build folder matching the unmutated copy
     valid = len(results["KILLED"]) + len(results["SURVIVED"])

@@ -52,8 +52,9 @@ struct BuiltinBackend: Sendable {
     let isAppendOnly: @Sendable (_ file: String) -> Bool
     /// The file that holds the whole store (`strata fuzz` counts its stale copy apart).
     let holdsWholeStore: @Sendable (_ file: String) -> Bool
-    /// The backend as a participant of differential runs (`strata difftest`).
-    let differential: DifferentialBackend
+    /// The backend as a participant of differential runs (`strata difftest`) at a durability level
+    /// (one of `BenchDurability.levels(of:)`; a backend with one level, or none, ignores it).
+    let differential: @Sendable (_ durability: SaveDurability) -> DifferentialBackend
     /// The same workload on the raw engine underneath, when there is one, at the backend's durability;
     /// `step` names the one step to run inside `strata_measure` (for callgrind), if any.
     var baseline: (@Sendable (_ records: Int, _ step: String?, _ durability: SaveDurability) throws -> [String: WorkloadReport.Figure])? = nil
@@ -130,7 +131,10 @@ struct BuiltinBackend: Sendable {
             },
             damageSample: { dir, generation in try DamageSample.write(generation: generation, into: try Store(factory.configuration(dir, FixtureDomain.schema))) },
             detectsAllDamage: entry.detectsAllDamage, isAppendOnly: entry.isAppendOnly, holdsWholeStore: entry.holdsWholeStore,
-            differential: DifferentialBackend(name: name, factory: factory))
+            differential: { durability in
+                guard BenchDurability.levels(of: name).contains(durability) else { return DifferentialBackend(name: name, factory: factory) }
+                return DifferentialBackend(name: name, factory: StoreFactory<Store>(configuration: { BenchDurability.set(durability, on: factory.configuration($0, $1)) }, destroy: factory.destroy))
+            })
     }
 
     func with(baseline: @escaping @Sendable (Int, String?, SaveDurability) throws -> [String: WorkloadReport.Figure]) -> BuiltinBackend {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Strata
 import StrataConformance
 
 /// `strata difftest --seeds N`: seeded random operation sequences run in lockstep on every built-in
@@ -11,10 +12,11 @@ struct DifftestCommand: ParsableCommand {
     @Option(help: "The first seed.") var firstSeed: UInt64 = 1
     @Option(help: "Operations per seed.") var operations: Int = 200
     @Option(help: "Comma-separated backend names (default: every built-in backend).") var backends: String?
+    @Option(help: "What a returned save must survive on the backends that offer a choice (SQLite, LMDB): powerLoss (their default, an fsync per save) or processCrash (SQLite synchronous = NORMAL, LMDB MDB_NOMETASYNC), which compares the same saves without waiting on the disk.") var durability: SaveDurability = .powerLoss
 
     func run() throws {
         let chosen = try backends.map { try $0.split(separator: ",").map { try BuiltinBackend.named(String($0)) } } ?? BuiltinBackend.all
-        let participants = chosen.map(\.differential)
+        let participants = chosen.map { $0.differential(durability) }
         let start = ContinuousClock.now
         var stats = DifferentialStats()
         for seed in firstSeed..<(firstSeed + UInt64(max(seeds, 0))) {
@@ -26,6 +28,6 @@ struct DifftestCommand: ParsableCommand {
             }
         }
         let elapsed = ContinuousClock.now - start
-        print("difftest: \(seeds) seeds × \(operations) operations on \(chosen.map(\.name).joined(separator: ", ")) and the oracle: no divergence; \(stats.summary) (\(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))))")
+        print("difftest: \(seeds) seeds × \(operations) operations on \(chosen.map(\.name).joined(separator: ", ")) and the oracle\(durability == .powerLoss ? "" : " at \(durability)"): no divergence; \(stats.summary) (\(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))))")
     }
 }
