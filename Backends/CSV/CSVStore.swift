@@ -251,7 +251,7 @@ public final class CSVStore: HistoryRecordingStore {
     /// - Throws: `readOnlyStore` on a read-only store; `invalidRequest` for another store's token.
     public func deleteHistory(through token: StoreHistoryToken) throws {
         guard let lock else {
-            throw StrataError(.readOnlyStore, "This CSV store was opened read-only; open it without `isReadOnly` to delete history.", file: folder.url.path)
+            throw StrataError.readOnly("CSV store", toDo: "delete history", file: folder.url.path)
         }
         try lock.exclusively {
             try lock.check(store: folder.url.path)

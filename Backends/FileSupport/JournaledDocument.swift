@@ -224,7 +224,7 @@ extension JournaledDocument {
     ///   `ioFailure` with nothing removed.
     public func deleteHistory(through token: StoreHistoryToken) throws {
         guard let lock else {
-            throw StrataError(.readOnlyStore, "This \(files.format.name) store was opened read-only; open it without `isReadOnly` to delete history.", file: files.document)
+            throw StrataError.readOnly("\(files.format.name) store", toDo: "delete history", file: files.document)
         }
         try lock.exclusively {
             try lock.check(store: files.document)
