@@ -53,7 +53,12 @@ struct LMDBQuery {
         let limit = descriptor.fetchLimit ?? Int.max
         guard limit > 0 else { return [] }
         var skipped = 0
-        try records.withCursor(records.layout.records[entity.index]) { cursor in
+        let dbi = records.layout.records[entity.index]
+        // The result's size is known from the database's count: one allocation, no growth copies.
+        var stat = MDB_stat()
+        if mdb_stat(records.txn, dbi, &stat) == 0 { result.reserveCapacity(min(limit, max(0, Int(stat.ms_entries) - descriptor.fetchOffset))) }
+        var reuse = LMDBLinkReuse(entity)
+        try records.withCursor(dbi) { cursor in
             var k = MDB_val(), data = MDB_val()
             var rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST)
             while rc == 0 {
@@ -63,7 +68,12 @@ struct LMDBQuery {
                     guard k.mv_size == 8 else {
                         throw StrataError(.corruptStore, "'\(entity.name)' holds a \(k.mv_size)-byte key; restore the environment from a backup.", entity: entity.name, file: records.file)
                     }
-                    result.append(try records.snapshot(entity, LMDBKeyCodec.readBigEndian(k.mv_data), data.bytes))
+                    let key = LMDBKeyCodec.readBigEndian(k.mv_data)
+                    if reuse != nil {
+                        result.append(try records.snapshot(entity, key, data.bytes, reusing: &reuse!))
+                    } else {
+                        result.append(try records.snapshot(entity, key, data.bytes))
+                    }
                     if result.count == limit { return }
                 }
                 rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)

@@ -9,11 +9,28 @@ final class LMDBContext: Sendable {
     let layout: LMDBLayout
     let storeIdentifier: String
     let file: String
+    /// The schema's entities, for the point lookup's search by name: calling `Schema`'s own
+    /// search on `layout.schema` copied the whole struct per lookup (limit:
+    /// Benchmarks/Thresholds/lmdb-fetch-by-id.txt).
+    let entities: [EntitySchema]
 
     init(layout: LMDBLayout, storeIdentifier: String, file: String) {
         self.layout = layout
         self.storeIdentifier = storeIdentifier
         self.file = file
+        self.entities = layout.schema.entities
+    }
+
+    /// The entity named `name`; a few names are compared in place (lengths first), more are
+    /// looked up through the schema.
+    ///
+    /// - Throws: `unknownEntity` when the schema has none, as `Schema.requireEntity` does.
+    func entity(named name: String) throws -> EntitySchema {
+        if entities.count <= 8 {
+            let length = name.utf8.count
+            for entity in entities where entity.name.utf8.count == length && entity.name == name { return entity }
+        }
+        return try layout.schema.requireEntity(name)
     }
 }
 
@@ -139,6 +156,42 @@ struct LMDBRecords {
         return try snapshot(entity, key, data.bytes)
     }
 
+    /// The snapshot of a record from its stored bytes, in a scan: the relationship array is the
+    /// previous record's (one retain, no allocation) when the record points at the same to-one
+    /// targets, as children stored next to their siblings do (`LMDBLinkReuse`; limit:
+    /// Benchmarks/Thresholds/lmdb-scan.txt).
+    func snapshot(_ entity: EntitySchema, _ key: Int64, _ bytes: UnsafeRawBufferPointer, reusing reuse: inout LMDBLinkReuse) throws -> DefaultSnapshot {
+        var keys: [Int64?] = []
+        swap(&keys, &reuse.keys)  // a local, so the closure's writes need no exclusivity check
+        defer { swap(&keys, &reuse.keys) }
+        var same = reuse.relationships != nil
+        var next = 0
+        let attributes = try LMDBRecordCodec.decode(bytes, entity, key: key, file: file) { r, target in
+            while next < r {
+                if keys[next] != nil { keys[next] = nil; same = false }
+                next += 1
+            }
+            if keys[r] != target { keys[r] = target; same = false }
+            next = r + 1
+        }
+        while next < keys.count {
+            if keys[next] != nil { keys[next] = nil; same = false }
+            next += 1
+        }
+        let relationships: [RelationshipValue]
+        if same, let shared = reuse.relationships {
+            relationships = shared
+        } else {
+            let names = entity.destinationNames
+            var built: [RelationshipValue] = []
+            built.reserveCapacity(keys.count)
+            for r in keys.indices { built.append(.toOne(keys[r].map { id(names[r], $0) })) }
+            reuse.relationships = built
+            relationships = built
+        }
+        return DefaultSnapshot(entity: entity, persistentIdentifier: id(entity.name, key), attributes: attributes, relationships: relationships)
+    }
+
     /// The snapshot of a record from its stored bytes: one pass, no intermediate record.
     func snapshot(_ entity: EntitySchema, _ key: Int64, _ bytes: UnsafeRawBufferPointer) throws -> DefaultSnapshot {
         let names = entity.destinationNames
@@ -175,5 +228,21 @@ struct LMDBRecords {
             }
         }
         return DefaultSnapshot(entity: entity, persistentIdentifier: id(entity.name, key), attributes: record.attributes, relationships: relationships)
+    }
+}
+
+/// What a scan keeps from one record to the next so that records pointing at the same to-one
+/// targets share one relationship array (arrays are values: sharing storage is invisible to the
+/// snapshots' users). Only for entities without to-many relationships, whose arrays are their to-ones.
+struct LMDBLinkReuse {
+    /// The last record's to-one target keys, one slot per relationship.
+    var keys: [Int64?]
+    /// The last record's relationship array; `nil` before the first record.
+    var relationships: [RelationshipValue]?
+
+    /// A fresh state for `entity`, or `nil` when it has a to-many relationship.
+    init?(_ entity: EntitySchema) {
+        guard !entity.relationshipIsToMany.contains(true) else { return nil }
+        keys = Array(repeating: nil, count: entity.relationships.count)
     }
 }

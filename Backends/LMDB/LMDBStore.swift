@@ -100,8 +100,7 @@ public final class LMDBStore: HistoryRecordingStore {
     ///
     /// - Throws: `unknownEntity` when the schema has no entity `id.entityName`, as the fetch does.
     public func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
-        // The layout's schema is read in place; `schema` copies the configuration's (three retains).
-        let entity = try layout.schema.requireEntity(id.entityName)
+        let entity = try context.entity(named: id.entityName)
         guard !id.isTemporary, id.storeIdentifier == identifier else { return nil }
         // The key alone is captured: capturing `id` copies its two strings into the closure.
         let key = id.primaryKey

@@ -227,13 +227,57 @@ public final class ModelContext {
     }
 
     /// The objects for fetched snapshots, in order (see `register(_:as:info:)`).
-    func registerAll<T: PersistentModel>(_ snapshots: [Strata.DefaultSnapshot], as type: T.Type) throws -> [T] {
+    ///
+    /// The array is taken, not read: each snapshot is moved out of it into its new object, last
+    /// first (`removeLast` moves; iterating would copy every snapshot and destroy the array's
+    /// copies afterwards, a retain and a release of each of its references per record; reversing
+    /// the array first copied each snapshot through outlined copies). The objects are placed from
+    /// the back, so they come out in the snapshots' order (docs/benchmarks.md, "The model layer's
+    /// full fetch").
+    func registerAll<T: PersistentModel>(_ snapshots: consuming [Strata.DefaultSnapshot], as type: T.Type) throws -> [T] {
         let info = ModelTypeInfo.of(T.self)
-        registered.reserveCapacity(registered.count + snapshots.count)
-        var models: [T] = []
-        models.reserveCapacity(snapshots.count)
-        for snapshot in snapshots { models.append(try register(snapshot, as: T.self, info: info)) }
-        return models
+        var rest = snapshots
+        let count = rest.count
+        registered.reserveCapacity(registered.count + count)
+        return try [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var i = count
+            do {
+                while i > 0 {
+                    let model = try register(taking: rest.removeLast(), as: T.self, info: info)
+                    i -= 1
+                    (buffer.baseAddress! + i).initialize(to: model)
+                }
+            } catch {
+                if let base = buffer.baseAddress { (base + i).deinitialize(count: count - i) }
+                throw error
+            }
+            initialized = count
+        }
+    }
+
+    /// `register(_:as:info:)` for a snapshot the caller gives up: it moves into the new object.
+    func register<T: PersistentModel>(taking snapshot: consuming Strata.DefaultSnapshot, as type: T.Type, info: ModelTypeInfo) throws -> T {
+        if !info.checkedAttributes.isEmpty { try checkRepresentable(snapshot, as: T.self, info: info) }
+        let id = snapshot.persistentIdentifier
+        var pending: Strata.DefaultSnapshot? = consume snapshot
+        var made: T?
+        let entry = Self.access(&registered[id, default: {
+            var taken: Strata.DefaultSnapshot?
+            swap(&taken, &pending)
+            let model = T(_$fetched: _FetchedRecord(snapshot: taken, context: self))
+            made = model
+            return model
+        }()])
+        if let made { return made }
+        guard let snapshot = pending else { preconditionFailure("a registered record's snapshot was taken") }
+        if let known = entry as? T {
+            refresh(known, with: snapshot)
+            return known
+        }
+        // Another type registered under this identifier (a record of another entity): replaced.
+        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, context: self))
+        registered[id] = model
+        return model
     }
 
     /// The value of an identity-map entry, reached through a mutating access so that a

@@ -16,8 +16,13 @@ public final class ModelBackingData {
     #else
     @exclusivity(unchecked) public internal(set) var persistentModelID: PersistentIdentifier
     #endif
-    /// The context the object is registered in.
+    /// The context the object is registered in (set for every fetched object: no run-time
+    /// exclusivity check either, as above).
+    #if STRATA_INTERNAL_CHECKS
     public internal(set) weak var context: ModelContext?
+    #else
+    @exclusivity(unchecked) public internal(set) weak var context: ModelContext?
+    #endif
     /// The model type's derived description.
     let info: ModelTypeInfo
     /// The record as stored when last loaded or saved; `nil` for a new object.
@@ -38,11 +43,14 @@ public final class ModelBackingData {
         self.persistentModelID = .temporary(entity: info.entityName)
     }
 
-    /// Takes over a stored record (generated `init(_$fetched:)` calls this).
-    public func _$adopt(_ record: _FetchedRecord) {
-        persistentModelID = record.snapshot.persistentIdentifier
-        snapshot = record.snapshot
+    /// Takes over a stored record (generated `init(_$fetched:)` calls this): its snapshot is
+    /// moved in, not copied (a copy retained the snapshot's entity and arrays and the record's
+    /// destruction released them again).
+    public func _$adopt(_ record: consuming _FetchedRecord) {
+        var record = record
         context = record.context
+        swap(&snapshot, &record.snapshot)
+        if let id = snapshot?.persistentIdentifier { persistentModelID = id }
     }
 
     /// Whether any property was set since the last save.
@@ -127,6 +135,7 @@ public final class ModelBackingData {
 
 /// A stored record on its way into a new model object.
 public struct _FetchedRecord {
-    let snapshot: Strata.DefaultSnapshot
+    /// Never `nil` when made; optional so that `_$adopt` can move it out.
+    var snapshot: Strata.DefaultSnapshot?
     let context: ModelContext
 }
