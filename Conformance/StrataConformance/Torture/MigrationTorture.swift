@@ -52,7 +52,7 @@ public enum MigrationTorture {
     ///   - template: writes the version-1 store into a directory (once).
     ///   - writer: the executable and arguments of a migrating writer for a directory.
     ///   - check: `MigrationWorkload.check` on a directory: the version found.
-    ///   - onServer: with a `discard` that removes the store "in" a directory: the store lives on a
+    ///   - discard: with a `discard` that removes the store "in" a directory: the store lives on a
     ///     server, not in the directory (PostgreSQL), so every trial writes its version-1 store
     ///     afresh instead of copying the template's files.
     public static func run(
