@@ -13,6 +13,7 @@ struct TortureCommand: ParsableCommand {
     @Option(help: "How many times a writer is started and killed.") var trials: Int = 100
     @Option(help: "The seed of every random choice.") var seed: UInt64 = 1
     @Option(help: "Every k-th generation is a large save of thousands of records (0: none).") var largeEvery: Int = 4
+    @Option(help: "After this many kills the run goes on in a fresh store (0: one store for the whole run).") var killsPerStore: Int = 100
     @Option(help: "Where stores are written (default: a new temporary folder, removed after a passing run).") var workDirectory: String?
     @Flag(help: "Kill writers inside a schema migration (v1 → v2 → v3) instead of inside saves.") var migration = false
     @Option(help: "With --migration: the records of the version-1 store.") var records: Int = 2_000
@@ -20,6 +21,7 @@ struct TortureCommand: ParsableCommand {
     func validate() throws {
         guard trials > 0 else { throw ValidationError("--trials must be at least 1.") }
         guard largeEvery >= 0 else { throw ValidationError("--large-every cannot be negative.") }
+        guard killsPerStore >= 0 else { throw ValidationError("--kills-per-store cannot be negative.") }
     }
 
     func run() throws {
@@ -48,7 +50,7 @@ struct TortureCommand: ParsableCommand {
             return
         }
         let report = try Torture.run(
-            Torture.Options(trials: trials, seed: seed, largeEvery: largeEvery), in: try work.create(),
+            Torture.Options(trials: trials, seed: seed, largeEvery: largeEvery, killsPerStore: killsPerStore), in: try work.create(),
             writer: { dir, saves, large in (tool, ["crash-writer", "--backend", backend, "--path", dir.path, "--saves", "\(saves)", "--large-every", "\(large)"]) },
             reopen: { dir, large in try chosen.crashCheck(dir, large) },
             progress: { trial, _ in if trial % 50 == 0 { FileHandle.standardError.write(Data("\(trial)/\(trials) trials\n".utf8)) } })
