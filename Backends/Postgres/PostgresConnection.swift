@@ -73,7 +73,14 @@ final class PostgresConnection {
     var isAlive: Bool { PQstatus(handle) == CONNECTION_OK }
 
     /// Runs SQL without parameters and results (several statements allowed): DDL, BEGIN, COMMIT.
+    /// Under `attempt` the savepoint and its release go in the same round trip (one simple query:
+    /// a failing statement skips the release and leaves the savepoint to roll back to).
     func execute(_ sql: String) throws {
+        var sql = sql
+        if case .armed = savepoint {
+            savepoint = .sent
+            sql = "SAVEPOINT \(Self.savepointName); \(sql); RELEASE SAVEPOINT \(Self.savepointName)"
+        }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         let status = PQresultStatus(result)
