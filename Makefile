@@ -152,14 +152,15 @@ perfcheck: release
 	@cp .build/release/strata .build/strata-nodebug && strip --strip-debug .build/strata-nodebug
 	@Benchmarks/perfcheck.sh .build/strata-nodebug $(PERFCHECK_RECORDS) $(PERFCHECK_TOLERANCE) $(if $(PERFCHECK_RECORD),record) $(PERFCHECK_BACKENDS)
 
-## difftest: seeded random operations in lockstep on every built-in backend (SEEDS seeds of OPS operations);
+## difftest: seeded random operations in lockstep on every built-in backend (SEEDS seeds of OPS operations),
+## PostgreSQL included, on a private server started for the run (Tests/Postgres/cluster.sh);
 ## DURABILITY=processCrash runs SQLite and LMDB without an fsync per save (the same saves and answers,
 ## several times faster on a slow disk; docs/conformance.md).
 SEEDS ?= 1000
 OPS ?= 200
 DURABILITY ?= powerLoss
 difftest: release
-	.build/release/strata difftest --seeds $(SEEDS) --operations $(OPS) --durability $(DURABILITY)
+	bash Tests/Postgres/cluster.sh run -- .build/release/strata difftest --seeds $(SEEDS) --operations $(OPS) --durability $(DURABILITY)
 
 ## model-difftest: the model layer against an oracle (Tests/StrataModelTests/PredicateOracleTests.swift):
 ## PREDICATES random #Predicates, as many sorts with windows and as many predicates over unsaved changes per

@@ -60,6 +60,7 @@ let package = Package(
         // library product (unsafe flags are refused in a library product a dependent uses by version).
         .target(name: "CXMLBaseline", dependencies: ["CLibXML2"], path: "Benchmarks/CBaselines/CXMLBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("xml2")]),
         .target(name: "CLMDBBaseline", dependencies: ["CStrataBaselines"], path: "Benchmarks/CBaselines/CLMDBBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("lmdb")]),
+        .target(name: "CPostgresBaseline", dependencies: ["CStrataBaselines", "CLibPQ"], path: "Benchmarks/CBaselines/CPostgresBaseline", cSettings: [.unsafeFlags(["-O2"])], linkerSettings: [.linkedLibrary("pq")]),
         .target(
             name: "CStrataBaselines", dependencies: ["CSQLite"], path: "Benchmarks/CBaselines/CStrataBaselines",
             linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
@@ -93,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "StrataCLI",
             dependencies: [
-                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CXMLBaseline", "CStrataBaselines", "StrataToolSupport", "StrataBuiltinBackends",
+                "Strata", "StrataMemory", "StrataConformance", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "CSQLite", "CLMDBBaseline", "CXMLBaseline", "CPostgresBaseline", "CStrataBaselines", "StrataToolSupport", "StrataBuiltinBackends",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/StrataCLI",

@@ -12,10 +12,11 @@ extension PostgresConnection: SQLConnection {
 
     func prepare(_ text: SQLText) throws -> PostgresStatement { PostgresStatement(text.sql, connection: self) }
 
+    /// `BEGIN` and the lock in one round trip (two statements in one simple query). The key is the
+    /// integer the server computed for the namespace (`PostgresCatalog.use`), not a stored value.
     func beginWrite() throws {
-        try execute("BEGIN")
         do {
-            try query("SELECT pg_advisory_xact_lock($1)", [.integer(writeLockKey)])
+            try execute("BEGIN; SELECT pg_advisory_xact_lock(\(writeLockKey))")
         } catch {
             try? execute("ROLLBACK")
             throw error
@@ -29,15 +30,19 @@ extension PostgresConnection: SQLConnection {
     /// Under a savepoint: PostgreSQL aborts the whole transaction on a failed statement, so a
     /// statement that may fail with a unique violation runs between `SAVEPOINT` and `RELEASE`, and a
     /// failure rolls back to the savepoint only, then is rethrown; the save goes on.
+    ///
+    /// The body's one statement (the protocol's promise) carries the savepoint and its release
+    /// with it in one round trip (`PostgresConnection.query`); a body that sends none costs none;
+    /// a failure costs one more (`ROLLBACK TO` and `RELEASE` together).
     func attempt<T>(_ body: () throws -> T) throws -> T {
-        try execute("SAVEPOINT strata_attempt")
+        savepoint = .armed
+        defer { savepoint = .none }
         do {
-            let result = try body()
-            try execute("RELEASE SAVEPOINT strata_attempt")
-            return result
+            return try body()
         } catch {
-            try execute("ROLLBACK TO SAVEPOINT strata_attempt")
-            try execute("RELEASE SAVEPOINT strata_attempt")
+            if case .sent = savepoint {
+                try execute("ROLLBACK TO SAVEPOINT \(Self.savepointName); RELEASE SAVEPOINT \(Self.savepointName)")
+            }
             throw error
         }
     }

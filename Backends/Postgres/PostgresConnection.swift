@@ -21,6 +21,23 @@ final class PostgresConnection {
     var textColumns: Set<Int64> = []
     /// Statement names by SQL text and parameter types.
     private var prepared: [PreparedKey: String] = [:]
+    /// Where `attempt`'s savepoint is (`PostgresConnection+SQLConnection.swift`): asked for, the
+    /// next `query` sends it, the statement and its release in one round trip.
+    var savepoint = Savepoint.none
+
+    /// The state of `attempt`'s savepoint.
+    enum Savepoint {
+        /// No attempt is running.
+        case none
+        /// An attempt is running and has sent no statement yet.
+        case armed
+        /// The attempt's statement went out with the savepoint (and its release, which a failed
+        /// statement leaves undone: the savepoint is then still there to roll back to).
+        case sent
+    }
+
+    /// The savepoint `attempt` takes; the name is fixed, the savepoints never nest.
+    static let savepointName = "strata_attempt"
 
     /// How many rows a pipeline sends before it waits for their results.
     static let pipelineChunk = 512
@@ -56,7 +73,14 @@ final class PostgresConnection {
     var isAlive: Bool { PQstatus(handle) == CONNECTION_OK }
 
     /// Runs SQL without parameters and results (several statements allowed): DDL, BEGIN, COMMIT.
+    /// Under `attempt` the savepoint and its release go in the same round trip (one simple query:
+    /// a failing statement skips the release and leaves the savepoint to roll back to).
     func execute(_ sql: String) throws {
+        var sql = sql
+        if case .armed = savepoint {
+            savepoint = .sent
+            sql = "SAVEPOINT \(Self.savepointName); \(sql); RELEASE SAVEPOINT \(Self.savepointName)"
+        }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         let status = PQresultStatus(result)
@@ -68,10 +92,52 @@ final class PostgresConnection {
     func query(_ sql: String, _ parameters: [SQLValue] = []) throws -> PostgresRows {
         let encoded = PostgresParameters(parameters)
         let name = try statement(sql, types: encoded.types)
+        if case .armed = savepoint {
+            savepoint = .sent
+            return try queryUnderSavepoint(name, encoded, count: parameters.count)
+        }
         let result = encoded.withPointers { values, lengths, formats in
             PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
         }
         return try PostgresRows(checking: result, connection: self)
+    }
+
+    /// `SAVEPOINT`, the prepared statement `name` and `RELEASE SAVEPOINT` in one round trip
+    /// (pipeline mode, one sync point): the statement's rows, or its error with the savepoint left
+    /// in place (the server skips the release once the statement failed), so the caller can roll
+    /// back to it. Three round trips before, for every row a save writes.
+    private func queryUnderSavepoint(_ name: String, _ encoded: PostgresParameters, count: Int) throws -> PostgresRows {
+        guard PQenterPipelineMode(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
+        defer { PQexitPipelineMode(handle) }
+        let sent = PQsendQueryParams(handle, "SAVEPOINT \(Self.savepointName)", 0, nil, nil, nil, nil, 1) == 1
+            && encoded.withPointers { values, lengths, formats in PQsendQueryPrepared(handle, name, Int32(count), values, lengths, formats, 1) } == 1
+            && PQsendQueryParams(handle, "RELEASE SAVEPOINT \(Self.savepointName)", 0, nil, nil, nil, nil, 1) == 1
+            && PQpipelineSync(handle) == 1
+        guard sent else { throw PostgresError(result: nil, connection: handle, settings: settings) }
+        // Three results, each followed by a nil, then the sync's own result.
+        var results: [OpaquePointer?] = []
+        defer { for (n, result) in results.enumerated() where n != 1 { PQclear(result) } }
+        while true {
+            guard let result = PQgetResult(handle) else {
+                if !isAlive { break }
+                continue
+            }
+            if PQresultStatus(result) == PGRES_PIPELINE_SYNC { PQclear(result); break }
+            results.append(result)
+        }
+        guard results.count == 3 else {
+            // The connection went away mid-way: whatever came back is freed here.
+            if results.count > 1 { PQclear(results[1]) }
+            throw PostgresError(result: nil, connection: handle, settings: settings)
+        }
+        if PQresultStatus(results[0]) != PGRES_COMMAND_OK {
+            PQclear(results[1])
+            savepoint = .armed  // no savepoint was made: nothing to roll back to
+            throw PostgresError(result: results[0], connection: handle, settings: settings)
+        }
+        let rows = try PostgresRows(checking: results[1], connection: self)
+        if PQresultStatus(results[2]) != PGRES_COMMAND_OK { throw PostgresError(result: results[2], connection: handle, settings: settings) }
+        return rows
     }
 
     /// Runs one prepared statement once per row of `rows` in pipeline mode, inside the caller's

@@ -3,14 +3,22 @@ import Foundation
 import StrataSQLSupport
 
 /// The rows of one statement, in binary format, read by row and column.
+///
+/// How to read each column (its type, and whether a `bytea` is one of the store's string columns)
+/// is worked out once per result, not once per value: a scan reads every value of 100,000 rows.
 final class PostgresRows {
     private let result: OpaquePointer
     /// How many rows.
     let count: Int
     /// How many columns.
     let columns: Int
-    /// The store's string and URL columns (`PostgresConnection.textColumns`): their `bytea` reads as text.
-    private let textColumns: Set<Int64>
+    /// How each column reads, by column number.
+    private let kinds: [Kind]
+
+    /// A column's binary format as `value` reads it.
+    private enum Kind {
+        case int8, int4, int2, bool, float8, float4, bytes, text
+    }
 
     /// Takes `result` if it succeeded; throws its error (and frees it) if not.
     init(checking result: OpaquePointer?, connection: PostgresConnection) throws {
@@ -23,7 +31,20 @@ final class PostgresRows {
         self.result = result
         count = Int(PQntuples(result))
         columns = Int(PQnfields(result))
-        textColumns = connection.textColumns
+        let textColumns = connection.textColumns
+        kinds = (0..<Int32(columns)).map { c in
+            switch PQftype(result, c) {
+            case 20: .int8
+            case 23, 26: .int4
+            case 21: .int2
+            case 16: .bool
+            case 701: .float8
+            case 700: .float4
+            // The store's string and URL columns (`PostgresConnection.textColumns`): their `bytea` reads as text.
+            case 17: !textColumns.isEmpty && textColumns.contains(PostgresConnection.columnKey(table: PQftable(result, c), column: PQftablecol(result, c))) ? .text : .bytes
+            default: .text
+            }
+        }
     }
 
     deinit { PQclear(result) }
@@ -37,27 +58,33 @@ final class PostgresRows {
     func value(_ row: Int, _ column: Int) -> SQLValue {
         let r = Int32(row), c = Int32(column)
         if PQgetisnull(result, r, c) == 1 { return .null }
-        let length = Int(PQgetlength(result, r, c))
         let raw = UnsafeRawPointer(PQgetvalue(result, r, c)!)
-        switch PQftype(result, c) {
-        case 20: return .integer(Int64(bigEndian: raw.loadUnaligned(as: Int64.self)))
-        case 23, 26: return .integer(Int64(Int32(bigEndian: raw.loadUnaligned(as: Int32.self))))
-        case 21: return .integer(Int64(Int16(bigEndian: raw.loadUnaligned(as: Int16.self))))
-        case 16: return .integer(raw.load(as: UInt8.self) == 0 ? 0 : 1)
-        case 701: return .real(Double(bitPattern: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))))
-        case 700: return .real(Double(Float(bitPattern: UInt32(bigEndian: raw.loadUnaligned(as: UInt32.self)))))
-        case 17:
-            if !textColumns.isEmpty, textColumns.contains(PostgresConnection.columnKey(table: PQftable(result, c), column: PQftablecol(result, c))) {
-                return .text(String(decoding: UnsafeRawBufferPointer(start: raw, count: length), as: UTF8.self))
-            }
-            return .blob(Data(bytes: raw, count: length))
-        default: return .text(String(decoding: UnsafeRawBufferPointer(start: raw, count: length), as: UTF8.self))
+        switch kinds[column] {
+        case .int8: return .integer(Int64(bigEndian: raw.loadUnaligned(as: Int64.self)))
+        case .int4: return .integer(Int64(Int32(bigEndian: raw.loadUnaligned(as: Int32.self))))
+        case .int2: return .integer(Int64(Int16(bigEndian: raw.loadUnaligned(as: Int16.self))))
+        case .bool: return .integer(raw.load(as: UInt8.self) == 0 ? 0 : 1)
+        case .float8: return .real(Double(bitPattern: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))))
+        case .float4: return .real(Double(Float(bitPattern: UInt32(bigEndian: raw.loadUnaligned(as: UInt32.self)))))
+        case .bytes: return .blob(Data(bytes: raw, count: Int(PQgetlength(result, r, c))))
+        case .text: return .text(String(decoding: UnsafeRawBufferPointer(start: raw, count: Int(PQgetlength(result, r, c))), as: UTF8.self))
         }
     }
 
+    /// Whether the value at `row`, `column` is NULL (nothing decoded).
+    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
+
     /// The integer at `row`, `column` (nil for NULL or another type).
     func integer(_ row: Int, _ column: Int) -> Int64? {
-        if case .integer(let v) = value(row, column) { return v }
-        return nil
+        let r = Int32(row), c = Int32(column)
+        if PQgetisnull(result, r, c) == 1 { return nil }
+        let raw = UnsafeRawPointer(PQgetvalue(result, r, c)!)
+        switch kinds[column] {
+        case .int8: return Int64(bigEndian: raw.loadUnaligned(as: Int64.self))
+        case .int4: return Int64(Int32(bigEndian: raw.loadUnaligned(as: Int32.self)))
+        case .int2: return Int64(Int16(bigEndian: raw.loadUnaligned(as: Int16.self)))
+        case .bool: return raw.load(as: UInt8.self) == 0 ? 0 : 1
+        default: return nil
+        }
     }
 }

@@ -68,5 +68,5 @@ final class PostgresStatement: SQLStatement {
 
     func int64(_ column: Int32) -> Int64 { result!.integer(row, Int(column)) ?? 0 }
 
-    func isNull(_ column: Int32) -> Bool { value(column) == .null }
+    func isNull(_ column: Int32) -> Bool { result!.isNull(row, Int(column)) }
 }

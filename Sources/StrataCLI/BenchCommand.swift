@@ -39,6 +39,9 @@ struct BenchCommand: ParsableCommand {
         if let step, !Self.steps.contains(step), step != MeasuredStep.all { throw ValidationError("Unknown step '\(step)'. Steps: \(Self.steps.joined(separator: ", ")).") }
         if baselineOnly, !baseline { throw ValidationError("--baseline-only needs --baseline.") }
         let levels = BenchDurability.levels(of: backend)
+        if backend == "postgres", durability != .powerLoss {
+            throw ValidationError("The postgres backend's durability is its server's (fsync, synchronous_commit), not the client's: the figures say which level the server gives.")
+        }
         if durability != .powerLoss, !levels.contains(durability) {
             throw ValidationError(levels.isEmpty ? "The \(backend) backend keeps nothing past its process: it has no durability level." : "The \(backend) backend syncs every save: it runs only at powerLoss, which also survives a process crash.")
         }
@@ -60,6 +63,7 @@ struct BenchCommand: ParsableCommand {
             } else {
                 report = try chosen.bench(records, step.map(Self.bracket(only:)), durability, history)
             }
+            if chosen.name == "postgres" { report.durability = PostgresBaseline.serverDurability }
             if let raw { report.baseline = try raw(records, step, durability) }
             reports.append(report)
         }

@@ -162,6 +162,7 @@ struct BuiltinBackend: Sendable {
         "csv": ("a C byte-level RFC 4180 parse of the same CSV tables, counting records and fields", { records, step, _ in try FileParseBaseline.csv(records: records, step: step) }),
         "xml": ("libxml2 parsing the same XML document", { records, step, _ in try FileParseBaseline.xml(records: records, step: step) }),
         "memory": ("a plain Swift dictionary floor holding the same records", { records, step, _ in try MemoryBaseline.run(records: records, step: step) }),
+        "postgres": ("C on libpq against the same server: the backend's tables in a namespace of its own, prepared statements, binary formats, one transaction per save under the same write lock, many-row saves pipelined", { records, step, _ in try PostgresBaseline.run(records: records, step: step) }),
     ]
 
     /// Every built-in backend (`BuiltinStores.all`), in the order `strata backends` lists them.
@@ -171,11 +172,20 @@ struct BuiltinBackend: Sendable {
         return backend.with(baseline: baseline.run)
     }
 
+    /// The backends on a server (`BuiltinStores.servers`) with their baselines, when the server is
+    /// named (`STRATA_POSTGRES_URL`: `--url`, `make report`, `make test`); else none.
+    static var servers: [BuiltinBackend] {
+        PostgresServer.url == nil ? [] : BuiltinStores.servers.map { try! named($0.name) }
+    }
+
     /// The backend called `name`, or a validation error listing the known ones.
     static func named(_ name: String) throws -> BuiltinBackend {
         if let backend = all.first(where: { $0.name == name }) { return backend }
         // A backend on a server (`BuiltinStores.servers`): its server is `--url` or the environment's.
-        if let entry = BuiltinStores.servers.first(where: { $0.name == name }) { return make(entry) }
+        if let entry = BuiltinStores.servers.first(where: { $0.name == name }) {
+            let backend = make(entry)
+            return baselines[name].map { backend.with(baseline: $0.run) } ?? backend
+        }
         throw ValidationError("Unknown backend '\(name)'. Built-in backends: \((all.map(\.name) + BuiltinStores.servers.map(\.name)).joined(separator: ", ")).")
     }
 }

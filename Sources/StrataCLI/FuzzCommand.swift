@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
+import StrataBuiltinBackends
 import StrataConformance
 
 /// `strata fuzz --backend <name> --trials N`: damages copies of a sample store in seeded ways, opens
@@ -9,7 +10,8 @@ struct FuzzCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuzz", abstract: "Damage copies of a sample store (bit flips, cuts, inserted or deleted bytes, deleted, swapped or stale files) and classify each open.")
 
-    @Option(help: "The backend to fuzz (a backend whose stores live in files).") var backend: String
+    @Option(help: "The backend to fuzz (a backend whose stores live in files; postgres is refused: its server keeps no files of ours).") var backend: String
+    @Option(help: "Accepted for symmetry with the other tools; postgres is refused whatever the server.") var url: String?
     @Option(help: "How many damaged copies are opened.") var trials: Int = 100
     @Option(help: "The seed of every random choice.") var seed: UInt64 = 1
     @Option(help: "The damage kinds to draw from, comma-separated (default: all): \(DamageKind.allCases.map(\.rawValue).joined(separator: ", ")).") var kinds: String?
@@ -31,6 +33,9 @@ struct FuzzCommand: ParsableCommand {
 
     func run() throws {
         let chosen = try BuiltinBackend.named(backend)
+        if BuiltinStores.servers.contains(where: { $0.name == chosen.name }) {
+            throw ValidationError("The \(backend) backend keeps its stores on a PostgreSQL server, not in files: damaging files does not apply (the server guards its own pages; initdb --data-checksums makes it check them). Its crash test is `strata torture --backend \(backend)`, which kills writers in the middle of saves (docs/formats/postgres.md, \"The tools\").")
+        }
         guard chosen.isPersistentOnDisk else { throw ValidationError("The \(backend) backend keeps no files to damage.") }
         let work = ToolFolder(workDirectory, prefix: "strata-fuzz")
         let tool = try ToolFolder.executable

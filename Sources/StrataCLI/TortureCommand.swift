@@ -9,7 +9,8 @@ struct TortureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "torture", abstract: "Kill a writer with SIGKILL inside small and large saves, reopen, and check every promise of the contract.")
 
-    @Option(help: "The backend to torture (a backend whose stores live in files).") var backend: String
+    @Option(help: "The backend to torture (a backend whose stores live in files, or postgres).") var backend: String
+    @Option(help: "The PostgreSQL server of the postgres backend (a postgresql:// URL); default: STRATA_POSTGRES_URL, else the PG* variables. The writers are killed, not the server.") var url: String?
     @Option(help: "How many times a writer is started and killed.") var trials: Int = 100
     @Option(help: "The seed of every random choice.") var seed: UInt64 = 1
     @Option(help: "Every k-th generation is a large save of thousands of records (0: none).") var largeEvery: Int = 4
@@ -25,13 +26,12 @@ struct TortureCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let url { PostgresServer.use(url) }  // the writers inherit it
         let chosen = try BuiltinBackend.named(backend)
-        // A server backend's stores outlive the killed writer too; the migration mode reaches them
-        // (the server named by STRATA_POSTGRES_URL, which the writers inherit).
-        let onServer = BuiltinStores.servers.contains { $0.name == backend }
-        guard chosen.isPersistentOnDisk || (migration && onServer) else {
-            throw ValidationError("The \(backend) backend keeps nothing after its process ends\(onServer ? " that a save torture can damage; use --migration" : ""): there is nothing to reopen after a kill.")
-        }
+        // A server backend's stores outlive the killed writer too: namespaces on the server named by
+        // --url or STRATA_POSTGRES_URL, which the writers inherit.
+        let onServer = BuiltinStores.servers.contains { $0.name == chosen.name }
+        guard chosen.isPersistentOnDisk || onServer else { throw ValidationError("The \(backend) backend keeps nothing after its process ends: there is nothing to reopen after a kill.") }
         let work = ToolFolder(workDirectory, prefix: "strata-torture")
         let tool = try ToolFolder.executable
         if migration {
@@ -55,6 +55,9 @@ struct TortureCommand: ParsableCommand {
             reopen: { dir, large in try chosen.crashCheck(dir, large) },
             progress: { trial, _ in if trial % 50 == 0 { FileHandle.standardError.write(Data("\(trial)/\(trials) trials\n".utf8)) } })
         print(report.table(backend: backend))
+        // A server's stores are namespaces named after the trial folders: dropped after a passing
+        // run in a temporary folder, kept with the folders otherwise, so they can be looked at.
+        if onServer, report.passed, work.isTemporary { ServerStores.drop(under: work.url) }
         work.finish(keep: !report.passed)
         if !report.passed { throw ExitCode(1) }
     }
@@ -83,5 +86,15 @@ struct ToolFolder {
     /// This very executable, so children run the same build.
     static var executable: URL {
         get throws { URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) }
+    }
+}
+
+/// The stores a tool made on a server (`BuiltinStores.servers`) for the folders under a work folder.
+enum ServerStores {
+    /// Drops the namespace of every folder directly under `folder` (and of `folder` itself) on the
+    /// postgres backend's server; a server that cannot be reached is left as it is.
+    static func drop(under folder: URL) {
+        let children = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
+        for directory in [folder] + children { BuiltinStores.postgres.destroy(directory) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataBuiltinBackends
 import StrataConformance
 
 /// The "which backend should I choose" section, written from the measured figures and declared
@@ -82,10 +83,15 @@ enum ReportAdvice {
         if !close.isEmpty { facts.append("within 20% of the best for \(close.joined(separator: ", "))") }
         if b.capabilities.contains("queryPushdown") { facts.append("predicates and sorts run inside the engine (queryPushdown)") }
         if b.capabilities.contains("concurrentAccess") { facts.append("one store object may be shared between threads") }
+        let onServer = BuiltinStores.servers.contains { $0.name == b.name }
+        if onServer {
+            facts.append("the backend for several processes on several machines: they share one PostgreSQL server, which enforces the constraints and serializes the saves (docs/formats/postgres.md)")
+        } else if let s = b.storage, !s.onDisk {
+            facts.append("data does not outlive the process")
+        }
         if let s = b.storage {
-            if !s.onDisk { facts.append("data does not outlive the process") }
             if s.humanReadable { facts.append("human-readable, diff-friendly files") }
-            if s.onDisk { facts.append("\(s.description)" + (s.tools.isEmpty ? "" : ", opened by \(s.tools.joined(separator: ", "))")) }
+            if s.onDisk || onServer { facts.append("\(s.description)" + (s.tools.isEmpty ? "" : ", opened by \(s.tools.joined(separator: ", "))")) }
         }
         if let g = growth(of: b, step: "update-one", sizes: document.sizes) {
             facts.append(g.isFlat ? "a one-record save costs the same at every store size (O(change))" : "a one-record save grows with the store (slope \(String(format: "%.2f", g.slope)), O(store))")

@@ -17,7 +17,7 @@ struct ReportCommand: ParsableCommand {
 
     @Option(help: "N, the store size of the workload table (added to --sizes if missing).") var records: Int = 100_000
     @Option(help: "Store sizes for the scaling charts, comma-separated.") var sizes: String = "1000,10000,100000"
-    @Option(help: "Built-in backends to run, comma-separated (default: all).") var backends: String?
+    @Option(help: "Built-in backends to run, comma-separated (default: all, and postgres when STRATA_POSTGRES_URL names a server, as make report does).") var backends: String?
     @Option(help: "A backend report fragment (JSON) to merge; may repeat.") var add: [String] = []
     @Option(help: "The folder to write report.json, report.md and index.html into.") var out: String = "reports"
     @Option(help: "Seconds a child process may run before it is stopped.") var childTimeLimit: Int = 1800
@@ -42,7 +42,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func chosenBackends() throws -> [BuiltinBackend] {
-        guard let backends else { return BuiltinBackend.all }
+        guard let backends else { return BuiltinBackend.all + BuiltinBackend.servers }
         return try backends.split(separator: ",").map { try BuiltinBackend.named($0.trimmingCharacters(in: .whitespaces)) }
     }
 

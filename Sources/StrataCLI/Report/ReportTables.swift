@@ -1,4 +1,5 @@
 import Foundation
+import Strata
 import StrataConformance
 
 /// One part of the report — a title, paragraphs, an optional table and a list — in a neutral form the
@@ -92,7 +93,7 @@ struct ReportTables {
         var section = ReportSection(
             id: "workload", title: "Standard workload at N = \(ReportFormatting.grouped(Double(n)))",
             paragraphs: ["Each cell: the figure, its ratio to the best backend (best, or ×0.50 = half the best's speed) and, where the backend has a raw engine beneath it, its ratio to that engine (raw ×0.50 = half the engine's speed, or twice its size). Ratios are relative speeds whatever the unit.",
-                "Durability of every figure: each backend runs at its default. Every persistent backend's default is SaveDurability.powerLoss: a save returns only after what it wrote is synced to stable storage (SQLite synchronous = FULL, LMDB without MDB_NOMETASYNC, JSON, XML and CSV fsync their files and folder), and the raw SQLite and LMDB engines run with the same settings, so every save figure (insert, update-one, update-batch, cascade-delete) compares equal promises. The memory backend keeps nothing past its process: its save figures promise less (docs/store-contract.md, \"Durability\")."],
+                "Durability of every figure: each backend runs at its default. Every persistent backend's default is SaveDurability.powerLoss: a save returns only after what it wrote is synced to stable storage (SQLite synchronous = FULL, LMDB without MDB_NOMETASYNC, JSON, XML and CSV fsync their files and folder), and the raw SQLite and LMDB engines run with the same settings, so every save figure (insert, update-one, update-batch, cascade-delete) compares equal promises. The memory backend keeps nothing past its process: its save figures promise less (docs/store-contract.md, \"Durability\"). PostgreSQL runs at its server's level (the durability row; \"What power-loss safety costs\" says how), and its raw C on libpq on the same server, so at the same level."],
             header: ["step", "unit"] + backends.map(\.name))
         section.rows.append(["durability", "level"] + backends.map { b in
             guard let w = b.workload(records: n) else { return "—" }
@@ -117,16 +118,28 @@ struct ReportTables {
     private func durabilityTable() -> ReportSection? {
         let n = document.records
         let both = backends.compactMap { b in b.lighterDurability.flatMap { light in b.workload(records: n).map { (b.name, $0, light) } } }
-        guard !both.isEmpty else { return nil }
+        // A backend on a server (no store on this machine's disk, yet durable) runs at its server's
+        // level only: one of the two columns is filled, the other is the server's setting to change.
+        let servers = backends.compactMap { b -> (String, WorkloadReport)? in
+            guard b.storage?.onDisk == false, b.lighterDurability == nil, let w = b.workload(records: n), w.durability != nil else { return nil }
+            return (b.name, w)
+        }
+        guard !both.isEmpty || !servers.isEmpty else { return nil }
         func cell(_ w: WorkloadReport, _ step: String) -> String {
             guard let f = w.steps[step] else { return "—" }
             return ReportFormatting.bare(f.value, f.unit) + (w.relativeSpeed(step).map { ", raw \(ReportFormatting.ratio($0))" } ?? "")
         }
+        func serverCell(_ w: WorkloadReport, _ step: String, _ level: SaveDurability) -> String {
+            w.durability == level ? cell(w, step) : "— (server setting)"
+        }
         return ReportSection(
             id: "durability", title: "What power-loss safety costs",
-            paragraphs: ["insert and update-one at N = \(ReportFormatting.grouped(Double(n))) at both durability levels (docs/store-contract.md, \"Durability\"): powerLoss, the default (a returned save survives power loss: SQLite synchronous = FULL, LMDB syncing data and metadata), and processCrash (it survives the process being killed: SQLite synchronous = NORMAL, LMDB MDB_NOMETASYNC). Each raw engine runs at the same level as its backend. JSON, CSV and XML sync every save, so they have only powerLoss; the memory backend has no level."],
+            paragraphs: ["insert and update-one at N = \(ReportFormatting.grouped(Double(n))) at both durability levels (docs/store-contract.md, \"Durability\"): powerLoss, the default (a returned save survives power loss: SQLite synchronous = FULL, LMDB syncing data and metadata), and processCrash (it survives the process being killed: SQLite synchronous = NORMAL, LMDB MDB_NOMETASYNC). Each raw engine runs at the same level as its backend. JSON, CSV and XML sync every save, so they have only powerLoss; the memory backend has no level. PostgreSQL's level is its server's, not the client's: powerLoss with fsync on, processCrash with fsync off (the commit is in the server's write-ahead log, written but not flushed: it survives any process being killed, the server's included), synchronous_commit on in both; its C baseline runs on the same server, so at the same level. The report's private test server runs with fsync off."],
             header: ["backend", "insert, powerLoss", "insert, processCrash", "update-one, powerLoss", "update-one, processCrash"],
-            rows: both.map { name, heavy, light in [name, cell(heavy, "insert"), cell(light, "insert"), cell(heavy, "update-one"), cell(light, "update-one")] })
+            rows: both.map { name, heavy, light in [name, cell(heavy, "insert"), cell(light, "insert"), cell(heavy, "update-one"), cell(light, "update-one")] }
+                + servers.map { name, w in
+                    [name, serverCell(w, "insert", .powerLoss), serverCell(w, "insert", .processCrash), serverCell(w, "update-one", .powerLoss), serverCell(w, "update-one", .processCrash)]
+                })
     }
 
     private func scalingTable() -> ReportSection? {
