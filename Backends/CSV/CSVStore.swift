@@ -136,7 +136,7 @@ public final class CSVStore: HistoryRecordingStore {
 
     /// Everything the contract has.
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .history]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .history, .chosenKeys]
     }
 
     /// Fetches from memory as `CSVSnapshot`s.

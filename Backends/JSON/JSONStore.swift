@@ -38,7 +38,7 @@ public final class JSONStore: HistoryRecordingStore {
 
     /// Everything the contract has.
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .history]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .history, .chosenKeys]
     }
 
     /// Fetches from memory (after a cheap check that the files did not change underneath).

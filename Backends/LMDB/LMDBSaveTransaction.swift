@@ -174,7 +174,7 @@ final class LMDBSaveTransaction {
     // MARK: Run
 
     func run<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
-        try assignKeys(request.inserted)
+        try assignKeys(request.inserted, firstKeys: request.firstKeys)
         try resolveWrites(request)
         for n in writes.indices where writes[n].isInsert {
             for (r, link) in writes[n].sent.enumerated() {
@@ -190,13 +190,19 @@ final class LMDBSaveTransaction {
         try flush()
     }
 
-    private func assignKeys<S: DataStoreSnapshot>(_ snapshots: [S]) throws {
+    private func assignKeys<S: DataStoreSnapshot>(_ snapshots: [S], firstKeys: [String: Int64]) throws {
         remap.reserveCapacity(snapshots.count)
         var next = firstInserted
         try snapshots.withUnsafeBufferPointer { snapshots in
             for n in snapshots.indices {
                 let id = snapshots[n].persistentIdentifier
                 let entity = try SaveValidation.entity(of: id, given: snapshots[n].entity, in: layout.schema)
+                if !firstKeys.isEmpty, temporaries[entity.index].isEmpty, let chosen = firstKeys[entity.name] {
+                    // The entity's first insert takes the key the request chooses (`SaveRequest.firstKeys`):
+                    // every key from `firstInserted` on is still this save's, the keys skipped nobody's.
+                    firstInserted[entity.index] = try SaveValidation.firstKey(of: entity, next: firstInserted[entity.index], chosen: chosen)
+                    next[entity.index] = firstInserted[entity.index]
+                }
                 let key = next[entity.index]
                 try SaveValidation.assignKey(n, of: snapshots, entity: entity, next: key, remapping: &remap) { records.id(entity.name, $0) }
                 next[entity.index] = key + 1

@@ -65,7 +65,7 @@ public final class LMDBStore: HistoryRecordingStore {
 
     /// Everything the contract has: indexes are walked by fetches (`queryPushdown`).
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes, .history]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes, .history, .chosenKeys]
     }
 
     private func read<T>(_ body: (LMDBRecords) throws -> T) throws -> T {

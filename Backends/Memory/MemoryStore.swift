@@ -31,7 +31,7 @@ public final class MemoryStore: HistoryRecordingStore {
 
     /// Everything: the memory store supports the whole contract.
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .history]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .history, .chosenKeys]
     }
 
     /// Fetches through the shared engine.

@@ -84,7 +84,7 @@ public final class PostgresStore: DataStore {
 
     /// Everything the contract has, plus pushdown and indexes.
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes, .history]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes, .history, .chosenKeys]
     }
 
     private func records(_ connection: PostgresConnection) -> PostgresRecords {

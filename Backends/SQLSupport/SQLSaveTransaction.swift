@@ -111,7 +111,7 @@ import Foundation
 
     @inlinable package func run<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
         try requireOpenedSchema()
-        try assignKeys(request.inserted)
+        try assignKeys(request.inserted, firstKeys: request.firstKeys)
         try resolveWrites(request)
         for n in writes.indices where !writes[n].isInsert { _ = try writeAttributes(writes[n]) }
         for n in writes.indices where writes[n].isInsert {
@@ -145,14 +145,15 @@ import Foundation
         if !colliding.isEmpty { throw try uniqueFault(colliding) }
     }
 
-    @inlinable package func assignKeys<S: DataStoreSnapshot>(_ inserted: [S]) throws {
+    @inlinable package func assignKeys<S: DataStoreSnapshot>(_ inserted: [S], firstKeys: [String: Int64]) throws {
         guard !inserted.isEmpty else { return }
         remap.reserveCapacity(inserted.count)
         try inserted.withUnsafeBufferPointer { inserted in
             for n in inserted.indices {
                 let id = inserted[n].persistentIdentifier
                 let entity = try SaveValidation.entity(of: id, given: inserted[n].entity, in: schema)
-                let next = try nextKeys[entity.index] ?? firstFreeKey(entity)
+                // The entity's first insert: the next free key, or the key the request chooses (`SaveRequest.firstKeys`).
+                let next = try nextKeys[entity.index] ?? SaveValidation.firstKey(of: entity, next: firstFreeKey(entity), chosen: firstKeys.isEmpty ? nil : firstKeys[entity.name])
                 try SaveValidation.assignKey(n, of: inserted, entity: entity, next: next, remapping: &remap) { records.id(entity.name, $0) }
                 nextKeys[entity.index] = next + 1
                 if firstInserted[entity.index] == nil { firstInserted[entity.index] = next }

@@ -87,7 +87,7 @@ public final class SQLiteStore: HistoryRecordingStore {
 
     /// Everything the contract has, plus pushdown and indexes.
     public var capabilities: StoreCapabilities {
-        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes, .history]
+        [.persistence, .orderedRelationships, .manyToMany, .largeValues, .concurrentAccess, .queryPushdown, .indexes, .history, .chosenKeys]
     }
 
     /// Runs `body` on a pooled reader connection; `consistent` wraps it in a read transaction, so

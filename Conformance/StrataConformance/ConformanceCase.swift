@@ -80,6 +80,9 @@ public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterab
     /// Persisted history: one transaction per committed save, in the same commit, with tokens that
     /// compare and survive reopen (optional: needs the `history` capability).
     case history
+    /// Saves that choose the key of their first insert of an entity, at or above its next key
+    /// (optional: needs the `chosenKeys` capability; what `StoreCopy` keeps keys across gaps with).
+    case chosenKeys
 
     /// The section of docs/store-contract.md whose rules the category's cases check by default.
     public var section: String {
@@ -96,6 +99,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterab
         case .partialUpdates: "§6a Partial updates"
         case .migration: "§10 Migration"
         case .history: "§11 History"
+        case .chosenKeys: "§1 Identifiers"
         }
     }
 
@@ -103,7 +107,7 @@ public enum ConformanceCategory: String, Sendable, Hashable, Codable, CaseIterab
     public var isRequired: Bool {
         switch self {
         case .identifiers, .roundTrip, .relationships, .deleteRules, .unique, .atomicity, .fetch, .partialUpdates, .migration: true
-        case .persistence, .badInput, .concurrency, .history: false
+        case .persistence, .badInput, .concurrency, .history, .chosenKeys: false
         }
     }
 }

@@ -37,6 +37,7 @@ public enum ConformanceSuite {
             + saveInteractionCases + faultOrderCases + textCases + orderingCases
             + toManyCases + comparatorCases + requestShapeCases + predicateSemanticsCases + pointLookupCases + selfInverseCases + migrationCases
             + historyCases
+            + chosenKeyCases
             + indexRangeCases
         // Grouped by category in report order; within a category, in registration order.
         return ConformanceCategory.allCases.flatMap { category in all.filter { $0.category == category } }

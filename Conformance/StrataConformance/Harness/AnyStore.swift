@@ -18,6 +18,8 @@ protocol SuiteStore: AnyObject, Sendable {
     func save(inserted: [SuiteRecord], updated: [SuiteRecord], deleted: [SuiteRecord], updatedProperties: [PersistentIdentifier: UpdatedProperties]) throws -> SuiteSaveResult
     /// A save naming its author (history cases).
     func save(inserted: [SuiteRecord], updated: [SuiteRecord], deleted: [SuiteRecord], updatedProperties: [PersistentIdentifier: UpdatedProperties], author: String?) throws -> SuiteSaveResult
+    /// A save of inserts that chooses first keys (`SaveRequest.firstKeys`, chosen-key cases).
+    func save(inserted: [SuiteRecord], firstKeys: [String: Int64]) throws -> SuiteSaveResult
     /// The store's history (`HistoryRecordingStore`); `unsupported` when it keeps none.
     func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction]
     /// Deletes the store's history through `token`; `unsupported` when it keeps none.
@@ -37,6 +39,11 @@ extension SuiteStore {
 
     func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
         throw StrataError(.unsupported, "\(Self.self) keeps no history.")
+    }
+
+    /// A store that chooses no keys (the differential oracle) refuses.
+    func save(inserted: [SuiteRecord], firstKeys: [String: Int64]) throws -> SuiteSaveResult {
+        throw StrataError(.unsupported, "\(Self.self) chooses no keys.")
     }
 
     func deleteHistory(through token: StoreHistoryToken) throws {
@@ -65,6 +72,13 @@ final class StoreBox<Store: DataStore>: SuiteStore {
             updated: updated.map { $0.snapshot(as: Store.Snapshot.self) },
             deleted: deleted.map { $0.snapshot(as: Store.Snapshot.self) },
             updatedProperties: updatedProperties, author: author)
+        let result = try store.save(request)
+        return SuiteSaveResult(remapped: result.remappedIdentifiers, deleted: result.deletedIdentifiers, changed: result.changedSnapshots.mapValues(SuiteRecord.init))
+    }
+
+    func save(inserted: [SuiteRecord], firstKeys: [String: Int64]) throws -> SuiteSaveResult {
+        var request = SaveRequest<Store.Snapshot>(inserted: inserted.map { $0.snapshot(as: Store.Snapshot.self) })
+        request.firstKeys = firstKeys
         let result = try store.save(request)
         return SuiteSaveResult(remapped: result.remappedIdentifiers, deleted: result.deletedIdentifiers, changed: result.changedSnapshots.mapValues(SuiteRecord.init))
     }

@@ -31,28 +31,48 @@ struct StoreCopyRun<Source: DataStore, Destination: DataStore> {
     }
 
     /// Pass 1 for `entity`: each batch of records inserted with its attributes and required links.
+    /// A destination with the `chosenKeys` capability keeps every key: each run of consecutive
+    /// source keys is one save whose first insert takes the run's first key (`SaveRequest.firstKeys`),
+    /// so a gap costs one more save. Another destination numbers the batch from its counter.
     mutating func records(_ entity: EntitySchema) throws {
-        let target = destination.schema.entities[entity.index]
-        let required = entity.relationships.indices.filter { StoreCopy.isRequired(entity.relationships[$0]) }
-        let empty = target.relationships.map(RelationshipValue.empty(for:))
+        let choosing = destination.capabilities.contains(.chosenKeys)
         var batches = try KeyBatches(source, entity, size: batch)
         while let records = try batches.next() {
-            var inserted: [Destination.Snapshot] = []
-            inserted.reserveCapacity(records.count)
-            for record in records {
-                var links = empty
-                for r in required { links[r] = try mapped(record.relationshipValue(at: r), entity, r, dropping: false) }
-                inserted.append(Destination.Snapshot(entity: target, persistentIdentifier: .temporary(entity: target.name), attributes: record.attributeValues, relationships: links))
-            }
-            let result = try destination.save(SaveRequest(inserted: inserted))
-            for (record, new) in zip(records, inserted) {
-                guard let id = result.remappedIdentifiers[new.persistentIdentifier] else {
-                    throw StrataError(.invalidRequest, "The destination store returned no identifier for an inserted '\(entity.name)'.", entity: entity.name)
+            var start = records.startIndex
+            while start < records.endIndex {
+                var end = records.endIndex
+                if choosing {
+                    end = start + 1
+                    while end < records.endIndex, records[end].persistentIdentifier.primaryKey == records[end - 1].persistentIdentifier.primaryKey + 1 { end += 1 }
                 }
-                keyMap.append(entity.name, source: record.persistentIdentifier.primaryKey, destination: id.primaryKey)
+                try insert(records[start..<end], entity, choosingKeys: choosing)
+                start = end
             }
             done += records.count
             progress?(StoreCopy.Progress(phase: "records", done: done, total: total))
+        }
+    }
+
+    /// Inserts `records` of `entity` in one save, with their attributes and required links; with
+    /// `choosingKeys` (consecutive keys) the first takes its source key, and so the others.
+    private mutating func insert(_ records: ArraySlice<Source.Snapshot>, _ entity: EntitySchema, choosingKeys: Bool) throws {
+        let target = destination.schema.entities[entity.index]
+        let required = entity.relationships.indices.filter { StoreCopy.isRequired(entity.relationships[$0]) }
+        var inserted: [Destination.Snapshot] = []
+        inserted.reserveCapacity(records.count)
+        for record in records {
+            var links = target.relationships.map(RelationshipValue.empty(for:))
+            for r in required { links[r] = try mapped(record.relationshipValue(at: r), entity, r, dropping: false) }
+            inserted.append(Destination.Snapshot(entity: target, persistentIdentifier: .temporary(entity: target.name), attributes: record.attributeValues, relationships: links))
+        }
+        var request = SaveRequest(inserted: inserted)
+        if choosingKeys, let first = records.first { request.firstKeys = [entity.name: first.persistentIdentifier.primaryKey] }
+        let result = try destination.save(request)
+        for (record, new) in zip(records, inserted) {
+            guard let id = result.remappedIdentifiers[new.persistentIdentifier] else {
+                throw StrataError(.invalidRequest, "The destination store returned no identifier for an inserted '\(entity.name)'.", entity: entity.name)
+            }
+            keyMap.append(entity.name, source: record.persistentIdentifier.primaryKey, destination: id.primaryKey)
         }
     }
 

@@ -11,8 +11,10 @@ import Foundation
 /// 2. **links**: every other relationship, written as a partial update (`UpdatedProperties`), so
 ///    both sides of each link and every ordered list end as in the source.
 ///
-/// Keys: the destination hands out keys in insert order from 1, so a source without gaps keeps
-/// every primary key; the `StoreKeyMap` in the report says which moved (docs/convert.md).
+/// Keys: a destination with the `chosenKeys` capability (every built-in backend) keeps every
+/// primary key, gaps included (`SaveRequest.firstKeys`); another hands out keys in insert order
+/// from 1, so only a source without gaps keeps them. The `StoreKeyMap` in the report says which
+/// moved (docs/convert.md).
 /// `verify` then compares both stores record by record, as `strata dump` would print them.
 public enum StoreCopy {
     /// How a copy runs.

@@ -7,7 +7,8 @@
 /// (inserts, then updates, each relationship in declaration order); when two writes disagree about
 /// one edge, the later one wins and both sides still agree.
 struct SaveTransaction {
-    let base: StoreState
+    /// The state before the save; only its key counters change, when the request chooses first keys.
+    private(set) var base: StoreState
     var work: StoreState
     let schema: Schema
     /// The schema's entities, held once so hot loops do not copy the schema.
@@ -79,6 +80,7 @@ struct SaveTransaction {
 
     /// Runs the request; on success returns the next state's difference and the client's result.
     mutating func run(_ request: IncomingRequest) throws -> TransactionOutcome {
+        if !request.firstKeys.isEmpty { try chooseFirstKeys(request.inserted, request.firstKeys) }
         try assignIdentifiers(request.inserted)
         try writeRecords(request)
         for w in written {
@@ -106,6 +108,20 @@ struct SaveTransaction {
         for e in entities.indices where !insertLinksChanged[e].isEmpty {
             for c in attributeOnlyConstraints[e] { work.tables[e].uniqueIndexes[c].reserveCapacity(forAdding: insertLinksChanged[e].count) }
             work.tables[e].records.prepareDensePages(for: base.tables[e].nextPrimaryKey..<work.tables[e].nextPrimaryKey)
+        }
+    }
+
+    /// Moves the key counter of each entity the request inserts and chooses a first key for
+    /// (`SaveRequest.firstKeys`) to that key, in `base` too: the keys skipped are neither stored
+    /// nor inserted, and every key from `base`'s counter on is this save's insert, as without a choice.
+    private mutating func chooseFirstKeys(_ inserted: [DefaultSnapshot], _ firstKeys: [String: Int64]) throws {
+        var seen = Set<Int>()
+        for snapshot in inserted {
+            let entity = try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: schema)
+            guard seen.insert(entity.index).inserted, let chosen = firstKeys[entity.name] else { continue }
+            let key = try SaveValidation.firstKey(of: entity, next: base.tables[entity.index].nextPrimaryKey, chosen: chosen)
+            base.tables[entity.index].nextPrimaryKey = key
+            work.tables[entity.index].nextPrimaryKey = key
         }
     }
 
@@ -451,9 +467,11 @@ struct IncomingRequest {
     var updated: [DefaultSnapshot]
     var deleted: [DefaultSnapshot]
     var updatedProperties: [PersistentIdentifier: UpdatedProperties]
+    var firstKeys: [String: Int64]
 
     init<S: DataStoreSnapshot>(_ request: SaveRequest<S>) {
         updatedProperties = request.updatedProperties
+        firstKeys = request.firstKeys
         if S.self == DefaultSnapshot.self {
             inserted = _identicalCast(request.inserted, to: [DefaultSnapshot].self)
             updated = _identicalCast(request.updated, to: [DefaultSnapshot].self)

@@ -19,6 +19,13 @@ public struct SaveRequest<Snapshot: DataStoreSnapshot>: Sendable {
     /// Who saves, as a store that records history keeps it in the save's transaction
     /// (SwiftData's `ModelContext.author`); ignored by a store that does not record.
     public var author: String?
+    /// Per entity name, the primary key the save's first insert of that entity takes instead of
+    /// the entity's next key; the entity's other inserts in the save follow it one by one. It must
+    /// not be below the next key (keys are never reused: `invalidRequest`). Honoured by stores
+    /// that declare `StoreCapabilities.chosenKeys` (every built-in one); a caller checks the
+    /// capability first, as another store may ignore it (docs/store-contract.md §1, "Chosen keys").
+    /// `StoreCopy` uses it to keep keys across gaps.
+    public var firstKeys: [String: Int64] = [:]
 
     /// Describes a save.
     public init(inserted: [Snapshot] = [], updated: [Snapshot] = [], deleted: [Snapshot] = [], updatedProperties: [PersistentIdentifier: UpdatedProperties] = [:], author: String? = nil) {

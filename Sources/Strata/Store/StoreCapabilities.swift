@@ -26,13 +26,16 @@ public struct StoreCapabilities: OptionSet, Sendable, Hashable, Codable {
     public static let indexes = StoreCapabilities(rawValue: 1 << 6)
     /// Persisted history when the configuration opts in (`HistoryRecordingStore`).
     public static let history = StoreCapabilities(rawValue: 1 << 7)
+    /// A save may choose the key of its first insert of an entity (`SaveRequest.firstKeys`), at or
+    /// above the entity's next key.
+    public static let chosenKeys = StoreCapabilities(rawValue: 1 << 8)
 
     /// Every capability, with its display name, in a fixed order.
     public static let named: [(String, StoreCapabilities)] = [
         ("persistence", .persistence), ("orderedRelationships", .orderedRelationships),
         ("manyToMany", .manyToMany), ("largeValues", .largeValues),
         ("concurrentAccess", .concurrentAccess), ("queryPushdown", .queryPushdown), ("indexes", .indexes),
-        ("history", .history),
+        ("history", .history), ("chosenKeys", .chosenKeys),
     ]
 
     /// The display names of the capabilities in this set.
