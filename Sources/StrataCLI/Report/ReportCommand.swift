@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StrataBuiltinBackends
 import StrataConformance
 
 /// `strata report`: the conformance suite and the standard workload on every selected backend, each in
@@ -21,6 +22,8 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "A backend report fragment (JSON) to merge; may repeat.") var add: [String] = []
     @Option(help: "The folder to write report.json, report.md and index.html into.") var out: String = "reports"
     @Option(help: "Seconds a child process may run before it is stopped.") var childTimeLimit: Int = 1800
+    @Option(help: "N of the convert figures (strata convert between backends; 0: no convert section). Default: --records.") var convertRecords: Int?
+    @Flag(help: "Convert figures for every pair of backends, not only into and out of SQLite (about three times as long).") var convertEveryPair = false
     @Option(help: "The peers benchmark's JSON (make peers: Strata's model layer, GRDB and raw C on SQLite) to show as a section.") var peers: String?
 
     /// The sizes to run, increasing, N included.
@@ -64,7 +67,15 @@ struct ReportCommand: ParsableCommand {
             progress.note("\(backend.name):")
             fragments.append(backend.reportFragment(sizes: sizes, records: records, timeLimit: .seconds(childTimeLimit), progress: progress))
         }
-        let document = ReportDocument(records: records, sizes: sizes, backends: fragments + added, peers: peerFigures)
+        var conversions: ReportConversions?
+        let convertN = convertRecords ?? records
+        if convertN > 0 {
+            // Backends with files, and a server's when one is named (make report starts one).
+            let names = try chosenBackends().map(\.name).filter { $0 != "memory" } + (PostgresServer.url == nil || backends != nil ? [] : BuiltinStores.servers.map(\.name))
+            progress.note("convert:")
+            conversions = ReportConversions.measure(names, records: convertN, hub: "sqlite", everyPair: convertEveryPair, timeLimit: .seconds(childTimeLimit), progress: progress)
+        }
+        let document = ReportDocument(records: records, sizes: sizes, backends: fragments + added, peers: peerFigures, conversions: conversions)
         let folder = URL(fileURLWithPath: out, isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try document.encoded().write(to: folder.appendingPathComponent("report.json"), options: .atomic)

@@ -25,8 +25,10 @@ struct ReportDocument: Encodable {
     var ratios: [ReportRatio]
     /// The peers benchmark (`make peers`): other SQLite libraries in one run, when given (`--peers`).
     var peers: PeersReport?
+    /// Converts between backends (`strata convert-bench`), when run: records/s per pair.
+    var conversions: ReportConversions?
 
-    init(generated: Date = Date(), records: Int, sizes: [Int], backends: [BackendReport], peers: PeersReport? = nil) {
+    init(generated: Date = Date(), records: Int, sizes: [Int], backends: [BackendReport], peers: PeersReport? = nil, conversions: ReportConversions? = nil) {
         self.generated = ISO8601DateFormatter().string(from: generated)
         self.machine = .current
         self.records = records
@@ -34,6 +36,7 @@ struct ReportDocument: Encodable {
         self.backends = backends
         self.ratios = ReportRatio.all(backends)
         self.peers = peers
+        self.conversions = conversions
     }
 
     /// The steps in workload order, as the backends' reports list them.
