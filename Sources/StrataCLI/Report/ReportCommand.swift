@@ -23,7 +23,8 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The folder to write report.json, report.md and index.html into.") var out: String = "reports"
     @Option(help: "Seconds a child process may run before it is stopped.") var childTimeLimit: Int = 1800
     @Option(help: "N of the convert figures (strata convert between backends; 0: no convert section). Default: --records.") var convertRecords: Int?
-    @Flag(help: "Convert figures for every pair of backends, not only into and out of SQLite (about three times as long).") var convertEveryPair = false
+    @Flag(help: "Convert figures for every pair of backends with files, not only into and out of SQLite (about three times as long).") var convertEveryPair = false
+    @Option(help: "N of the convert figures into and out of a server backend (PostgreSQL, saved row by row); at most the convert N.") var convertServerRecords = 10_000
     @Option(help: "The peers benchmark's JSON (make peers: Strata's model layer, GRDB and raw C on SQLite) to show as a section.") var peers: String?
 
     /// The sizes to run, increasing, N included.
@@ -71,9 +72,12 @@ struct ReportCommand: ParsableCommand {
         let convertN = convertRecords ?? records
         if convertN > 0 {
             // Backends with files, and a server's when one is named (make report starts one).
-            let names = try chosenBackends().map(\.name).filter { $0 != "memory" } + (PostgresServer.url == nil || backends != nil ? [] : BuiltinStores.servers.map(\.name))
+            let names = try chosenBackends().map(\.name).filter { $0 != "memory" }
+            let servers = PostgresServer.url == nil || backends != nil ? [] : BuiltinStores.servers.map(\.name)
             progress.note("convert:")
-            conversions = ReportConversions.measure(names, records: convertN, hub: "sqlite", everyPair: convertEveryPair, timeLimit: .seconds(childTimeLimit), progress: progress)
+            conversions = ReportConversions.measure(
+                names, servers: servers, records: convertN, serverRecords: min(convertN, convertServerRecords), hub: "sqlite",
+                everyPair: convertEveryPair, timeLimit: .seconds(childTimeLimit), progress: progress)
         }
         let document = ReportDocument(records: records, sizes: sizes, backends: fragments + added, peers: peerFigures, conversions: conversions)
         let folder = URL(fileURLWithPath: out, isDirectory: true)
