@@ -71,9 +71,11 @@ struct ReportCommand: ParsableCommand {
         var conversions: ReportConversions?
         let convertN = convertRecords ?? records
         if convertN > 0 {
-            // Backends with files, and a server's when one is named (make report starts one).
-            let names = try chosenBackends().map(\.name).filter { $0 != "memory" }
-            let servers = PostgresServer.url == nil || backends != nil ? [] : BuiltinStores.servers.map(\.name)
+            // Backends with files at N; a server's, when one is named (make report starts one), at its own N.
+            let chosen = try chosenBackends().map(\.name).filter { $0 != "memory" }
+            let serverNames = Set(BuiltinStores.servers.map(\.name))
+            let names = chosen.filter { !serverNames.contains($0) }
+            let servers = PostgresServer.url == nil ? [] : chosen.filter { serverNames.contains($0) }
             progress.note("convert:")
             conversions = ReportConversions.measure(
                 names, servers: servers, records: convertN, serverRecords: min(convertN, convertServerRecords), hub: "sqlite",
