@@ -37,6 +37,25 @@ enum PostgresCatalog {
         connection.writeLockKey = try connection.query("SELECT hashtextextended(convert_from($1, 'UTF8'), 0)", [.text(namespace)]).integer(0, 0) ?? 0
     }
 
+    /// Runs `body` in a transaction holding the store's write lock in shared mode: it waits while a
+    /// save or a migration holds the lock, then reads what that one committed; readers do not wait
+    /// for each other. Reading the recorded schema goes through it (`PostgresStore.recordedSchema`,
+    /// a read-only open), so a reader never takes the record of one version and then finds the
+    /// tables of the next, also when the process that migrated was killed after sending its COMMIT
+    /// (the server still runs it, holding the lock until it is done).
+    static func underSharedLock<T>(_ connection: PostgresConnection, namespace: String, _ body: () throws -> T) throws -> T {
+        try connection.execute("BEGIN")
+        do {
+            try connection.query("SELECT pg_advisory_xact_lock_shared(hashtextextended(convert_from($1, 'UTF8'), 0))", [.text(namespace)])
+            let result = try body()
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Opens the store in `namespace` for writing: creates the namespace, the metadata and the
     /// tables (`ddl`, the shared mapping's statements) if it holds no store yet; otherwise checks it.
     static func openOrCreate(_ connection: PostgresConnection, namespace: String, schema: Schema, ddl: [String], entityTables: [String] = [], file: String) throws -> Opened {
