@@ -38,11 +38,12 @@ enum PostgresCatalog {
     }
 
     /// Runs `body` in a transaction holding the store's write lock in shared mode: it waits while a
-    /// save or a migration holds the lock, then reads what that one committed; readers do not wait
-    /// for each other. Reading the recorded schema goes through it (`PostgresStore.recordedSchema`,
-    /// a read-only open), so a reader never takes the record of one version and then finds the
-    /// tables of the next, also when the process that migrated was killed after sending its COMMIT
-    /// (the server still runs it, holding the lock until it is done).
+    /// save or a migration holds the lock, then reads what that one committed; readers of it do not
+    /// wait for each other. `PostgresStore.recordedSchema` reads through it, so whoever decides from
+    /// the record how to open the store (the model layer's migrations, the tools, the torture's
+    /// check) takes the version a migration in progress leaves, also when the process migrating was
+    /// killed after sending its COMMIT (the server still runs it, holding the lock until it is
+    /// done). Opening a store for reading does not wait: readers read the old version meanwhile.
     static func underSharedLock<T>(_ connection: PostgresConnection, namespace: String, _ body: () throws -> T) throws -> T {
         try connection.execute("BEGIN")
         do {

@@ -59,10 +59,7 @@ public final class PostgresStore: DataStore {
         let opened: PostgresCatalog.Opened
         do {
             if configuration.isReadOnly {
-                let found = try PostgresCatalog.underSharedLock(connection, namespace: configuration.namespace) {
-                    try PostgresCatalog.inspect(connection, namespace: configuration.namespace, schema: configuration.schema, file: name)
-                }
-                guard let found else {
+                guard let found = try PostgresCatalog.inspect(connection, namespace: configuration.namespace, schema: configuration.schema, file: name) else {
                     throw StrataError(.ioFailure, "There is no PostgreSQL store in this namespace; a read-only open never creates one.", file: name)
                 }
                 opened = found

@@ -132,7 +132,7 @@ struct PostgresMigrationTests {
         #expect(try after.fetchCount(FetchDescriptor(entity: "Item")) == 3)
     }
 
-    @Test("reading the recorded schema during a migration waits for it and reads the version it leaves, as a read-only open does")
+    @Test("reading the recorded schema during a migration waits for it and reads the version it leaves")
     func recordedSchemaDuringMigration() throws {
         defer { try? PostgresStore.dropStore(configuration(Self.v1)) }
         _ = try seed()
