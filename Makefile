@@ -87,16 +87,24 @@ peers: deps
 ## examples: every example (docs/examples.md) with `swift run` on every built-in backend, each in a fresh
 ## folder; fails if any backend's output differs from the memory backend's. Not part of test (the Notes
 ## example imports its full 10,000 notes here). EXAMPLES=… and EXAMPLE_BACKENDS=… pick a subset.
+## PostgreSQL (EXAMPLE_BACKENDS' `postgres`) runs in one private cluster (Tests/Postgres/cluster.sh),
+## stopped at the end whatever happened; only the examples in EXAMPLES_ON_POSTGRES run there.
 EXAMPLES ?= trips books notes pixar migrations history
-EXAMPLE_BACKENDS ?= memory sqlite json csv lmdb xml
+EXAMPLE_BACKENDS ?= memory sqlite json csv lmdb xml postgres
+EXAMPLES_ON_POSTGRES ?= trips books pixar migrations
 # example:backend pairs not run, each reported as skipped (none today).
 EXAMPLE_SKIPS ?=
 examples: deps
 	@for e in $(EXAMPLES); do $(SWIFT) build -q --product $$e || exit 1; done
 	@dir=$$(mktemp -d /tmp/strata-examples.XXXXXX); status=0; \
+	case " $(EXAMPLE_BACKENDS) " in *" postgres "*) \
+		trap 'bash Tests/Postgres/cluster.sh stop '$$dir'/pg > /dev/null 2>&1' EXIT; \
+		bash Tests/Postgres/cluster.sh start $$dir/pg > $$dir/pg.log 2>&1 || { echo "FAIL the PostgreSQL cluster did not start"; cat $$dir/pg.log; exit 1; }; \
+		. $$dir/pg/env;; esac; \
 	for e in $(EXAMPLES); do \
 		for b in $(EXAMPLE_BACKENDS); do \
 			case " $(EXAMPLE_SKIPS) " in *" $$e:$$b "*) printf "skip %-5s on %-6s (EXAMPLE_SKIPS)\n" $$e $$b; continue;; esac; \
+			if [ $$b = postgres ]; then case " $(EXAMPLES_ON_POSTGRES) " in *" $$e "*) ;; *) continue;; esac; fi; \
 			start=$$(date +%s%N); \
 			if ! $(SWIFT) run -q --skip-build $$e --backend $$b --path $$dir/$$e-$$b > $$dir/$$e-$$b.out 2>&1; then \
 				echo "FAIL $$e on $$b: exited with an error"; tail -5 $$dir/$$e-$$b.out; status=1; continue; fi; \

@@ -37,6 +37,26 @@ enum PostgresCatalog {
         connection.writeLockKey = try connection.query("SELECT hashtextextended(convert_from($1, 'UTF8'), 0)", [.text(namespace)]).integer(0, 0) ?? 0
     }
 
+    /// Runs `body` in a transaction holding the store's write lock in shared mode: it waits while a
+    /// save or a migration holds the lock, then reads what that one committed; readers of it do not
+    /// wait for each other. `PostgresStore.recordedSchema` reads through it, so whoever decides from
+    /// the record how to open the store (the model layer's migrations, the tools, the torture's
+    /// check) takes the version a migration in progress leaves, also when the process migrating was
+    /// killed after sending its COMMIT (the server still runs it, holding the lock until it is
+    /// done). Opening a store for reading does not wait: readers read the old version meanwhile.
+    static func underSharedLock<T>(_ connection: PostgresConnection, namespace: String, _ body: () throws -> T) throws -> T {
+        try connection.execute("BEGIN")
+        do {
+            try connection.query("SELECT pg_advisory_xact_lock_shared(hashtextextended(convert_from($1, 'UTF8'), 0))", [.text(namespace)])
+            let result = try body()
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Opens the store in `namespace` for writing: creates the namespace, the metadata and the
     /// tables (`ddl`, the shared mapping's statements) if it holds no store yet; otherwise checks it.
     static func openOrCreate(_ connection: PostgresConnection, namespace: String, schema: Schema, ddl: [String], entityTables: [String] = [], file: String) throws -> Opened {

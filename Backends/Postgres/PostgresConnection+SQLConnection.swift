@@ -1,3 +1,4 @@
+import CLibPQ
 import Foundation
 import StrataSQLSupport
 
@@ -12,11 +13,18 @@ extension PostgresConnection: SQLConnection {
 
     func prepare(_ text: SQLText) throws -> PostgresStatement { PostgresStatement(text.sql, connection: self) }
 
-    /// `BEGIN` and the lock in one round trip (two statements in one simple query). The key is the
-    /// integer the server computed for the namespace (`PostgresCatalog.use`), not a stored value.
+    /// One round trip: `BEGIN`, the write lock, then the store's recorded schema fingerprint, kept
+    /// in `fingerprintAtBegin` for the save's schema check (`SQLSaveTransaction.requireOpenedSchema`
+    /// asks `PostgresSaveRecords.recordedFingerprint`). The three statements go in one simple query;
+    /// under READ COMMITTED each takes its own snapshot, so the fingerprint is read after the lock
+    /// was granted and sees a migration that committed while this save waited for it. The lock key
+    /// is the only text spliced in: an integer the store computed (`PostgresCatalog.writeLockKey`).
     func beginWrite() throws {
+        fingerprintAtBegin = nil
         do {
-            try execute("BEGIN; SELECT pg_advisory_xact_lock(\(writeLockKey))")
+            let rows = try PostgresRows(checking: PQexec(handle, "BEGIN; SELECT pg_advisory_xact_lock(\(writeLockKey)); \(SQLText.recordedFingerprint.sql)"), connection: self)
+            guard rows.count > 0, case .text(let fingerprint) = rows.value(0, 0) else { fingerprintAtBegin = ""; return }
+            fingerprintAtBegin = fingerprint
         } catch {
             try? execute("ROLLBACK")
             throw error

@@ -16,6 +16,9 @@ final class PostgresConnection {
     let settings: PostgresConnectionSettings
     /// The advisory lock key a save's transaction takes (the namespace's, set by `PostgresCatalog.use`).
     var writeLockKey: Int64 = 0
+    /// The store's recorded schema fingerprint as the current write transaction read it right after
+    /// taking the write lock (`beginWrite`); nil outside a save.
+    var fingerprintAtBegin: String?
     /// The store's string and URL columns, by `columnKey`: their `bytea` values read back as
     /// `.text` (`PostgresRows.value`), as the shared layer binds them. Set when the store opens.
     var textColumns: Set<Int64> = []

@@ -76,10 +76,15 @@ struct PostgresSaveRecords: SQLRecordReader {
 
     var storeName: String { records.store }
 
-    /// None: the fingerprint is read on every save, one query in the save's transaction.
+    /// None: the fingerprint is read on every save, in the round trip that begins the save's
+    /// transaction and takes the write lock (`PostgresConnection.beginWrite`).
     func schemaStamp() throws -> Int64? { nil }
 
     func recordedFingerprint() throws -> String {
+        if let fingerprint = connection.fingerprintAtBegin {
+            connection.fingerprintAtBegin = nil
+            return fingerprint
+        }
         let rows = try connection.query(SQLText.recordedFingerprint.sql)
         guard rows.count > 0, case .text(let fingerprint) = rows.value(0, 0) else { return "" }
         return fingerprint

@@ -7,14 +7,17 @@ import StrataSQLSupport
 /// (`PostgresMigration`; docs/formats/postgres.md, "Migrations").
 extension PostgresStore {
     /// The schema recorded in the namespace's `strata_metadata` (row `schema_record`), or `nil` when
-    /// the namespace holds no store. Never writes.
+    /// the namespace holds no store. Never writes; waits for a save or migration in progress
+    /// (`PostgresCatalog.underSharedLock`), so it reads the version that one leaves.
     ///
     /// - Throws: `storeUnavailable` when the server cannot be reached, `corruptStore` for a
     ///   namespace holding someone else's tables, `unsupported` for a newer format.
     public static func recordedSchema(_ configuration: PostgresStoreConfiguration) throws -> RecordedSchema? {
         let connection = try PostgresConnection(settings: configuration.settings)
         do {
-            return try PostgresCatalog.read(connection, namespace: configuration.namespace, file: configuration.name)?.1
+            return try PostgresCatalog.underSharedLock(connection, namespace: configuration.namespace) {
+                try PostgresCatalog.read(connection, namespace: configuration.namespace, file: configuration.name)?.1
+            }
         } catch let error as PostgresError {
             throw error.strataError(store: configuration.name)
         }

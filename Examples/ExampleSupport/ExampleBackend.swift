@@ -22,8 +22,13 @@ public struct ExampleBackend: Hashable, Sendable, CustomStringConvertible, Expre
 
     /// Every built-in backend, in the order `strata backends` lists them.
     public static var allCases: [ExampleBackend] { BuiltinStores.all.map { ExampleBackend(rawValue: $0.name)! } }
+    /// Every built-in backend, and the server backends whose server is named in the environment
+    /// (PostgreSQL with `STRATA_POSTGRES_URL`, which `make test` and `make examples` set).
+    public static var allCasesWithServers: [ExampleBackend] {
+        (BuiltinStores.all + (PostgresServer.url == nil ? [] : BuiltinStores.servers)).map { ExampleBackend(rawValue: $0.name)! }
+    }
     /// The names `--backend` takes, for its help.
-    public static var allValueStrings: [String] { BuiltinStores.all.map(\.name) }
+    public static var allValueStrings: [String] { (BuiltinStores.all + BuiltinStores.servers).map(\.name) }
     /// The default backend.
     public static let sqlite = ExampleBackend(rawValue: "sqlite")!
     /// The reference backend the others are compared with.
@@ -76,7 +81,7 @@ public struct ExampleBackend: Hashable, Sendable, CustomStringConvertible, Expre
 /// The options every example takes: which backend, and where its store lives.
 public struct ExampleOptions: ParsableArguments {
     /// The backend to store the example's data in.
-    @Option(help: "The backend: \(ExampleBackend.allCases.map(\.rawValue).joined(separator: ", ")).") public var backend: ExampleBackend = .sqlite
+    @Option(help: "The backend: \(ExampleBackend.allValueStrings.joined(separator: ", ")) (postgres: the server of STRATA_POSTGRES_URL).") public var backend: ExampleBackend = .sqlite
     /// The folder of the store; each run starts it afresh.
     @Option(help: "The folder the store is kept in (emptied first, so every run prints the same).") public var path: String = "example-store"
 

@@ -69,17 +69,17 @@ struct PostgresMigrationTests {
         #expect(try PostgresStore.recordedSchema(configuration(Self.v2))?.version == Schema.Version(2, 0, 0))
     }
 
-    @Test("a save on a second connection during a migration waits for it and is refused with schemaMismatch naming both versions; nothing is lost")
-    func saveDuringMigration() throws {
-        defer { try? PostgresStore.dropStore(configuration(Self.v1)) }
-        let stale = try seed()
-        let keys = try stale.fetch(FetchDescriptor(entity: "Item")).map(\.persistentIdentifier)
+    /// Runs `other` on a thread of its own while a v1 → v2 migration is paused inside its
+    /// transaction (holding the store's lock), lets the migration go on once `other` is seen
+    /// waiting on that lock (observed in `pg_locks`, not timed), and returns what `other` returned.
+    func duringMigration<T: Sendable>(_ other: @escaping @Sendable () throws -> T, sourceLocation: SourceLocation = #_sourceLocation) throws -> Result<T, any Error> {
         let migration = try SchemaMigration.lightweight(from: Self.v1, to: Self.v2)
-        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), saved = DispatchSemaphore(value: 0)
-        let migrating = Mutex<(any Error)?>(nil), saving = Mutex<Result<Int, any Error>?>(nil)
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let migrating = Mutex<(any Error)?>(nil), outcome = Mutex<Result<T, any Error>?>(nil)
+        let destination = configuration(Self.v2)
         let migrator = Thread {
             do {
-                try PostgresStore.migrateStore(configuration(Self.v2), from: Self.v1, to: Self.v2) { state in
+                try PostgresStore.migrateStore(destination, from: Self.v1, to: Self.v2) { state in
                     inside.signal()
                     release.wait()
                     return try state.migrated(by: migration)
@@ -90,28 +90,33 @@ struct PostgresMigrationTests {
         }
         migrator.start()
         inside.wait()
-        let saver = Thread {
-            defer { saved.signal() }
-            do {
-                let late = try DefaultSnapshot.inserting(Self.v1.entity(named: "Item")!, values: ["title": "Late"])
-                let result = try stale.save(SaveRequest(inserted: [late]))
-                saving.withLock { $0 = .success(result.remappedIdentifiers.count) }
-            } catch {
-                saving.withLock { $0 = .failure(error) }
-            }
+        let thread = Thread {
+            defer { done.signal() }
+            let result = Result { try other() }
+            outcome.withLock { $0 = result }
         }
-        saver.start()
-        // Observed, not timed: the saver's connection waits on the store's write lock.
+        thread.start()
         let connection = try monitor()
         var waiting = false
         for _ in 0..<200_000 where !waiting {
             waiting = try connection.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").integer(0, 0) ?? 0 > 0
         }
-        #expect(waiting, "the saver never waited on the migration's lock")
+        #expect(waiting, "the other connection never waited on the migration's lock", sourceLocation: sourceLocation)
         release.signal()
-        saved.wait()
-        #expect(migrating.withLock { $0 } == nil)
-        let outcome = try #require(saving.withLock { $0 })
+        done.wait()
+        #expect(migrating.withLock { $0 } == nil, sourceLocation: sourceLocation)
+        return try #require(outcome.withLock { $0 }, sourceLocation: sourceLocation)
+    }
+
+    @Test("a save on a second connection during a migration waits for it and is refused with schemaMismatch naming both versions; nothing is lost")
+    func saveDuringMigration() throws {
+        defer { try? PostgresStore.dropStore(configuration(Self.v1)) }
+        let stale = try seed()
+        let keys = try stale.fetch(FetchDescriptor(entity: "Item")).map(\.persistentIdentifier)
+        let outcome = try duringMigration {
+            let late = try DefaultSnapshot.inserting(Self.v1.entity(named: "Item")!, values: ["title": "Late"])
+            return try stale.save(SaveRequest(inserted: [late])).remappedIdentifiers.count
+        }
         guard case .failure(let error) = outcome, let refusal = error as? StrataError else {
             Issue.record("the stale save was not refused: \(outcome)")
             return
@@ -125,6 +130,18 @@ struct PostgresMigrationTests {
         // The store works at the new version, for the refused writer reopened too.
         _ = try after.save(SaveRequest(inserted: [try DefaultSnapshot.inserting(Self.v2.entity(named: "Item")!, values: ["name": "Late"])]))
         #expect(try after.fetchCount(FetchDescriptor(entity: "Item")) == 3)
+    }
+
+    @Test("reading the recorded schema during a migration waits for it and reads the version it leaves")
+    func recordedSchemaDuringMigration() throws {
+        defer { try? PostgresStore.dropStore(configuration(Self.v1)) }
+        _ = try seed()
+        let v1 = configuration(Self.v1)
+        let outcome = try duringMigration { try PostgresStore.recordedSchema(v1)?.version }
+        #expect(try outcome.get() == Schema.Version(2, 0, 0), "the reader took the record of the version the migration left")
+        var readOnly = configuration(Self.v2)
+        readOnly.isReadOnly = true
+        #expect(try PostgresStore(readOnly).fetchCount(FetchDescriptor(entity: "Item")) == 2)
     }
 
     @Test("a new unique constraint over duplicates is refused naming both records; the store stays at v1")

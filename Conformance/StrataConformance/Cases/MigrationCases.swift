@@ -81,6 +81,32 @@ extension ConformanceSuite {
                 try ctx.check(note.first?.target("tag") == labels.first?.id, "the note's tag names the renamed record: \(note)")
                 try ctx.expectError(.unknownEntity, "the old entity name") { _ = try ctx.fetch("Tag") }
             },
+            c("rename-relationship", "Relationships renamed with originalName keep their links: a to-one and its to-many inverse, and both sides of a many-to-many.") { ctx in
+                let tag = ctx.new("Tag", ["name": "red"])
+                let author = ctx.new("Author", ["name": "Ann"])
+                let library = ctx.new("Library", ["name": "L"])
+                let book = ctx.new("Book", ["title": "B"], ["library": .toOne(library.id), "authors": .toMany([author.id])])
+                try ctx.insert(tag, ctx.new("Note", ["text": "n"], ["tag": .toOne(tag.id)]), author, library, book)
+                func rename(_ entities: inout [Entity], _ entity: String, _ old: String, to new: String, inverse: String) {
+                    let e = index(entities, entity)
+                    let r = entities[e].relationships.firstIndex { $0.name == old }!
+                    entities[e].relationships[r].name = new
+                    entities[e].relationships[r].originalName = old
+                    entities[e].relationships[r].inverse = inverse
+                }
+                try ctx.migrate(to: fixture { entities in
+                    rename(&entities, "Note", "tag", to: "label", inverse: "entries")
+                    rename(&entities, "Tag", "notes", to: "entries", inverse: "label")
+                    rename(&entities, "Author", "books", to: "works", inverse: "writers")
+                    rename(&entities, "Book", "authors", to: "writers", inverse: "works")
+                })
+                let tags = try ctx.fetch("Tag"), notes = try ctx.fetch("Note")
+                try ctx.checkEqual(notes.first?.target("label"), tags.first?.id, "the note's renamed to-one")
+                try ctx.checkEqual(tags.first?.targets("entries") ?? [], notes.map(\.id), "the tag's renamed to-many")
+                let books = try ctx.fetch("Book"), authors = try ctx.fetch("Author")
+                try ctx.checkEqual(books.first?.targets("writers") ?? [], authors.map(\.id), "the book's renamed many-to-many")
+                try ctx.checkEqual(authors.first?.targets("works") ?? [], books.map(\.id), "the author's renamed many-to-many")
+            },
             c("add-and-remove-entity", "An added entity starts empty; a removed one is gone with its records.") { ctx in
                 try ctx.insert(ctx.new("Reading", ["value": 1.5]), ctx.new("Library", ["name": "L"]))
                 try ctx.migrate(to: fixture { entities in
@@ -204,6 +230,15 @@ extension ConformanceSuite {
                 duplicate.id = .temporary(entity: "Chapter")
                 try ctx.expectError(.uniqueConstraintViolation, "a second chapter 'One'") { _ = try ctx.store.save(inserted: [duplicate], updated: [], deleted: []) }
                 try ctx.checkEqual(try ctx.count("Chapter"), 2, "chapters")
+            },
+            c("remove-unique-constraint", "A removed unique constraint no longer refuses duplicates; the records stay.") { ctx in
+                try ctx.insert(ctx.new("Tag", ["name": "red"]))
+                try ctx.migrate(to: fixture { entities in
+                    let t = index(entities, "Tag")
+                    entities[t].attributes[0] = Attribute("name", .string)
+                })
+                try ctx.insert(ctx.new("Tag", ["name": "red"]))
+                try ctx.checkEqual(names(try ctx.fetch("Tag")), [.string("red"), .string("red")], "two tags named red")
             },
             c("unique-over-duplicates-refused", "A unique constraint added over duplicates fails with uniqueConstraintViolation naming both records; the store keeps its old schema and data.") { ctx in
                 let library = ctx.new("Library", ["name": "L"])

@@ -7,12 +7,19 @@ import StrataModel
 struct MigrationBackend: CustomStringConvertible, Sendable {
     let name: String
     let open: @Sendable (URL, [any PersistentModel.Type], (any SchemaMigrationPlan.Type)?) throws -> ModelContainer
+    /// Opens as `open` does, read-only (the store's configuration with `isReadOnly`).
+    let openReadOnly: @Sendable (URL, [any PersistentModel.Type], (any SchemaMigrationPlan.Type)?) throws -> ModelContainer
     var description: String { name }
 
     init<Factory: BuiltinStoreFactory>(name: String, _ factory: Factory) {
         let stores = factory.stores
         self.name = name
         self.open = { dir, types, plan in try ModelContainer(for: types, migrationPlan: plan, configurations: stores.configuration(dir, .empty)) }
+        self.openReadOnly = { dir, types, plan in
+            var configuration = stores.configuration(dir, .empty)
+            configuration.isReadOnly = true
+            return try ModelContainer(for: types, migrationPlan: plan, configurations: configuration)
+        }
     }
 
     /// Every built-in backend, the memory backend first, and PostgreSQL when a server is named
@@ -39,5 +46,10 @@ final class MigrationFixture {
     /// Opens the store as the app of `version` with `plan`.
     func open(_ version: any VersionedSchema.Type, plan: (any SchemaMigrationPlan.Type)?) throws -> ModelContainer {
         try backend.open(directory, version.models, plan)
+    }
+
+    /// Opens the store read-only as the app of `version` with `plan`.
+    func openReadOnly(_ version: any VersionedSchema.Type, plan: (any SchemaMigrationPlan.Type)?) throws -> ModelContainer {
+        try backend.openReadOnly(directory, version.models, plan)
     }
 }

@@ -100,6 +100,29 @@ import Testing
         #expect(cities[0].residents.map(\.name).sorted() == ["Ada", "Alan"])
     }
 
+    /// `@Relationship(originalName:)` renames a relationship (its links kept, through the renamed
+    /// inverse too), and a removed unique constraint admits duplicates: v1 → v2 → v3 → v4.
+    @Test(arguments: MigrationBackend.all) func aRelationshipRenamedByOriginalNameKeepsItsLinks(_ backend: MigrationBackend) throws {
+        let fixture = try MigrationFixture(backend)
+        do {
+            let context = ModelContext(try fixture.open(PeopleSchemaV1.self, plan: PeopleV4MigrationPlan.self))
+            for (name, city) in [("Ada", "London"), ("Alan", "London"), ("Grace", "New York")] {
+                context.insert(PeopleSchemaV1.Person(name: name, city: city))
+            }
+            try context.save()
+        }
+        typealias V4 = PeopleSchemaV4
+        let context = ModelContext(try fixture.open(V4.self, plan: PeopleV4MigrationPlan.self))
+        let people = try context.fetch(FetchDescriptor<V4.Person>(sortBy: [SortDescriptor(\.name)]))
+        #expect(people.map { $0.town?.name } == ["London", "London", "New York"], "\(backend): the renamed to-one")
+        let cities = try context.fetch(FetchDescriptor<V4.City>(sortBy: [SortDescriptor(\.name)]))
+        #expect(cities.map { $0.residents.map(\.name).sorted() } == [["Ada", "Alan"], ["Grace"]], "\(backend): its inverse")
+        // City.name is no longer unique: a second London saves.
+        context.insert(V4.City(name: "London"))
+        try context.save()
+        #expect(try context.fetchCount(FetchDescriptor<V4.City>()) == 3)
+    }
+
     @Test(arguments: MigrationBackend.all) func aThrowingStageLeavesTheOldStore(_ backend: MigrationBackend) throws {
         let fixture = try MigrationFixture(backend)
         try Self.writeTripsV1(fixture)

@@ -88,6 +88,94 @@ import Testing
         }
     }
 
+    @Test(arguments: MigrationBackend.all) func noStageFromTheStoresVersion(_ backend: MigrationBackend) throws {
+        let fixture = try MigrationFixture(backend)
+        try Self.writePeople(fixture)
+        Self.expectRefusal(.schemaMismatch, ["PeopleSchemaV1 (1.0.0)", "PeopleSchemaV3 (3.0.0)", "NoStageFromV1Plan has no stage from PeopleSchemaV1 (1.0.0)"]) {
+            _ = try fixture.open(PeopleSchemaV3.self, plan: NoStageFromV1Plan.self)
+        }
+        try Self.expectV1Intact(fixture)
+    }
+
+    @Test(arguments: MigrationBackend.all) func stagesGoingRoundInACircle(_ backend: MigrationBackend) throws {
+        let fixture = try MigrationFixture(backend)
+        try Self.writePeople(fixture)
+        Self.expectRefusal(.invalidSchema, ["CirclePlan", "go round in a circle at PeopleSchemaV1 (1.0.0)", "never reach PeopleSchemaV3 (3.0.0)"]) {
+            _ = try fixture.open(PeopleSchemaV3.self, plan: CirclePlan.self)
+        }
+        try Self.expectV1Intact(fixture)
+    }
+
+    /// A store at a version above every version the plan lists (an older app on a newer store).
+    @Test(arguments: MigrationBackend.all) func storeNewerThanEveryListedVersion(_ backend: MigrationBackend) throws {
+        let fixture = try MigrationFixture(backend)
+        try Self.writePeople(fixture)
+        _ = try fixture.open(PeopleSchemaV3.self, plan: PeopleMigrationPlan.self)
+        Self.expectRefusal(.schemaMismatch, ["version 3.0.0", "newer than this app's PeopleSchemaV2 (2.0.0)", "UpToV2Plan knows versions up to 2.0.0", "newer version of the app"]) {
+            _ = try fixture.open(PeopleSchemaV2.self, plan: UpToV2Plan.self)
+        }
+        let context = ModelContext(try fixture.open(PeopleSchemaV3.self, plan: PeopleMigrationPlan.self))
+        #expect(try context.fetchCount(FetchDescriptor<PeopleSchemaV3.Person>()) == 2)
+    }
+
+    /// A store recorded at 2.0.0 by another app's models: the plan's 2.0.0 has another schema.
+    @Test(arguments: MigrationBackend.all) func versionNumberWithAnotherSchema(_ backend: MigrationBackend) throws {
+        let fixture = try MigrationFixture(backend)
+        do {
+            let context = ModelContext(try fixture.open(PeopleCityAsNumber.self, plan: OnlyCityAsNumberPlan.self))
+            context.insert(PeopleCityAsNumber.Person(name: "Ada", city: 1))
+            try context.save()
+        }
+        Self.expectRefusal(.schemaMismatch, ["version 2.0.0", "is not the schema of PeopleSchemaV2 (2.0.0)", "PeopleMigrationPlan", "PeopleSchemaV3 (3.0.0)"]) {
+            _ = try fixture.open(PeopleSchemaV3.self, plan: PeopleMigrationPlan.self)
+        }
+        let context = ModelContext(try fixture.open(PeopleCityAsNumber.self, plan: OnlyCityAsNumberPlan.self))
+        #expect(try context.fetch(FetchDescriptor<PeopleCityAsNumber.Person>()).map(\.city) == [1])
+    }
+
+    @Test(arguments: MigrationBackend.all) func aReadOnlyContainerDoesNotMigrate(_ backend: MigrationBackend) throws {
+        let fixture = try MigrationFixture(backend)
+        try Self.writePeople(fixture)
+        Self.expectRefusal(.readOnlyStore, ["PeopleSchemaV1 (1.0.0)", "PeopleSchemaV3 (3.0.0)", "a read-only container cannot migrate it"]) {
+            _ = try fixture.openReadOnly(PeopleSchemaV3.self, plan: PeopleMigrationPlan.self)
+        }
+        try Self.expectV1Intact(fixture)
+        // Read-only at its own version, it opens.
+        let context = ModelContext(try fixture.openReadOnly(PeopleSchemaV1.self, plan: PeopleMigrationPlan.self))
+        #expect(try context.fetchCount(FetchDescriptor<PeopleSchemaV1.Person>()) == 2)
+    }
+
+    /// A store written before versions were recorded (Tests/Fixtures/LegacyStores, the fixture
+    /// domain's schema) is the schema of no version in the plan: refused, its files untouched.
+    @Test(arguments: MigrationBackend.all.filter { ["sqlite", "json", "csv", "xml", "lmdb"].contains($0.name) })
+    func aLegacyStoreOfNoVersion(_ backend: MigrationBackend) throws {
+        let fixture = try MigrationFixture(backend)
+        let legacy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/LegacyStores/\(backend.name)")
+        let files = FileManager.default
+        for name in try files.contentsOfDirectory(atPath: legacy.path) {
+            try files.copyItem(at: legacy.appendingPathComponent(name), to: fixture.directory.appendingPathComponent(name))
+        }
+        let before = try Self.contents(fixture.directory)
+        Self.expectRefusal(.schemaMismatch, ["recorded only its schema's fingerprint", "no version in migration plan PeopleMigrationPlan", "PeopleSchemaV3 (3.0.0)"]) {
+            _ = try fixture.open(PeopleSchemaV3.self, plan: PeopleMigrationPlan.self)
+        }
+        #expect(try Self.contents(fixture.directory) == before, "\(backend): the refusal changed the store's files")
+    }
+
+    /// Every data file under `folder` (not SQLite's -wal/-shm or LMDB's lock file, which a reader
+    /// may touch), by path relative to it.
+    private static func contents(_ folder: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return result }
+        for case let url as URL in walker where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
+            let name = url.lastPathComponent
+            if name.hasSuffix("-wal") || name.hasSuffix("-shm") || name == "lock.mdb" { continue }
+            result[String(url.path.dropFirst(folder.path.count))] = try Data(contentsOf: url)
+        }
+        return result
+    }
+
     @Test func planValidation() throws {
         let fixture = try MigrationFixture(MigrationBackend.all[0])
         Self.expectRefusal(.invalidSchema, ["DuplicateVersionPlan", "PeopleCityAsNumber and PeopleWithAge both have version 2.0.0"]) {
@@ -98,6 +186,15 @@ import Testing
         }
         Self.expectRefusal(.invalidSchema, ["are not the models of any version"]) {
             _ = try fixture.open(PeopleSchemaV3.self, plan: TypeChangePlan.self)
+        }
+        Self.expectRefusal(.invalidSchema, ["EmptySchemasPlan", "schemas is empty"]) {
+            _ = try fixture.open(PeopleSchemaV1.self, plan: EmptySchemasPlan.self)
+        }
+        Self.expectRefusal(.invalidSchema, ["SelfStagePlan", "stage goes from PeopleSchemaV1 (1.0.0) to itself"]) {
+            _ = try fixture.open(PeopleSchemaV2.self, plan: SelfStagePlan.self)
+        }
+        Self.expectRefusal(.invalidSchema, ["TwoWaysPlan", "two stages leave PeopleSchemaV1 (1.0.0) (to PeopleSchemaV2 (2.0.0) and to PeopleSchemaV3 (3.0.0))", "one way forward"]) {
+            _ = try fixture.open(PeopleSchemaV3.self, plan: TwoWaysPlan.self)
         }
     }
 }

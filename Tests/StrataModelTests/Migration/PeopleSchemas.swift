@@ -81,3 +81,34 @@ enum PeopleMigrationPlan: SchemaMigrationPlan {
         ]
     }
 }
+
+/// Version 4: `Person.home` renamed `town` with `@Relationship(originalName:)` (its inverse follows),
+/// and `City.name` no longer unique. Both lightweight.
+enum PeopleSchemaV4: VersionedSchema {
+    static var versionIdentifier: Schema.Version { Schema.Version(4, 0, 0) }
+    static var models: [any PersistentModel.Type] { [Person.self, City.self] }
+
+    @Model final class Person {
+        var name: String
+        var nickname: String
+        @Relationship(originalName: "home") var town: City?
+        init(name: String, nickname: String) {
+            self.name = name
+            self.nickname = nickname
+        }
+    }
+
+    @Model final class City {
+        var name: String
+        @Relationship(inverse: \Person.town) var residents: [Person] = []
+        init(name: String) { self.name = name }
+    }
+}
+
+/// `PeopleMigrationPlan` and a lightweight stage to version 4.
+enum PeopleV4MigrationPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { PeopleMigrationPlan.schemas + [PeopleSchemaV4.self] }
+    static var stages: [MigrationStage] {
+        PeopleMigrationPlan.stages + [.lightweight(fromVersion: PeopleSchemaV3.self, toVersion: PeopleSchemaV4.self)]
+    }
+}

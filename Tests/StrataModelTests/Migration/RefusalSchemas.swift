@@ -89,3 +89,55 @@ enum IdenticalSchemasPlan: SchemaMigrationPlan {
         ]
     }
 }
+
+/// Versions 1 to 3 with no stage leaving 1.0.0: a v1 store has no way to v3.
+enum NoStageFromV1Plan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PeopleSchemaV1.self, PeopleSchemaV2.self, PeopleSchemaV3.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: PeopleSchemaV2.self, toVersion: PeopleSchemaV3.self)] }
+}
+
+/// 1.0.0 → 2.0.0 → 1.0.0: a store at 1.0.0 never reaches 3.0.0.
+enum CirclePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PeopleSchemaV1.self, PeopleSchemaV2.self, PeopleSchemaV3.self] }
+    static var stages: [MigrationStage] {
+        [
+            .custom(fromVersion: PeopleSchemaV1.self, toVersion: PeopleSchemaV2.self, willMigrate: nil, didMigrate: nil),
+            .custom(fromVersion: PeopleSchemaV2.self, toVersion: PeopleSchemaV1.self, willMigrate: nil, didMigrate: nil),
+        ]
+    }
+}
+
+/// No versions at all.
+enum EmptySchemasPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [] }
+    static var stages: [MigrationStage] { [] }
+}
+
+/// A stage from a version to itself.
+enum SelfStagePlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PeopleSchemaV1.self, PeopleSchemaV2.self] }
+    static var stages: [MigrationStage] { [.lightweight(fromVersion: PeopleSchemaV1.self, toVersion: PeopleSchemaV1.self)] }
+}
+
+/// Two stages leaving 1.0.0.
+enum TwoWaysPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PeopleSchemaV1.self, PeopleSchemaV2.self, PeopleSchemaV3.self] }
+    static var stages: [MigrationStage] {
+        [
+            .lightweight(fromVersion: PeopleSchemaV1.self, toVersion: PeopleSchemaV2.self),
+            .lightweight(fromVersion: PeopleSchemaV1.self, toVersion: PeopleSchemaV3.self),
+        ]
+    }
+}
+
+/// Versions 1 and 2 only: the app of an older release than a 3.0.0 store.
+enum UpToV2Plan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PeopleSchemaV1.self, PeopleSchemaV2.self] }
+    static var stages: [MigrationStage] { [] }
+}
+
+/// Only `PeopleCityAsNumber`, whose version number 2.0.0 is also `PeopleSchemaV2`'s.
+enum OnlyCityAsNumberPlan: SchemaMigrationPlan {
+    static var schemas: [any VersionedSchema.Type] { [PeopleCityAsNumber.self] }
+    static var stages: [MigrationStage] { [] }
+}
