@@ -79,4 +79,29 @@ import Testing
         try desk.save()
         #expect(try await results.next()?.map(\.name) == ["Oslo"])
     }
+
+    /// A read-only container beside the writer (it shares no lock with it, so only the store's
+    /// files tell it about the writer's commits; a file store's fetch looks at them at most every
+    /// 5 ms): each commit right after the sequence's read must still arrive. Without
+    /// `lookForCommits` on each wake-up, a commit whose wake-up came within 5 ms of that read was
+    /// fetched as the old results and the sequence waited for a commit that never came (the time
+    /// limit then ends the test as a failure).
+    @Test(.timeLimit(.minutes(1)), arguments: Recording.all.filter { !["memory", "postgres"].contains($0.name) })
+    func liveResultsSeeACommitRightAfterTheirRead(_ backend: Recording) async throws {
+        let dir = try HistoryTests.directory(backend.name)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let writer = try backend.open(dir)
+        let desk = ModelContext(writer)
+        desk.insert(HistoryTests.trip("t0"))
+        try desk.save()
+        let reader = ModelContext(try backend.openReadOnly(dir))
+        var results = reader.liveResults(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).makeAsyncIterator()
+        #expect(try await results.next()?.count == 1, "the current results first")
+        for n in 1...20 {
+            desk.insert(HistoryTests.trip("t\(n)"))
+            try desk.save()
+            let current = try #require(try await results.next(), "\(backend): commit \(n) never arrived")
+            #expect(current.count == n + 1, "\(backend): commit \(n)")
+        }
+    }
 }

@@ -15,4 +15,16 @@ public protocol WatchableStore: DataStore {
     /// The paths of the files every commit writes, renames or creates (they need not exist yet;
     /// their folders must).
     var watchedFiles: [String] { get }
+
+    /// Looks for another process's commits now, before the read that follows a wake-up. A store
+    /// that answers from memory and looks at its files at most every few milliseconds before a
+    /// fetch (`OutsideChangeCheck`) must look now: a commit whose event arrived within that window
+    /// would otherwise stay unseen until the next commit. The default does nothing (a store whose
+    /// every read sees the latest commit).
+    func lookForCommits() throws
+}
+
+extension WatchableStore {
+    /// Every read of this store sees the latest commit: nothing to do.
+    public func lookForCommits() throws {}
 }

@@ -38,6 +38,7 @@ extension ModelContainer {
                 var seen = token?.storeToken
                 var iterator = wakes.wakes.makeAsyncIterator()
                 repeat {
+                    try store.lookForCommits()  // a file store's reads may not look again yet
                     // Every transaction after the last one seen (other authors included, so `seen`
                     // moves past them), then only the wanted ones out.
                     for transaction in try store.fetchHistory(HistoryQuery(after: seen)) {
@@ -119,6 +120,7 @@ public struct LiveResults<T: PersistentModel>: AsyncSequence {
                         subscription?.stop()
                         return nil
                     }
+                    try context.store.lookForCommits()  // a file store's fetch may not look again yet
                     if try context.store.fetch(request) != last { break }
                 }
             }

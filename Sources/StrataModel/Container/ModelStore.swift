@@ -19,6 +19,8 @@ protocol ModelStore: Sendable {
     var readsContextFetches: Bool { get }
     /// The files every commit of the store changes (`WatchableStore`); empty when it names none.
     var watchedFiles: [String] { get }
+    /// Makes the next read see every commit made so far (`WatchableStore.lookForCommits`).
+    func lookForCommits() throws
 }
 
 extension ModelStore {
@@ -26,6 +28,8 @@ extension ModelStore {
     var readsContextFetches: Bool { false }
     /// A store that names no files: only this container's own saves wake its live sequences.
     var watchedFiles: [String] { [] }
+    /// A store that names no files sees only this container's saves, which it reads directly.
+    func lookForCommits() throws {}
 
     /// A store without history (a migration's staging store) refuses.
     func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
@@ -92,6 +96,8 @@ final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
     func deleteHistory(through token: StoreHistoryToken) throws { try history().deleteHistory(through: token) }
 
     var watchedFiles: [String] { (store as? any WatchableStore)?.watchedFiles ?? [] }
+
+    func lookForCommits() throws { try (store as? any WatchableStore)?.lookForCommits() }
 
     /// The store as a history store, if it records history.
     private func history() throws -> any HistoryRecordingStore {

@@ -39,6 +39,8 @@ final class RoutedModelStore: ModelStore {
     var identifier: String { stores[0].identifier }
     /// Every store's files.
     var watchedFiles: [String] { stores.flatMap(\.watchedFiles) }
+    /// Every store looks.
+    func lookForCommits() throws { for store in stores { try store.lookForCommits() } }
 
     /// The index of the store holding `entity`.
     func storeIndex(of entity: String) throws -> Int {
