@@ -22,6 +22,11 @@ public struct ExampleBackend: Hashable, Sendable, CustomStringConvertible, Expre
 
     /// Every built-in backend, in the order `strata backends` lists them.
     public static var allCases: [ExampleBackend] { BuiltinStores.all.map { ExampleBackend(rawValue: $0.name)! } }
+    /// Every built-in backend, and PostgreSQL when a server is named (`STRATA_POSTGRES_URL`, as
+    /// `make test` and `make postgres-up` set it).
+    public static var allWithServers: [ExampleBackend] {
+        allCases + (PostgresServer.url == nil ? [] : BuiltinStores.servers.map { ExampleBackend(rawValue: $0.name)! })
+    }
     /// The names `--backend` takes, for its help.
     public static var allValueStrings: [String] { BuiltinStores.all.map(\.name) }
     /// The default backend.
