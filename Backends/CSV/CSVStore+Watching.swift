@@ -9,4 +9,7 @@ extension CSVStore: WatchableStore {
         let folder = configuration.folder.path
         return [folder + "/manifest.json", folder + "/history.journal"]
     }
+
+    /// Reloads the files now if another process changed them (a fetch looks at most every 5 ms).
+    public func lookForCommits() throws { try refreshIfChanged(always: true) }
 }

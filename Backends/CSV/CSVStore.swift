@@ -118,7 +118,7 @@ public final class CSVStore: HistoryRecordingStore {
     }
 
     /// Reloads the files if someone else changed them since this store last wrote or read them.
-    private func refreshIfChanged(always: Bool = false) throws {
+    func refreshIfChanged(always: Bool = false) throws {
         try disk.withLock { disk in
             let saves = lock?.savesHere ?? 0
             guard disk.outsideChanges.isDue(always: always || saves != disk.savesSeen) else { return }

@@ -212,6 +212,9 @@ import Synchronization
 }
 
 extension JournaledDocument {
+    /// Reloads the files now if another process changed them (`WatchableStore.lookForCommits`).
+    public func lookForCommits() throws { try refreshIfChanged(always: true) }
+
     /// The history transactions `query` selects, as committed (another process's saves included).
     public func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
         try refreshIfChanged(always: true)

@@ -19,7 +19,7 @@ public final class JSONStore: HistoryRecordingStore {
 
     /// The configuration the store was opened with.
     public let configuration: JSONStoreConfiguration
-    private let document: JournaledDocument<JSONFormat>
+    let document: JournaledDocument<JSONFormat>
 
     /// Opens the store; a writer creates it if neither the document nor its journal exists, a
     /// reader never writes.

@@ -243,7 +243,7 @@ public final class PostgresStore: DataStore {
                 let deleted = Set(transaction.deleted.map { transaction.records.id(schema.entities[$0.entity].name, $0.key) })
                 let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
                 if configuration.recordsHistory { try recordHistory(request, result, connection: connection, records: transaction.records.records) }
-                try connection.commit()
+                try connection.commit(notifying: Self.commitChannel(configuration.namespace))  // wakes live sequences (+Watching)
                 #if STRATA_INTERNAL_CHECKS
                 checkInvariantsAfterSave()  // PostgresStore+Invariants.swift
                 #endif

@@ -19,7 +19,7 @@ public final class XMLStore: HistoryRecordingStore {
 
     /// The configuration the store was opened with.
     public let configuration: XMLStoreConfiguration
-    private let document: JournaledDocument<XMLFormat>
+    let document: JournaledDocument<XMLFormat>
 
     /// Opens the store; a writer creates it if neither the document nor its journal exists, a
     /// reader never writes.

@@ -35,7 +35,9 @@ import Testing
             .appendingPathComponent(".build/debug/history")
     }
 
-    static let persistent = ExampleBackend.allCases.filter { $0 != .memory }
+    /// Every backend another process can open: the files' and PostgreSQL (when `make test` or the
+    /// caller names a server), whose worker is woken by `LISTEN`/`NOTIFY`.
+    static let persistent = ExampleBackend.allCasesWithServers.filter { $0 != .memory }
 
     /// Starts `history follow` and waits for its first line (it watches the store from then on).
     static func follower(_ backend: ExampleBackend, _ folder: URL, count: Int, tokenFile: URL) throws -> (Process, Lines) {

@@ -11,16 +11,21 @@ import Testing
     struct Recording: CustomStringConvertible, Sendable {
         let name: String
         let open: @Sendable (URL) throws -> ModelContainer
+        /// Opens the store in `dir` read-only (it must exist).
+        let openReadOnly: @Sendable (URL) throws -> ModelContainer
         var description: String { name }
 
         init<Factory: BuiltinStoreFactory>(name: String, _ factory: Factory) {
             let stores = factory.stores
             self.name = name
-            self.open = { dir in
+            let open: @Sendable (URL, Bool) throws -> ModelContainer = { dir, readOnly in
                 var configuration = stores.configuration(dir, .empty)
                 configuration.recordsHistory = true
+                configuration.isReadOnly = readOnly
                 return try ModelContainer(for: [Trip.self, BucketListItem.self, LivingAccommodation.self], configurations: configuration)
             }
+            self.open = { try open($0, false) }
+            self.openReadOnly = { try open($0, true) }
         }
 
         static let all: [Recording] = BuiltinStores.referenceFirstWithServers.map { Recording(name: $0.name, $0.factory) }

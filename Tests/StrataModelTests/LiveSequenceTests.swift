@@ -4,19 +4,18 @@ import StrataModel
 import Testing
 
 /// Live sequences follow saves they did not make: another container's on the same store (so only
-/// the store's files, watched with inotify, can wake them; the memory and PostgreSQL backends, which
-/// have no files, follow their own container's saves). Every wait is for an observed commit, never a sleep.
+/// the store's files, watched with inotify, or PostgreSQL's notifications can wake them; the memory
+/// backend, which has neither, follows its own container's saves). Every wait is for an observed
+/// commit, never a sleep.
 @Suite struct LiveSequenceTests {
     typealias Recording = HistoryTests.Recording
 
     /// The follower's container and the writer's: two on one store where another container's
-    /// commits can wake the follower (the store names its files: `WatchableStore`), else one. The
-    /// memory backend has no files; PostgreSQL has no files and does not LISTEN yet, so its live
-    /// sequences follow only their own container's saves (docs/history.md, "Not done yet").
+    /// commits can wake the follower (`WatchableStore`: every persistent backend), else one (the
+    /// memory backend: nothing wakes another container).
     static func containers(_ backend: Recording, _ dir: URL) throws -> (follower: ModelContainer, writer: ModelContainer) {
         let follower = try backend.open(dir)
-        let followsOtherContainers = !["memory", "postgres"].contains(backend.name)
-        return (follower, followsOtherContainers ? try backend.open(dir) : follower)
+        return (follower, backend.name == "memory" ? follower : try backend.open(dir))
     }
 
     @Test(arguments: Recording.all) func historyTransactionsFollowAnotherContainersSaves(_ backend: Recording) async throws {
@@ -78,5 +77,30 @@ import Testing
         desk.delete(rome)
         try desk.save()
         #expect(try await results.next()?.map(\.name) == ["Oslo"])
+    }
+
+    /// A read-only container beside the writer (it shares no lock with it, so only the store's
+    /// files tell it about the writer's commits; a file store's fetch looks at them at most every
+    /// 5 ms): each commit right after the sequence's read must still arrive. Without
+    /// `lookForCommits` on each wake-up, a commit whose wake-up came within 5 ms of that read was
+    /// fetched as the old results and the sequence waited for a commit that never came (the time
+    /// limit then ends the test as a failure).
+    @Test(.timeLimit(.minutes(1)), arguments: Recording.all.filter { $0.name != "memory" })
+    func liveResultsSeeACommitRightAfterTheirRead(_ backend: Recording) async throws {
+        let dir = try HistoryTests.directory(backend.name)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let writer = try backend.open(dir)
+        let desk = ModelContext(writer)
+        desk.insert(HistoryTests.trip("t0"))
+        try desk.save()
+        let reader = ModelContext(try backend.openReadOnly(dir))
+        var results = reader.liveResults(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)])).makeAsyncIterator()
+        #expect(try await results.next()?.count == 1, "the current results first")
+        for n in 1...20 {
+            desk.insert(HistoryTests.trip("t\(n)"))
+            try desk.save()
+            let current = try #require(try await results.next(), "\(backend): commit \(n) never arrived")
+            #expect(current.count == n + 1, "\(backend): commit \(n)")
+        }
     }
 }

@@ -1,16 +1,17 @@
 import Strata
 
 /// Live sequences: what a container's store commits — from any context of this container, and,
-/// on a store that names its files (`WatchableStore`: every built-in persistent backend), from any
+/// on a store that can wake readers (`WatchableStore`: every built-in persistent backend), from any
 /// other container or process — arrives without fetching again by hand or polling. Another
-/// process's commits are noticed through inotify on the store's files (`StoreWatcher`).
+/// process's commits are noticed through inotify on the store's files (`StoreWatcher`), or on
+/// PostgreSQL through `LISTEN` for the notification each save sends.
 extension ModelContainer {
     /// Wakes once per burst of commits to the store (`StoreWakes`).
     ///
-    /// - Throws: `ioFailure` when the store's files cannot be watched.
+    /// - Throws: `ioFailure` when the store's files cannot be watched; `storeUnavailable` when a
+    ///   server store cannot listen.
     func storeWakes() throws -> StoreWakes {
-        let files = store.watchedFiles
-        return try StoreWakes(watcher: files.isEmpty ? nil : StoreWatcher(files: files), own: changes())
+        try StoreWakes(sources: store.makeWakeSources(), own: changes())
     }
 
     /// The store's history transactions after `token` (all kept ones for `nil`), and then each new
@@ -38,6 +39,7 @@ extension ModelContainer {
                 var seen = token?.storeToken
                 var iterator = wakes.wakes.makeAsyncIterator()
                 repeat {
+                    try store.lookForCommits()  // a file store's reads may not look again yet
                     // Every transaction after the last one seen (other authors included, so `seen`
                     // moves past them), then only the wanted ones out.
                     for transaction in try store.fetchHistory(HistoryQuery(after: seen)) {
@@ -119,6 +121,7 @@ public struct LiveResults<T: PersistentModel>: AsyncSequence {
                         subscription?.stop()
                         return nil
                     }
+                    try context.store.lookForCommits()  // a file store's fetch may not look again yet
                     if try context.store.fetch(request) != last { break }
                 }
             }
@@ -129,7 +132,7 @@ public struct LiveResults<T: PersistentModel>: AsyncSequence {
 }
 
 /// Wake-ups after commits to a container's store: saves of this container's contexts, and (on a
-/// `WatchableStore`) every change of the store's files by any process. Spurious wake-ups happen
+/// `WatchableStore`) every commit by any process its wake sources report. Spurious wake-ups happen
 /// (a save of this process is seen twice, a file changed without a commit): check what changed
 /// after each. Make it before the first read, so no commit falls between the two. Stops watching
 /// when stopped or released.
@@ -137,26 +140,22 @@ final class StoreWakes: Sendable {
     /// One element per burst of commits.
     let wakes: AsyncStream<Void>
     private let poke: AsyncStream<Void>.Continuation
-    private let watcher: StoreWatcher?
+    private let sources: [any StoreWakeSource]
     private let forwarding: [Task<Void, Never>]
 
-    init(watcher: StoreWatcher?, own: AsyncStream<ModelChanges>) {
+    init(sources: [any StoreWakeSource], own: AsyncStream<ModelChanges>) {
         let (wakes, poke) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.wakes = wakes
         self.poke = poke
-        self.watcher = watcher
-        forwarding = [
-            Task {
-                guard let watcher else { return }
-                for await _ in watcher.wakes { poke.yield() }
-            },
-            Task { for await _ in own { poke.yield() } },
-        ]
+        self.sources = sources
+        forwarding = sources.map { source in
+            Task { for await _ in source.wakes { poke.yield() } }
+        } + [Task { for await _ in own { poke.yield() } }]
     }
 
     /// Stops watching; `wakes` finishes.
     func stop() {
-        watcher?.close()
+        for source in sources { source.close() }
         for task in forwarding { task.cancel() }
         poke.finish()
     }

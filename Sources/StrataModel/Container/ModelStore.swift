@@ -17,15 +17,20 @@ protocol ModelStore: Sendable {
     /// Whether the store reads `ContextFetches.current` (a custom store's adapter): decided when
     /// the store is opened, so a context fetch does not test a conformance each time.
     var readsContextFetches: Bool { get }
-    /// The files every commit of the store changes (`WatchableStore`); empty when it names none.
-    var watchedFiles: [String] { get }
+    /// New sources of wake-ups after the store's commits by any process (`WatchableStore`); none
+    /// for a store that offers no way to be woken.
+    func makeWakeSources() throws -> [any StoreWakeSource]
+    /// Makes the next read see every commit made so far (`WatchableStore.lookForCommits`).
+    func lookForCommits() throws
 }
 
 extension ModelStore {
     /// Only a boxed custom-store adapter reads the context's fetch.
     var readsContextFetches: Bool { false }
-    /// A store that names no files: only this container's own saves wake its live sequences.
-    var watchedFiles: [String] { [] }
+    /// A store that cannot wake readers: only this container's own saves wake its live sequences.
+    func makeWakeSources() throws -> [any StoreWakeSource] { [] }
+    /// A store that names no files sees only this container's saves, which it reads directly.
+    func lookForCommits() throws {}
 
     /// A store without history (a migration's staging store) refuses.
     func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
@@ -91,7 +96,12 @@ final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
 
     func deleteHistory(through token: StoreHistoryToken) throws { try history().deleteHistory(through: token) }
 
-    var watchedFiles: [String] { (store as? any WatchableStore)?.watchedFiles ?? [] }
+    func makeWakeSources() throws -> [any StoreWakeSource] {
+        guard let watchable = store as? any WatchableStore else { return [] }
+        return [try watchable.makeWakeSource()]
+    }
+
+    func lookForCommits() throws { try (store as? any WatchableStore)?.lookForCommits() }
 
     /// The store as a history store, if it records history.
     private func history() throws -> any HistoryRecordingStore {

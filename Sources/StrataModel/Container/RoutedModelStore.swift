@@ -37,8 +37,19 @@ final class RoutedModelStore: ModelStore {
 
     /// The first store's identifier (each store's identifiers carry their own).
     var identifier: String { stores[0].identifier }
-    /// Every store's files.
-    var watchedFiles: [String] { stores.flatMap(\.watchedFiles) }
+    /// Every store's wake sources.
+    func makeWakeSources() throws -> [any StoreWakeSource] {
+        var sources: [any StoreWakeSource] = []
+        do {
+            for store in stores { sources += try store.makeWakeSources() }
+        } catch {
+            for source in sources { source.close() }
+            throw error
+        }
+        return sources
+    }
+    /// Every store looks.
+    func lookForCommits() throws { for store in stores { try store.lookForCommits() } }
 
     /// The index of the store holding `entity`.
     func storeIndex(of entity: String) throws -> Int {

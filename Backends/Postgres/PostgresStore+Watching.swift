@@ -1,0 +1,37 @@
+import Foundation
+@_spi(StrataEngine) import Strata
+
+/// Live sequences on PostgreSQL follow every process's saves through `LISTEN`/`NOTIFY`: each save
+/// sends a notification on the store's channel inside its transaction (`NOTIFY` is delivered only
+/// when the transaction commits, so a rolled-back or killed save wakes no one), and a reader
+/// listens on a connection of its own (`PostgresCommitListener`). No polling of the data.
+extension PostgresStore: WatchableStore {
+    /// A listener on the store's channel, on a new connection (made before the reader's first
+    /// read, so no commit falls between the two).
+    ///
+    /// - Throws: `storeUnavailable` when the server cannot be reached; `unsupported` on a hot
+    ///   standby, which delivers no notifications.
+    public func makeWakeSource() throws -> any StoreWakeSource {
+        try PostgresCommitListener(settings: configuration.settings, channel: Self.commitChannel(configuration.namespace), store: configuration.name)
+    }
+
+    /// The channel the saves of the store in `namespace` notify: `strata_commit_` and a 64-bit
+    /// FNV-1a hash of the namespace in hex (a channel is an identifier of at most 63 bytes; two
+    /// namespaces sharing a hash only wake each other's readers spuriously).
+    static func commitChannel(_ namespace: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in namespace.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return "strata_commit_" + String(hash, radix: 16)
+    }
+}
+
+extension PostgresConnection {
+    /// Commits the save's transaction with a notification on `channel` in it, in one round trip:
+    /// the server delivers it to every listener when, and only when, the transaction commits.
+    func commit(notifying channel: String) throws {
+        try execute("NOTIFY \(PostgresCatalog.quote(channel)); COMMIT")
+    }
+}
