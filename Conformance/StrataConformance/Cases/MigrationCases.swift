@@ -237,7 +237,11 @@ extension ConformanceSuite {
                     let t = index(entities, "Tag")
                     entities[t].attributes[0] = Attribute("name", .string)
                 })
-                try ctx.insert(ctx.new("Tag", ["name": "red"]))
+                // A second "red", built from the stored one (the store's schema is v2 now).
+                var duplicate = try ctx.fetch("Tag")[0]
+                duplicate.id = .temporary(entity: "Tag")
+                duplicate.set("notes", to: [])
+                _ = try ctx.store.save(inserted: [duplicate], updated: [], deleted: [])
                 try ctx.checkEqual(names(try ctx.fetch("Tag")), [.string("red"), .string("red")], "two tags named red")
             },
             c("unique-over-duplicates-refused", "A unique constraint added over duplicates fails with uniqueConstraintViolation naming both records; the store keeps its old schema and data.") { ctx in
