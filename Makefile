@@ -163,7 +163,7 @@ perfcheck: release
 ## convert-pairs: every pair of built-in backends with files or a server (PostgreSQL on a private cluster)
 ## converts a random store written with CONVERT_RECORDS records (10,480: 10,011 left after the deletes) with
 ## `strata convert` (--verify on), and the dumps of both sides are byte-identical (Tests/Convert/pairs.sh,
-## docs/convert.md; about 10 minutes under load, most of it the saves into PostgreSQL). Not part of test: the saves
+## docs/convert.md; 10–18 minutes under load, most of it the saves into PostgreSQL). Not part of test: the saves
 ## into PostgreSQL go row by row, which takes minutes at 10,000 records; `make test` converts 800.
 CONVERT_RECORDS ?= 10480
 convert-pairs: release
