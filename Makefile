@@ -11,7 +11,7 @@ TRIALS ?= 1000
 SEED ?= 1
 RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
-.PHONY: postgres-up postgres-down deps build release model-bench peers test consumer docs examples report report-screenshot instructions perfcheck convert-pairs difftest model-difftest mutants torture fuzz powerloss clean
+.PHONY: postgres-up postgres-down deps build release model-bench peers test consumer docs examples report report-screenshot instructions perfcheck convert-pairs difftest model-difftest mutants rule-sites torture fuzz powerloss clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -196,6 +196,12 @@ model-difftest: deps
 ## catalogue completes over several sessions (`python3 Conformance/Mutants/run.py --list` shows where).
 mutants: deps
 	python3 Conformance/Mutants/run.py $(if $(ONLY),--only $(ONLY)) $(if $(PENDING),--pending) $(if $(LIMIT),--limit $(LIMIT))
+
+## rule-sites: each StrataError code's construction sites in Sources/ and Backends/ (PostgreSQL apart) and every
+## message written at two or more sites; fails on a repeated message not explained in
+## Conformance/RuleSites/allowed-repeats.txt (docs/architecture.md, "Every rule's message once"). SITES=1 lists every site.
+rule-sites:
+	python3 Conformance/RuleSites/rule-sites.py $(if $(SITES),--sites)
 
 ## torture: kill -9 a writer TRIALS times inside small and large saves on each BACKEND (docs/reliability.md).
 torture: release

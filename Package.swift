@@ -113,8 +113,11 @@ let package = Package(
             name: "StrataCustomStore",
             dependencies: ["CustomStoreExample", "StrataConformance", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/StrataCLI/CustomStore"),
+        // What the tests share: child processes read line by line, the built tools, the killed-writer
+        // check, a migration paused inside its stage (test-only: no product, no library depends on it).
+        .target(name: "StrataTestSupport", dependencies: ["StrataConformance"], path: "Tests/StrataTestSupport"),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], path: "Tests/StrataTests"),
-        .testTarget(name: "StrataFileSupportTests", dependencies: ["Strata", "StrataFileSupport"], path: "Tests/StrataFileSupportTests"),
+        .testTarget(name: "StrataFileSupportTests", dependencies: ["Strata", "StrataFileSupport", "StrataTestSupport"], path: "Tests/StrataFileSupportTests"),
         .testTarget(
             name: "StrataMemoryTests",
             dependencies: ["Strata", "StrataMemory", "StrataConformance"],
@@ -122,34 +125,34 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataSQLiteTests",
-            dependencies: ["Strata", "StrataSQLite", "StrataConformance"],
+            dependencies: ["Strata", "StrataSQLite", "StrataConformance", "StrataTestSupport"],
             path: "Tests/StrataSQLiteTests"
         ),
         .testTarget(
             name: "StrataJSONTests",
-            dependencies: ["Strata", "StrataJSON", "StrataFileSupport", "StrataConformance"],
+            dependencies: ["Strata", "StrataJSON", "StrataFileSupport", "StrataConformance", "StrataTestSupport"],
             path: "Tests/StrataJSONTests"
         ),
         .testTarget(
             name: "StrataCSVTests",
-            dependencies: ["Strata", "StrataCSV", "StrataFileSupport", "StrataConformance"],
+            dependencies: ["Strata", "StrataCSV", "StrataFileSupport", "StrataConformance", "StrataTestSupport"],
             path: "Tests/StrataCSVTests"
         ),
         .testTarget(
             name: "StrataLMDBTests",
-            dependencies: ["Strata", "StrataLMDB", "StrataConformance"],
+            dependencies: ["Strata", "StrataLMDB", "StrataConformance", "StrataTestSupport"],
             path: "Tests/StrataLMDBTests"
         ),
         .testTarget(
             name: "StrataXMLTests",
-            dependencies: ["Strata", "StrataXML", "StrataFileSupport", "StrataConformance"],
+            dependencies: ["Strata", "StrataXML", "StrataFileSupport", "StrataConformance", "StrataTestSupport"],
             path: "Tests/StrataXMLTests"
         ),
         // Needs the server `make test` starts (Tests/Postgres/cluster.sh); without it the tests say so.
-        .testTarget(name: "StrataPostgresTests", dependencies: ["Strata", "StrataPostgres", "StrataSQLSupport", "StrataConformance", "StrataBuiltinBackends"], path: "Tests/StrataPostgresTests"),
+        .testTarget(name: "StrataPostgresTests", dependencies: ["Strata", "StrataPostgres", "StrataSQLSupport", "StrataConformance", "StrataBuiltinBackends", "StrataTestSupport"], path: "Tests/StrataPostgresTests"),
         .testTarget(
             name: "StrataCrossBackendTests",
-            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataPostgres", "StrataConformance", "StrataBuiltinBackends", "StrataFileSupport"],
+            dependencies: ["Strata", "StrataMemory", "StrataSQLite", "StrataJSON", "StrataCSV", "StrataLMDB", "StrataXML", "StrataPostgres", "StrataConformance", "StrataBuiltinBackends", "StrataFileSupport", "StrataTestSupport"],
             path: "Tests/StrataCrossBackendTests"
         ),
         // The worked example of docs/writing-a-backend.md: a test-only file backend, run in CI.
@@ -174,7 +177,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataConformanceTests",
-            dependencies: ["Strata", "StrataMemory", "StrataConformance"],
+            dependencies: ["Strata", "StrataMemory", "StrataConformance", "StrataTestSupport"],
             path: "Tests/StrataConformanceTests"
         ),
         // The runnable examples (Examples/, docs/examples.md): each a small library with the logic, so
@@ -195,7 +198,7 @@ let package = Package(
         .executableTarget(name: "migrations", dependencies: ["MigrationsExample"], path: "Examples/Migrations/migrations"),
         .target(name: "HistoryExample", dependencies: ["ExampleSupport"], path: "Examples/History/HistoryExample"),
         .executableTarget(name: "history", dependencies: ["HistoryExample"], path: "Examples/History/history"),
-        .testTarget(name: "ExamplesTests", dependencies: ["TripsExample", "BooksExample", "NotesExample", "PixarExample", "MigrationsExample", "HistoryExample"], path: "Tests/ExamplesTests"),
+        .testTarget(name: "ExamplesTests", dependencies: ["TripsExample", "BooksExample", "NotesExample", "PixarExample", "MigrationsExample", "HistoryExample", "StrataTestSupport"], path: "Tests/ExamplesTests"),
     ],
     swiftLanguageModes: [.v6]
 )

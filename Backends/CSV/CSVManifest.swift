@@ -89,7 +89,7 @@ struct CSVManifest: Equatable {
         }
         guard let version = object["version"] as? Int, version >= 1 else { throw StrataError(.corruptStore, "The manifest has no valid format version.", file: path) }
         guard version <= Self.version else {
-            throw StrataError(.unsupported, "The store was written by a newer Strata (format version \(version)); upgrade Strata.", file: path)
+            throw StrataError.newerFormat(version, readsUpTo: Self.version, file: path)
         }
         guard sealed == (version >= 2), version >= 2 || (object["checksum"] == nil && object["checksums"] == nil) else {
             throw StrataError(.corruptStore, "The manifest does not end with the checksum its format version \(version) requires; it was damaged or truncated.", file: path)

@@ -32,17 +32,22 @@ extension CSVStore {
     @_spi(StrataEngine) public static func migrateStore(_ configuration: CSVStoreConfiguration, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
         let folder = CSVFolder(url: configuration.folder)
         guard FileStamp(folder.manifestPath) != nil else {
-            throw StrataError(.ioFailure, "There is no CSV store in this folder (no manifest.json) to migrate.", file: folder.manifestPath)
+            throw noStoreToMigrate(folder)
         }
         let lock = try WriterLock(path: configuration.folder.path, store: configuration.folder.path, wait: configuration.lockWait)
         // Exclusive of the saves of this process's stores on the folder too (they share the lock).
         try lock.exclusively { try migrate(folder, from: source, to: destination, rewrite: rewrite) }
     }
 
+    /// The error for a folder without a CSV store.
+    private static func noStoreToMigrate(_ folder: CSVFolder) -> StrataError {
+        StrataError(.ioFailure, "There is no CSV store in this folder (no manifest.json) to migrate.", file: folder.manifestPath)
+    }
+
     /// `migrateStore`'s work, under the writer lock.
     private static func migrate(_ folder: CSVFolder, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
         guard let manifest = try folder.readManifest() else {
-            throw StrataError(.ioFailure, "There is no CSV store in this folder (no manifest.json) to migrate.", file: folder.manifestPath)
+            throw noStoreToMigrate(folder)
         }
         let recorded = try manifest.recorded(file: folder.manifestPath)
         guard recorded.fingerprint == source.fingerprint else {

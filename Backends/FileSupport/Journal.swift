@@ -72,7 +72,7 @@ public enum Journal {
         var scan = Scan()
         var start = 0
         func corrupt(_ why: String) -> StrataError {
-            StrataError(.corruptStore, "The journal is damaged at byte \(start) (\(why)); restore the store from a backup.", file: file, offset: start)
+            StrataError.journalDamaged(at: start, why, file: file)
         }
         while start < bytes.count {
             guard let end = bytes[start...].firstIndex(of: 0x0A) else {

@@ -74,7 +74,7 @@ enum JSONDocumentFile {
         do {
             json = try JSONParser.parse(bytes)
         } catch let error as JSONSyntaxError {
-            throw StrataError(.corruptStore, "The store file is not valid JSON at byte \(error.offset): \(error.reason). It may be truncated or edited; restore it from a backup.", file: file, offset: error.offset)
+            throw notJSON(error, file: file)
         }
         guard case .string(let fingerprint)? = json["schemaFingerprint"] else {
             throw StrataError(.corruptStore, "The file is JSON but not a Strata store (no schema fingerprint).", file: file)
@@ -94,7 +94,7 @@ enum JSONDocumentFile {
     /// Reads a document into a state; every damage is a `corruptStore` naming the file and offset.
     static func decode(_ bytes: [UInt8], schema: Schema, file: String) throws -> (StoreState, Header) {
         guard !bytes.isEmpty else {
-            throw StrataError(.corruptStore, "The store file is empty (0 bytes); it was truncated. Restore it from a backup.", file: file, offset: 0)
+            throw StrataError.emptyStoreFile(file)
         }
         let sealed = looksSealed(bytes)
         if sealed {
@@ -108,13 +108,18 @@ enum JSONDocumentFile {
         return try decodeTree(bytes, sealed: sealed, schema: schema, file: file)
     }
 
+    /// The error for a document that is not JSON where `error` says.
+    static func notJSON(_ error: JSONSyntaxError, file: String) -> StrataError {
+        StrataError(.corruptStore, "The store file is not valid JSON at byte \(error.offset): \(error.reason). It may be truncated or edited; restore it from a backup.", file: file, offset: error.offset)
+    }
+
     /// `decode` through `JSONParser`'s value tree: every valid document, every error message.
     static func decodeTree(_ bytes: [UInt8], sealed: Bool, schema: Schema, file: String) throws -> (StoreState, Header) {
         let json: JSONValue
         do {
             json = try JSONParser.parse(bytes)
         } catch let error as JSONSyntaxError {
-            throw StrataError(.corruptStore, "The store file is not valid JSON at byte \(error.offset): \(error.reason). It may be truncated or edited; restore it from a backup.", file: file, offset: error.offset)
+            throw notJSON(error, file: file)
         }
         guard case .string(format)? = json["format"] else {
             throw StrataError(.corruptStore, "The file is JSON but not a Strata store (no \"format\": \"\(format)\").", file: file)
@@ -123,7 +128,7 @@ enum JSONDocumentFile {
             throw StrataError(.corruptStore, "The store file has no valid format version.", file: file)
         }
         guard v <= version else {
-            throw StrataError(.unsupported, "The store was written by a newer Strata (format version \(v)); upgrade Strata.", file: file)
+            throw StrataError.newerFormat(v, readsUpTo: version, file: file)
         }
         // Version 1 had no checksum; a later document without its seal (or a version 1 document with
         // members only later versions write) is damage, not an old store.

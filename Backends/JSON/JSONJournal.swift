@@ -64,7 +64,7 @@ enum JSONJournal {
         var previous: Int64?
         for line in scan.lines {
             func corrupt(_ why: String) -> StrataError {
-                StrataError(.corruptStore, "The journal is damaged at byte \(line.offset) (\(why)); restore the store from a backup.", file: file, offset: line.offset)
+                StrataError.journalDamaged(at: line.offset, why, file: file)
             }
             let json: JSONValue
             do { json = try JSONParser.parse(Array(line.body)) } catch { throw corrupt("unreadable JSON") }

@@ -135,12 +135,7 @@ enum LMDBFormat {
             }
             try lmdbCheck(rc, "open the metadata database")
             let (identifier, outcome) = try check(txn, meta, schema: schema, file: env.path)
-            let layout: LMDBLayout
-            do {
-                layout = try LMDBLayout(schema: schema, txn: txn, create: false)
-            } catch let error as LMDBError where error.code == MDB_NOTFOUND {
-                throw StrataError(.corruptStore, "The store lacks a database its schema needs (\(error.operation)); restore it from a backup.", file: env.path)
-            }
+            let layout = try LMDBLayout(existing: schema, txn: txn, file: env.path)
             try lmdbCheck(mdb_txn_commit(txn), "commit")
             return (layout, identifier, outcome)
         } catch {
@@ -171,7 +166,7 @@ enum LMDBFormat {
         }
         let version = format.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) }
         guard version <= LMDBMeta.formatVersion else {
-            throw StrataError(.unsupported, "The store was written by a newer Strata (format \(version), this one reads up to \(LMDBMeta.formatVersion)); it was left untouched. Upgrade Strata.", file: file)
+            throw StrataError.newerFormat(version, readsUpTo: LMDBMeta.formatVersion, file: file)
         }
         guard let fingerprint = try LMDBMeta.get(txn, meta, "fingerprint").map({ String(decoding: $0, as: UTF8.self) }),
             let identifier = try LMDBMeta.get(txn, meta, "store").map({ String(decoding: $0, as: UTF8.self) }), !identifier.isEmpty

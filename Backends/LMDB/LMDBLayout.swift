@@ -55,6 +55,17 @@ final class LMDBLayout: @unchecked Sendable {
         return Array(zip(Self.databaseNames(schema), handles)).map { (name: $0.0, dbi: $0.1) }
     }
 
+    /// Opens every database of an existing store in `txn`.
+    ///
+    /// - Throws: `corruptStore` naming `file` when one is missing.
+    convenience init(existing schema: Schema, txn: OpaquePointer, file: String) throws {
+        do {
+            try self.init(schema: schema, txn: txn, create: false)
+        } catch let error as LMDBError where error.code == MDB_NOTFOUND {
+            throw StrataError(.corruptStore, "The store lacks a database its schema needs (\(error.operation)); restore it from a backup.", file: file)
+        }
+    }
+
     /// Opens every database in `txn`; `create` makes missing ones (a new store).
     ///
     /// - Throws: `MDB_NOTFOUND` as an `LMDBError` when a database is missing and `create` is false.

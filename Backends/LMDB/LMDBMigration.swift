@@ -52,12 +52,7 @@ enum LMDBMigration {
         guard recorded.fingerprint == source.fingerprint else {
             throw recorded.mismatch(opening: source, file: file, reason: "The migration starts at another schema than the store holds")
         }
-        let old: LMDBLayout
-        do {
-            old = try LMDBLayout(schema: source, txn: txn, create: false)
-        } catch let error as LMDBError where error.code == MDB_NOTFOUND {
-            throw StrataError(.corruptStore, "The store lacks a database its schema needs (\(error.operation)); restore it from a backup.", file: file)
-        }
+        let old = try LMDBLayout(existing: source, txn: txn, file: file)
         // Read and map everything first: every refusal comes before the first write.
         let state = try load(LMDBRecords(txn: txn, context: LMDBContext(layout: old, storeIdentifier: identifier, file: file)))
         let next = try rewrite(state)

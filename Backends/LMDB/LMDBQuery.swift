@@ -66,7 +66,7 @@ struct LMDBQuery {
                     skipped += 1
                 } else {
                     guard k.mv_size == 8 else {
-                        throw StrataError(.corruptStore, "'\(entity.name)' holds a \(k.mv_size)-byte key; restore the environment from a backup.", entity: entity.name, file: records.file)
+                        throw badKey(entity, size: k.mv_size, file: records.file)
                     }
                     let key = LMDBKeyCodec.readBigEndian(k.mv_data)
                     if reuse != nil {
@@ -104,7 +104,7 @@ struct LMDBQuery {
             var rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST)
             while rc == 0 {
                 guard k.mv_size == 8 else {
-                    throw StrataError(.corruptStore, "'\(entity.name)' holds a \(k.mv_size)-byte key; restore the environment from a backup.", entity: entity.name, file: records.file)
+                    throw badKey(entity, size: k.mv_size, file: records.file)
                 }
                 let key = LMDBKeyCodec.readBigEndian(k.mv_data)
                 let record = try LMDBRecordCodec.decode(data.bytes, entity, key: key, file: records.file)
@@ -116,6 +116,11 @@ struct LMDBQuery {
     }
 
     /// Candidate keys (ascending) from identifiers or an index, and the predicate left to test.
+    /// The error for a record key that is not 8 bytes.
+    private func badKey(_ entity: EntitySchema, size: Int, file: String) -> StrataError {
+        StrataError(.corruptStore, "'\(entity.name)' holds a \(size)-byte key; restore the environment from a backup.", entity: entity.name, file: file)
+    }
+
     private func plan(_ predicate: FetchPredicate?, _ entity: EntitySchema, _ reader: LMDBPredicateReader) throws -> ([Int64]?, FetchPredicate?) {
         guard let predicate else { return (nil, nil) }
         func keys(_ ids: [PersistentIdentifier]) -> [Int64] {

@@ -113,7 +113,7 @@ enum PostgresCatalog {
             throw StrataError(.corruptStore, "The store's metadata table is incomplete (format, store_identifier or schema_record missing).", file: file)
         }
         guard format <= version else {
-            throw StrataError(.unsupported, "The store was written by a newer Strata (format \(format), this one reads up to \(version)); it was left untouched. Upgrade Strata.", file: file)
+            throw StrataError.newerFormat(format, readsUpTo: version, file: file)
         }
         return (identifier, try RecordedSchema(decoding: Array(record.utf8), file: file))
     }

@@ -95,12 +95,12 @@ struct PostgresRecords {
         case (.string, .text(let s)): return .string(s)
         case (.string, .blob(let d)): return .string(String(decoding: d, as: UTF8.self))
         case (.url, .text(let s)):
-            guard let url = URL(string: s) else { throw StrataError(.corruptStore, "A URL column holds '\(s)', which is not a URL.", file: store) }
+            guard let url = URL(string: s) else { throw StrataError.notAURL(s, file: store) }
             return .url(url)
         case (.url, .blob(let d)): return try decode(.text(String(decoding: d, as: UTF8.self)), bits: .null, type: .url, store: store)
         case (.data, .blob(let d)): return .data(d)
         case (.uuid, .blob(let d)):
-            guard d.count == 16 else { throw StrataError(.corruptStore, "A UUID column holds \(d.count) bytes, not 16.", file: store) }
+            guard d.count == 16 else { throw StrataError.notAUUID(byteCount: d.count, file: store) }
             return .uuid(d.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
         default:
             throw StrataError(.corruptStore, "A \(type.rawValue) column holds \(value), which no save writes.", file: store)

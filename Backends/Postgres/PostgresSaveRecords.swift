@@ -92,7 +92,7 @@ struct PostgresSaveRecords: SQLRecordReader {
 
     func recordedSchema() throws -> RecordedSchema {
         guard let (_, recorded) = try PostgresCatalog.read(connection, namespace: readers.namespace, file: records.store) else {
-            throw StrataError(.corruptStore, "The store's metadata disappeared while it was open.", file: records.store)
+            throw StrataError.metadataDisappeared(file: records.store)
         }
         return recorded
     }

@@ -111,7 +111,7 @@ enum SQLiteFormat {
             throw StrataError(.corruptStore, "The SQLite database holds someone else's tables (application_id \(application)), not a Strata store; it was left untouched. Open another file.", file: file)
         }
         guard version <= Self.version else {
-            throw StrataError(.unsupported, "The store was written by a newer Strata (format \(version), this one reads up to \(Self.version)); it was left untouched. Upgrade Strata.", file: file)
+            throw StrataError.newerFormat(version, readsUpTo: Self.version, file: file)
         }
         let rows: [(String, String)]
         do {

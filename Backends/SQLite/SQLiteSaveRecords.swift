@@ -45,7 +45,7 @@ struct SQLiteSaveRecords: SQLRecordReader {
 
     func recordedSchema() throws -> RecordedSchema {
         guard let (_, recorded) = try SQLiteFormat.read(connection) else {
-            throw StrataError(.corruptStore, "The store's metadata disappeared while it was open.", file: connection.path)
+            throw StrataError.metadataDisappeared(file: connection.path)
         }
         return recorded
     }

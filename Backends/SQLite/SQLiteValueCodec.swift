@@ -17,13 +17,13 @@ enum SQLiteValueCodec {
         case .url:
             let text = s.text(column)
             guard let url = URL(string: text) else {
-                throw StrataError(.corruptStore, "A URL column holds '\(text)', which is not a URL.", file: file())
+                throw StrataError.notAURL(text, file: file())
             }
             return .url(url)
         case .data: return .data(s.blob(column))
         case .uuid:
             let bytes = s.blob(column)
-            guard bytes.count == 16 else { throw StrataError(.corruptStore, "A UUID column holds \(bytes.count) bytes, not 16.", file: file()) }
+            guard bytes.count == 16 else { throw StrataError.notAUUID(byteCount: bytes.count, file: file()) }
             return .uuid(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
         }
     }

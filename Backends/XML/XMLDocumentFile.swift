@@ -125,7 +125,7 @@ enum XMLDocumentFile {
     /// line and column when the XML itself is broken).
     static func decode(_ bytes: [UInt8], schema: Schema, codecs: [XMLRecordCodec], file: String) throws -> (StoreState, XMLStoreReader.Header) {
         guard !bytes.isEmpty else {
-            throw StrataError(.corruptStore, "The store file is empty (0 bytes); it was truncated. Restore it from a backup.", file: file, offset: 0)
+            throw StrataError.emptyStoreFile(file)
         }
         let reader = XMLStoreReader(schema: schema, codecs: codecs, applyingTo: nil)
         do {

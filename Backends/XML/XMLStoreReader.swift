@@ -167,7 +167,7 @@ final class XMLStoreReader {
                 header.version = try integer(attributes, "version", in: "strata-store")
                 guard header.version >= 1 else { throw corrupt("has format version \(header.version)") }
                 guard header.version <= XMLDocumentFile.version else {
-                    throw StrataError(.unsupported, "The store was written by a newer Strata (XML format version \(header.version)); upgrade Strata.")
+                    throw StrataError.newerFormat(header.version, readsUpTo: XMLDocumentFile.version, file: nil)
                 }
                 guard let fingerprint = attributes["schemaFingerprint"], let identifier = attributes["storeIdentifier"] else { throw corrupt("lacks the schema fingerprint or store identifier") }
                 header.fingerprint = fingerprint.string

@@ -2,6 +2,7 @@ import ExampleSupport
 import Foundation
 import HistoryExample
 import StrataModel
+import StrataTestSupport
 import Testing
 
 /// The History example: in one process it prints the same on every backend; as two processes, a
@@ -29,25 +30,15 @@ import Testing
         }
     }
 
-    /// The `history` executable `swift build` put beside the tests.
-    static var executable: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/history")
-    }
-
     /// Every backend another process can open: the files' and PostgreSQL (when `make test` or the
     /// caller names a server), whose worker is woken by `LISTEN`/`NOTIFY`.
     static let persistent = ExampleBackend.allCasesWithServers.filter { $0 != .memory }
 
     /// Starts `history follow` and waits for its first line (it watches the store from then on).
-    static func follower(_ backend: ExampleBackend, _ folder: URL, count: Int, tokenFile: URL) throws -> (Process, Lines) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["follow", "--backend", backend.rawValue, "--path", folder.path, "--count", "\(count)", "--token-file", tokenFile.path, "--timestamps"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        return (process, Lines(output.fileHandleForReading))
+    static func follower(_ backend: ExampleBackend, _ folder: URL, count: Int, tokenFile: URL) throws -> ChildProcess {
+        try ChildProcess(
+            BuiltProducts.url("history"), ["follow", "--backend", backend.rawValue, "--path", folder.path, "--count", "\(count)", "--token-file", tokenFile.path, "--timestamps"],
+            errors: .inherited)
     }
 
     @Test(.serialized, arguments: persistent) func aWorkerProcessPrintsEveryChangeOfTheDeskInOrder(_ backend: ExampleBackend) throws {
@@ -58,8 +49,8 @@ import Testing
         let container = try backend.historyContainer(for: HistoryExample.models, in: folder)
 
         // Round 1: the worker runs beside the desk and prints each save as it commits.
-        let (worker, lines) = try Self.follower(backend, folder, count: 6, tokenFile: tokens)
-        #expect(lines.next() == "following from the start")
+        let worker = try Self.follower(backend, folder, count: 6, tokenFile: tokens)
+        #expect(worker.next() == "following from the start")
         var started: [Int64] = [], returned: [Int64] = []
         for n in 1...6 {
             started.append(HistoryExample.monotonicNanoseconds())
@@ -73,7 +64,7 @@ import Testing
         // started meanwhile, may hold this pipe open too.
         var printed: [String] = []
         var received: [Int64] = []
-        while printed.count < expected.count, let line = lines.next() {
+        while printed.count < expected.count, let line = worker.next() {
             if let at = line.range(of: " @") {
                 received.append(Int64(line[at.upperBound...]) ?? 0)
                 printed.append(String(line[..<at.lowerBound]))
@@ -81,8 +72,8 @@ import Testing
                 printed.append(line)
             }
         }
-        worker.waitUntilExit()
-        #expect(worker.terminationStatus == 0)
+        worker.process.waitUntilExit()
+        #expect(worker.process.terminationStatus == 0)
         #expect(printed == expected, "\(backend): the worker printed\n\(printed.joined(separator: "\n"))")
         if received.count == returned.count {
             // Save in this process → seen in the worker (CLOCK_MONOTONIC is one clock for both),
@@ -97,34 +88,13 @@ import Testing
 
         // Round 2: saves made while no worker runs; a new worker resumes from the saved token.
         for n in 7...9 { try HistoryExample.save(n, in: container) }
-        let (resumed, more) = try Self.follower(backend, folder, count: 3, tokenFile: tokens)
-        #expect(more.next() == "following from #6")
+        let resumed = try Self.follower(backend, folder, count: 3, tokenFile: tokens)
+        #expect(resumed.next() == "following from #6")
         let later = try ModelContext(container).fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).dropFirst(6).flatMap(HistoryExample.describe)
         var rest: [String] = []
-        while rest.count < later.count, let line = more.next() { rest.append(line.range(of: " @").map { String(line[..<$0.lowerBound]) } ?? line) }
-        resumed.waitUntilExit()
-        #expect(resumed.terminationStatus == 0)
+        while rest.count < later.count, let line = resumed.next() { rest.append(line.range(of: " @").map { String(line[..<$0.lowerBound]) } ?? line) }
+        resumed.process.waitUntilExit()
+        #expect(resumed.process.terminationStatus == 0)
         #expect(rest == later)
-    }
-}
-
-/// Reads a pipe line by line, blocking; `nil` at end of file.
-final class Lines {
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-
-    init(_ handle: FileHandle) { self.handle = handle }
-
-    func next() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeFirst(newline + 1)
-                return line
-            }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return nil }
-            buffer.append(contentsOf: chunk)
-        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataCSV
 import StrataConformance
+import StrataTestSupport
 import Testing
 
 /// Issue 8's findings on the CSV backend: reading never deletes, every byte is checked, references
@@ -22,16 +23,7 @@ struct CSVDamageTests {
         return files
     }
 
-    static func runStrata(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = T.strata
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
+    static func runStrata(_ arguments: [String]) throws -> Int32 { try ChildProcess.run(BuiltProducts.strata, arguments).status }
 
     /// Finding 3: without its manifest the folder is a damaged store; neither `strata dump` nor a
     /// writer's open creates an empty store or removes a table.

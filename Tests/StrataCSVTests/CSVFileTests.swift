@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataCSV
+import StrataTestSupport
 import StrataConformance
 import StrataFileSupport
 import Testing
@@ -55,11 +56,6 @@ struct CSVFileTests {
         return folder.appendingPathComponent(file)
     }
 
-    static var strata: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/strata")
-    }
-
     @Test func pythonsCSVModuleReadsTheSameRecords() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -68,22 +64,16 @@ struct CSVFileTests {
         try FixtureDomain.writeSample(into: store)
         let book = try Self.manifestFile(folder, "Book")
         let sample = try Self.manifestFile(folder, "Sample")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        let python = try ChildProcess.run(ChildProcess.onPath("python3"), ["-c", """
             import csv, sys, json
             books = list(csv.DictReader(open(sys.argv[1], newline='', encoding='utf-8')))
             samples = list(csv.DictReader(open(sys.argv[2], newline='', encoding='utf-8')))
             print(json.dumps({"titles": sorted(b["title"] for b in books), "libraries": sorted(b["library"] for b in books),
                               "edge": [s for s in samples if s["label"] == "edges"][0]["string"],
                               "int": [s for s in samples if s["label"] == "edges"][0]["int"]}))
-            """, book.path, sample.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let read = try JSONSerialization.jsonObject(with: output.fileHandleForReading.readDataToEndOfFile()) as! [String: Any]
+            """, book.path, sample.path])
+        #expect(python.status == 0, "\(python.errors)")
+        let read = try JSONSerialization.jsonObject(with: Data(python.output.utf8)) as! [String: Any]
         let stored = try store.fetch(FetchDescriptor(entity: "Book"))
         #expect(read["titles"] as? [String] == stored.map { $0.attributeValue(at: 0).string! }.sorted())
         #expect(read["libraries"] as? [String] == stored.map { String($0.relationshipValue(at: 0).target!.primaryKey) }.sorted())
@@ -131,11 +121,9 @@ struct CSVFileTests {
     @Test func aKilledWriterAlwaysLeavesTheOldOrTheNewState() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let generations = try CrashWorkload.killRepeatedly(Self.strata, ["crash-writer", "--backend", "csv", "--path", dir.path, "--saves", "1000000"], rounds: 20) {
+        try CrashWorkload.killBuiltWriter(backend: "csv", in: dir, rounds: 20) {
             try CrashWorkload.check(try Self.open(dir.appendingPathComponent("store")))
         }
-        #expect(generations.last ?? 0 > 0, "no save ever completed")
-        #expect(Set(generations).count > 5, "the writer was not killed at enough different moments: \(generations)")
         let strays = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("store").path).filter { $0.contains(".tmp-") }
         #expect(strays.isEmpty)
     }

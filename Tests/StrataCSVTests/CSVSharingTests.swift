@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataCSV
 import StrataConformance
+import StrataTestSupport
 import Testing
 
 /// Issue 8, findings 8 and 11, on CSV: the lock is the folder itself, readers open beside a writer,
@@ -62,12 +63,9 @@ struct CSVSharingTests {
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasPrefix(".") {
             try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
-        let holder = Process()  // another process trying the same folder lock
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["-n", "-x", folder.path, "-c", "true"]
-        try holder.run()
-        holder.waitUntilExit()
-        #expect(holder.terminationStatus != 0, "another process got the lock beside an open writer")
+        // Another process trying the same folder lock.
+        let holder = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/flock"), ["-n", "-x", folder.path, "-c", "true"])
+        #expect(holder.status != 0, "another process got the lock beside an open writer")
         _ = writer
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StrataConformance
+import StrataTestSupport
 import Testing
 
 /// The benchmark's plumbing: medians, relative speeds, and the raw baselines really running.
@@ -29,12 +30,6 @@ struct BenchTests {
         #expect(report.relativeSpeed("scan") == nil)
     }
 
-    /// The `strata` tool built beside the tests.
-    static var strata: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/strata")
-    }
-
     @Test(arguments: ["sqlite", "memory"])
     func theBaselineRunsEveryStepBesideTheBackend(_ backend: String) throws {
         let (status, printed) = try Self.bench(["--backend", backend, "--records", "1000", "--baseline"])
@@ -50,16 +45,8 @@ struct BenchTests {
 
     /// `strata bench` with `arguments`: its exit status and its JSON report, if it printed one.
     static func bench(_ arguments: [String]) throws -> (status: Int32, report: WorkloadReport?) {
-        let process = Process()
-        process.executableURL = Self.strata
-        process.arguments = ["bench"] + arguments + ["--format", "json"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, try? JSONDecoder().decode(WorkloadReport.self, from: data))
+        let run = try ChildProcess.run(BuiltProducts.strata, ["bench"] + arguments + ["--format", "json"], errors: .discarded)
+        return (run.status, try? JSONDecoder().decode(WorkloadReport.self, from: Data(run.output.utf8)))
     }
 
     /// Every figure says the durability it was measured at; SQLite and LMDB run at both levels (their

@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataConformance
 import StrataMemory
+import StrataTestSupport
 import Testing
 
 /// `strata report` end to end on a small run: report.json against its documented layout
@@ -14,16 +15,8 @@ struct ReportTests {
     /// Runs `strata report` with `arguments` into a fresh folder; returns the folder and what it printed.
     static func report(_ arguments: [String]) throws -> (folder: URL, output: String, status: Int32) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-report-test-\(UUID().uuidString)")
-        let process = Process()
-        process.executableURL = BenchTests.strata
-        process.arguments = ["report"] + arguments + ["--out", folder.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (folder, String(decoding: data, as: UTF8.self), process.terminationStatus)
+        let run = try ChildProcess.run(BuiltProducts.strata, ["report"] + arguments + ["--out", folder.path], errors: .discarded)
+        return (folder, run.output, run.status)
     }
 
     /// A third party's fragment, built in this process the way docs/writing-a-backend.md shows.

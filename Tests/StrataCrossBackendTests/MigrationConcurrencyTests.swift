@@ -8,6 +8,7 @@ import Foundation
 @_spi(StrataEngine) import StrataSQLite
 @_spi(StrataEngine) import StrataXML
 import StrataBuiltinBackends
+import StrataTestSupport
 import Synchronization
 import Testing
 
@@ -36,23 +37,15 @@ struct MigrationConcurrencyTests {
             _ = try store.save(SaveRequest(inserted: trips))
         }
         let migration = try SchemaMigration.lightweight(from: v1, to: v2)
-        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), otherDone = DispatchSemaphore(value: 0)
+        let otherDone = DispatchSemaphore(value: 0)
         let old = make(v1), new = make(v2)
         let outcome = Mutex(Other())
-        let migrating = Mutex<Error?>(nil)
-        let migrator = Thread {
-            do {
-                try Store.migrateStore(new, from: v1, to: v2) { state in
-                    inside.signal()
-                    release.wait()
-                    return try state.migrated(by: migration)
-                }
-            } catch {
-                migrating.withLock { $0 = error }
+        let migrator = PausedMigration { pause in
+            try Store.migrateStore(new, from: v1, to: v2) { state in
+                pause()
+                return try state.migrated(by: migration)
             }
         }
-        migrator.start()
-        inside.wait()
         let other = Thread {
             defer { otherDone.signal() }
             let store: Store
@@ -73,9 +66,10 @@ struct MigrationConcurrencyTests {
             }
         }
         other.start()
-        release.signal()
+        migrator.release()
         otherDone.wait()
-        #expect(migrating.withLock { $0 } == nil, "\(name): \(String(describing: migrating.withLock { $0 }))")
+        let migrating = migrator.finish()
+        #expect(migrating == nil, "\(name): \(String(describing: migrating))")
         let seen = outcome.withLock { $0 }
         let refusals: Set<StrataError.Code> = [.schemaMismatch, .storeLocked]
         if let code = seen.openError {

@@ -1,5 +1,6 @@
 import Foundation
 import StrataBuiltinBackends
+import StrataTestSupport
 import Testing
 
 /// `strata bench --baseline`, `torture` and `fuzz` on the `postgres` backend against the server
@@ -11,18 +12,8 @@ struct PostgresBenchToolTests {
 
     /// Runs the tool and returns its exit status, standard output and standard error.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = ReliabilityToolTests.strata
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Standard error is small (a message): read after standard output is drained.
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text, problems)
+        let run = try ChildProcess.run(BuiltProducts.strata, arguments)
+        return (run.status, run.output, run.errors)
     }
 
     /// The workload and its C baseline on libpq in one run: every step of both has a positive

@@ -1,5 +1,6 @@
 import Foundation
 import StrataBuiltinBackends
+import StrataTestSupport
 import Testing
 
 /// Short, seeded runs of `strata torture` and `strata fuzz` on the built-in file backends; the long runs are
@@ -7,23 +8,12 @@ import Testing
 /// seed); kills are placed after observed `saved <g>` lines, never after a fixed delay.
 struct ReliabilityToolTests {
     /// The `strata` tool built beside the tests (`swift build --build-tests` links it).
-    static var strata: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/strata")
-    }
+    static var strata: URL { BuiltProducts.strata }
 
     /// Runs the tool and returns its exit status and standard output.
     static func run(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = strata
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let run = try ChildProcess.run(strata, arguments, errors: .discarded)
+        return (run.status, run.output)
     }
 
     @Test(arguments: BuiltinStores.all.filter(\.isPersistentOnDisk).map(\.name))

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataFileSupport
+import StrataTestSupport
 import Testing
 
 /// The writer lock: one writer, the holder named, no lock file to delete around it.
@@ -15,12 +16,7 @@ struct WriterLockTests {
 
     /// Whether another process can take the lock on `path` right now (`flock -n`).
     static func anotherProcessCanLock(_ path: String) throws -> Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        probe.arguments = ["-n", "-x", path, "true"]
-        try probe.run()
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
+        try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/flock"), ["-n", "-x", path, "true"]).status == 0
     }
 
     /// Issue 25: a second writer in this process (a second container on one store) shares the
@@ -45,18 +41,10 @@ struct WriterLockTests {
     @Test func aWriterInAnotherProcessIsNamedAsSuch() throws {
         let (dir, path) = try Self.file()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["-x", path, "-c", "echo locked; read line"]  // holds the lock until its stdin closes
-        let output = Pipe(), input = Pipe()
-        holder.standardOutput = output
-        holder.standardInput = input
-        try holder.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
-        }
-        #expect(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("locked"))
+        // Holds the lock until its standard input closes.
+        let holder = try ChildProcess(URL(fileURLWithPath: "/usr/bin/flock"), ["-x", path, "-c", "echo locked; read line"])
+        defer { holder.finish() }
+        #expect(holder.next() == "locked")
         let error = try #require(throws: StrataError.self) { try WriterLock(path: path, store: path, wait: nil) }
         #expect(error.code == .storeLocked)
         #expect(error.message.contains("Another process"), "\(error)")

@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataConformance
 import StrataJSON
+import StrataTestSupport
 import Testing
 
 /// The JSON backend's files: readable by other tools, crash-safe, locked, damage reported with offsets.
@@ -22,12 +23,6 @@ struct JSONFileTests {
         try DefaultSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": .string(name)])
     }
 
-    /// The `strata` tool built beside the tests (`swift build --build-tests` links it).
-    static var strata: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/strata")
-    }
-
     @Test func pythonReadsTheDocumentAndFindsTheRecords() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -36,31 +31,22 @@ struct JSONFileTests {
             let store = try Self.open(file, threshold: 0)  // fold every save: the document holds everything
             try FixtureDomain.writeSample(into: store)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        let python = try ChildProcess.run(ChildProcess.onPath("python3"), ["-c", """
             import json, sys
             d = json.load(open(sys.argv[1]))
             books = d["entities"]["Book"]["records"]
             print(d["format"], len(books), sorted(b["title"] for b in books)[0], d["entities"]["Sample"]["records"][1]["double"])
-            """, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0)
-        #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "strata-json 3 Dune NaN")
+            """, file.path])
+        #expect(python.status == 0, "\(python.errors)")
+        #expect(python.output.trimmingCharacters(in: .whitespacesAndNewlines) == "strata-json 3 Dune NaN")
     }
 
     @Test func aKilledWriterAlwaysLeavesTheOldOrTheNewState() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let generations = try CrashWorkload.killRepeatedly(Self.strata, ["crash-writer", "--backend", "json", "--path", dir.path, "--saves", "1000000"], rounds: 24) {
+        try CrashWorkload.killBuiltWriter(backend: "json", in: dir) {
             try CrashWorkload.check(try Self.open(dir.appendingPathComponent("store.json")))
         }
-        #expect(generations.last ?? 0 > 0, "no save ever completed")
-        #expect(Set(generations).count > 5, "the writer was not killed at enough different moments: \(generations)")
     }
 
     @Test func aTruncatedDocumentIsCorruptWithItsOffset() throws {

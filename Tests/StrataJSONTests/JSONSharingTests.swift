@@ -3,6 +3,7 @@ import Strata
 import StrataConformance
 import StrataFileSupport
 import StrataJSON
+import StrataTestSupport
 import Testing
 
 /// Issue 8, finding 11, and the read-only mode: readers beside a writer, reading never writes, the
@@ -79,18 +80,9 @@ struct JSONSharingTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("store.json")
         do { _ = try T.open(file) }
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-        holder.arguments = ["-x", file.path + ".journal", "-c", "echo locked; read line"]
-        let output = Pipe(), input = Pipe()
-        holder.standardOutput = output
-        holder.standardInput = input
-        try holder.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
-        }
-        #expect(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("locked"))
+        let holder = try ChildProcess(URL(fileURLWithPath: "/usr/bin/flock"), ["-x", file.path + ".journal", "-c", "echo locked; read line"])
+        defer { holder.finish() }
+        #expect(holder.next() == "locked")
         try? FileManager.default.removeItem(at: URL(fileURLWithPath: file.path + ".lock"))  // no lock file to delete around it
         let error = try #require(throws: StrataError.self) { try T.open(file, wait: nil) }
         #expect(error.code == .storeLocked && error.message.contains("Another process"), "\(error)")

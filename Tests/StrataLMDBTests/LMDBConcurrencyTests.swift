@@ -2,18 +2,13 @@ import Foundation
 @_spi(StrataEngine) import Strata
 import Synchronization
 import StrataConformance
+import StrataTestSupport
 import Testing
 
 @testable import StrataLMDB
 
 /// Readers beside a writer, two writing processes, and a writer killed mid-save.
 struct LMDBConcurrencyTests {
-    /// The `strata` tool built beside the tests (`swift build --build-tests` links it).
-    static var strata: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/strata")
-    }
-
     static let tagEntity = FixtureDomain.schema.entity(named: "Tag")!
 
     static func tags(_ prefix: String, _ range: Range<Int>) throws -> [DefaultSnapshot] {
@@ -82,16 +77,9 @@ struct LMDBConcurrencyTests {
         let dir = try LMDBFileTests.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // The other process saves generations (every Sample's int = g, tag "g<g>") and prints each.
-        let writer = Process()
-        writer.executableURL = Self.strata
-        writer.arguments = ["crash-writer", "--backend", "lmdb", "--path", dir.path, "--saves", "150"]
-        let output = Pipe()
-        writer.standardOutput = output
-        writer.standardError = FileHandle.nullDevice
-        try writer.run()
-        let lines = LinesOf(output.fileHandleForReading)
+        let writer = try ChildProcess(BuiltProducts.strata, ["crash-writer", "--backend", "lmdb", "--path", dir.path, "--saves", "150"])
         var reported = -1
-        while reported < 3, let line = lines.next() {
+        while reported < 3, let line = writer.next() {
             if line.hasPrefix("saved "), let g = Int(line.dropFirst(6)) { reported = g }
         }
         try #require(reported >= 3, "the other process never reported a save")
@@ -112,11 +100,10 @@ struct LMDBConcurrencyTests {
         #expect(taken.code == .uniqueConstraintViolation)
         // This process writes while the other one does: each save waits its turn, none is lost.
         for i in 0..<20 { _ = try store.save(SaveRequest(inserted: try Self.tags("mine-", i..<(i + 1)))) }
-        while let line = lines.next() {
+        while let line = writer.next() {
             if line.hasPrefix("saved "), let g = Int(line.dropFirst(6)) { reported = g }
         }
-        writer.waitUntilExit()
-        #expect(writer.terminationStatus == 0)
+        #expect(writer.finish() == 0)
         #expect(reported == 150)
 
         let final = try store.fetch(FetchDescriptor(entity: "Sample"))
@@ -128,31 +115,8 @@ struct LMDBConcurrencyTests {
     @Test func aKilledWriterAlwaysLeavesTheOldOrTheNewState() throws {
         let dir = try LMDBFileTests.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let generations = try CrashWorkload.killRepeatedly(Self.strata, ["crash-writer", "--backend", "lmdb", "--path", dir.path, "--saves", "1000000"], rounds: 24) {
+        try CrashWorkload.killBuiltWriter(backend: "lmdb", in: dir) {
             try CrashWorkload.check(try LMDBFileTests.open(dir.appendingPathComponent("store")))
-        }
-        #expect(generations.last ?? 0 > 0, "no save ever completed")
-        #expect(Set(generations).count > 5, "the writer was not killed at enough different moments: \(generations)")
-    }
-}
-
-/// Reads a pipe line by line, blocking; `nil` at end of file.
-final class LinesOf {
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-
-    init(_ handle: FileHandle) { self.handle = handle }
-
-    func next() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeFirst(newline + 1)
-                return line
-            }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return nil }
-            buffer.append(contentsOf: chunk)
         }
     }
 }

@@ -2,6 +2,7 @@ import CLMDB
 import Foundation
 @_spi(StrataEngine) import Strata
 import StrataConformance
+import StrataTestSupport
 import Testing
 
 @testable import StrataLMDB
@@ -19,18 +20,10 @@ struct LMDBFileTests {
         try LMDBStore(LMDBStoreConfiguration(folder: folder, schema: schema, initialMapSize: initialMapSize, maximumMapSize: maximumMapSize))
     }
 
-    /// Runs a tool and returns its exit status and standard output.
+    /// Runs a tool found on `PATH` and returns its exit status and standard output.
     static func run(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try ChildProcess.run(ChildProcess.onPath(arguments[0]), Array(arguments.dropFirst()))
+        return (run.status, run.output)
     }
 
     /// Every file of a folder with its bytes, to prove an open left it untouched.

@@ -2,6 +2,7 @@ import Foundation
 @_spi(StrataEngine) import Strata
 @testable import StrataPostgres
 import StrataSQLSupport
+import StrataTestSupport
 import Synchronization
 import Testing
 
@@ -74,22 +75,15 @@ struct PostgresMigrationTests {
     /// waiting on that lock (observed in `pg_locks`, not timed), and returns what `other` returned.
     func duringMigration<T: Sendable>(_ other: @escaping @Sendable () throws -> T, sourceLocation: SourceLocation = #_sourceLocation) throws -> Result<T, any Error> {
         let migration = try SchemaMigration.lightweight(from: Self.v1, to: Self.v2)
-        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
-        let migrating = Mutex<(any Error)?>(nil), outcome = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<T, any Error>?>(nil)
         let destination = configuration(Self.v2)
-        let migrator = Thread {
-            do {
-                try PostgresStore.migrateStore(destination, from: Self.v1, to: Self.v2) { state in
-                    inside.signal()
-                    release.wait()
-                    return try state.migrated(by: migration)
-                }
-            } catch {
-                migrating.withLock { $0 = error }
+        let migrator = PausedMigration { pause in
+            try PostgresStore.migrateStore(destination, from: Self.v1, to: Self.v2) { state in
+                pause()
+                return try state.migrated(by: migration)
             }
         }
-        migrator.start()
-        inside.wait()
         let thread = Thread {
             defer { done.signal() }
             let result = Result { try other() }
@@ -102,9 +96,10 @@ struct PostgresMigrationTests {
             waiting = try connection.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted").integer(0, 0) ?? 0 > 0
         }
         #expect(waiting, "the other connection never waited on the migration's lock", sourceLocation: sourceLocation)
-        release.signal()
+        migrator.release()
         done.wait()
-        #expect(migrating.withLock { $0 } == nil, sourceLocation: sourceLocation)
+        let migrating = migrator.finish()
+        #expect(migrating == nil, "\(String(describing: migrating))", sourceLocation: sourceLocation)
         return try #require(outcome.withLock { $0 }, sourceLocation: sourceLocation)
     }
 

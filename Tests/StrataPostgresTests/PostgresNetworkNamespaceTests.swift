@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 import Testing
 
 /// The multi-process run with each process in its own network namespace, reaching the server over
@@ -70,19 +71,11 @@ final class NetworkNamespaces: @unchecked Sendable {
     /// Runs `ip` with `arguments`; its error output in the thrown error.
     @discardableResult
     static func ip(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "ip \(arguments.joined(separator: " ")): \(text)"])
+        let run = try ChildProcess.run(URL(fileURLWithPath: "/usr/sbin/ip"), arguments)
+        guard run.status == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "ip \(arguments.joined(separator: " ")): \(run.errors)"])
         }
-        return text
+        return run.errors
     }
 
     /// Whether this machine lets the tests make a network namespace (root, `ip`, a kernel that

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTestSupport
 
 /// A PostgreSQL cluster of one test's own (Tests/Postgres/cluster.sh), for what the shared test
 /// server must not suffer: being stopped and restarted, a replica, other listening addresses.
@@ -57,17 +58,10 @@ final class PostgresPrivateCluster: @unchecked Sendable {
     /// Runs psql on it (over the socket) and returns the output without the final newline.
     @discardableResult
     func psql(_ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: (settings["STRATA_POSTGRES_BIN"] ?? "/usr/bin") + "/psql")
-        process.arguments = ["-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql]
-        process.environment = ProcessInfo.processInfo.environment.merging(settings) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "psql failed: \(sql)"]) }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let psql = URL(fileURLWithPath: (settings["STRATA_POSTGRES_BIN"] ?? "/usr/bin") + "/psql")
+        let run = try ChildProcess.run(psql, ["-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql], environment: settings)
+        guard run.status == 0 else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "psql failed: \(sql): \(run.errors)"]) }
+        return run.output.trimmingCharacters(in: .newlines)
     }
 
     private static func run(_ arguments: [String], environment: [String: String] = [:]) throws {

@@ -1,17 +1,17 @@
 import Foundation
 import StrataBuiltinBackends
 import StrataConformance
+import StrataTestSupport
 
 /// One `strata concurrent-writer` process (`ConcurrentWorkload`), driven through its standard input
 /// and read line by line from its standard output: the tests wait on its lines, never on time.
 final class PostgresWorker: @unchecked Sendable {
     /// The `strata` tool built beside the tests (`swift build --build-tests` links it).
-    static let strata = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent(".build/debug/strata")
+    static var strata: URL { BuiltProducts.strata }
 
-    let process = Process()
-    private let input = Pipe(), output = Pipe()
-    private var buffer: [UInt8] = []
+    private let child: ChildProcess
+    /// The running process.
+    var process: Process { child.process }
     /// Every line read so far.
     private(set) var lines: [String] = []
 
@@ -21,42 +21,24 @@ final class PostgresWorker: @unchecked Sendable {
         let arguments = ["concurrent-writer", "--backend", "postgres", "--path", directory.path, "--url", url, "--worker", String(worker), "--saves", String(saves), "--seed", String(seed)]
             + (toleratesUnavailable ? ["--tolerates-unavailable"] : [])
         if let program = launcher.first {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = Array(launcher.dropFirst()) + [Self.strata.path] + arguments
+            child = try ChildProcess(URL(fileURLWithPath: program), Array(launcher.dropFirst()) + [Self.strata.path] + arguments, errors: .inherited)
         } else {
-            process.executableURL = Self.strata
-            process.arguments = arguments
+            child = try ChildProcess(Self.strata, arguments, errors: .inherited)
         }
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
     }
 
     /// Creates the shared records of `ConcurrentWorkload` in the store (a process of its own, so it
     /// opens the store as the workers do).
     static func prepare(directory: URL, url: String) throws {
-        let process = Process()
-        process.executableURL = strata
-        process.arguments = ["concurrent-writer", "--backend", "postgres", "--path", directory.path, "--url", url, "--prepare"]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        let run = try ChildProcess.run(strata, ["concurrent-writer", "--backend", "postgres", "--path", directory.path, "--url", url, "--prepare"], errors: .inherited)
+        guard run.status == 0 else { throw CocoaError(.executableLoad) }
     }
 
     /// The next line, blocking; nil at the end of the output.
     func next() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeFirst(newline + 1)
-                lines.append(line)
-                return line
-            }
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { return nil }
-            buffer.append(contentsOf: chunk)
-        }
+        guard let line = child.next() else { return nil }
+        lines.append(line)
+        return line
     }
 
     /// Reads until a line satisfies `found` (true) or the output ends (false).
@@ -67,7 +49,7 @@ final class PostgresWorker: @unchecked Sendable {
     }
 
     /// Sends one line to its standard input (`go`: start, or go on after an unavailable server).
-    func send(_ line: String) { try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
+    func send(_ line: String) { child.send(line + "\n") }
 
     /// Reads to the end and waits for the process; its exit status.
     func finish() -> Int32 {

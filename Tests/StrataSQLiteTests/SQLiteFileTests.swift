@@ -2,6 +2,7 @@ import Foundation
 import Strata
 import StrataConformance
 import StrataSQLite
+import StrataTestSupport
 import Testing
 
 /// The SQLite backend's files, checked with the `sqlite3` shell, and the files it must refuse.
@@ -15,16 +16,7 @@ struct SQLiteFileTests {
     /// Runs the `sqlite3` shell on `file` with `sql` and returns what it printed.
     @discardableResult
     static func shell(_ file: URL, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [file.path, sql]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [file.path, sql], errors: .merged).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Changes the store `file` with the `sqlite3` shell, as another program would, and accepts the
@@ -105,25 +97,16 @@ struct SQLiteFileTests {
         let file = dir.appendingPathComponent("busy.sqlite")
         let store = try Self.open(file, timeout: .milliseconds(200))
         // Another process takes the write lock and keeps it while its standard input stays open.
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        holder.arguments = [file.path]
-        let input = Pipe()
-        let output = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = output
-        try holder.run()
-        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 'locked';\n".utf8))
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("locked") { seen += output.fileHandleForReading.availableData }
+        let holder = try ChildProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), [file.path], errors: .inherited)
+        holder.send("BEGIN IMMEDIATE;\nSELECT 'locked';\n")
+        #expect(holder.lines.read { $0.contains("locked") })
         let tag = try DefaultSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "t"])
         let error = try #require(throws: StrataError.self) { try store.save(SaveRequest(inserted: [tag])) }
         #expect(error.code == .storeLocked)
         #expect(error.native?.domain == .sqlite && error.native.map { $0.code & 0xff } == 5 /* SQLITE_BUSY */, "\(error)")
         // Readers still read while the other process holds the lock.
         #expect(try store.fetchCount(FetchDescriptor(entity: "Tag")) == 0)
-        try input.fileHandleForWriting.close()
-        holder.waitUntilExit()
+        holder.finish()
         _ = try store.save(SaveRequest(inserted: [tag]))
         #expect(try store.fetchCount(FetchDescriptor(entity: "Tag")) == 1)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import StrataConformance
+import StrataTestSupport
 import StrataXML
 import Testing
 
@@ -15,27 +16,6 @@ struct XMLFileTests {
 
     static func open(_ file: URL, wait: Duration? = .seconds(5), threshold: Int = 1 << 20, readOnly: Bool = false) throws -> XMLStore {
         try XMLStore(XMLStoreConfiguration(url: file, schema: FixtureDomain.schema, lockWait: wait, journalThreshold: threshold, isReadOnly: readOnly))
-    }
-
-    static var root: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
-    /// The `strata` tool built beside the tests (`swift build --build-tests` links it).
-    static var strata: URL { root.appendingPathComponent(".build/debug/strata") }
-
-    /// Runs a program; returns its exit status, standard output and standard error.
-    static func run(_ program: String, _ arguments: [String], input: Data? = nil) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let output = Pipe(), errors = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = stdin
-        try process.run()
-        if let input { stdin.fileHandleForWriting.write(input) }
-        try stdin.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 
     static func sample(_ values: [String: Value]) throws -> DefaultSnapshot {
@@ -81,7 +61,7 @@ struct XMLFileTests {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("store.xml")
-        let schema = Self.root.appendingPathComponent("docs/formats/strata-xml.xsd").path
+        let schema = BuiltProducts.root.appendingPathComponent("docs/formats/strata-xml.xsd").path
         do {
             let store = try Self.open(file)
             try FixtureDomain.writeSample(into: store)
@@ -93,16 +73,16 @@ struct XMLFileTests {
         let entries = try String(contentsOf: URL(fileURLWithPath: file.path + ".journal"), encoding: .utf8).split(separator: "\n").dropFirst()
         #expect(entries.count >= 3)
         for entry in entries {
-            let (status, _, errors) = try Self.run("xmllint", ["--noout", "--schema", schema, "-"], input: Data(entry.dropFirst(17).utf8))
-            #expect(status == 0, "\(errors)\n\(entry)")
+            let lint = try ChildProcess.run(ChildProcess.onPath("xmllint"), ["--noout", "--schema", schema, "-"], input: Data(entry.dropFirst(17).utf8))
+            #expect(lint.status == 0, "\(lint.errors)\n\(entry)")
         }
         do {
             let store = try Self.open(file, threshold: 0)  // the next save folds everything into the document
             _ = try store.save(SaveRequest(inserted: [try Self.sample(["label": .string("last")])]))
         }
-        let (status, _, errors) = try Self.run("xmllint", ["--noout", "--schema", schema, file.path])
-        #expect(status == 0, "\(errors)")
-        #expect(errors.contains("validates"))
+        let lint = try ChildProcess.run(ChildProcess.onPath("xmllint"), ["--noout", "--schema", schema, file.path])
+        #expect(lint.status == 0, "\(lint.errors)")
+        #expect(lint.errors.contains("validates"))
         #expect(try String(contentsOf: file, encoding: .utf8).contains("<record id=\"1\"><value name=\"title\">Dune</value>"))
     }
 
@@ -128,8 +108,9 @@ struct XMLFileTests {
         do { try FixtureDomain.writeSample(into: try Self.open(file, threshold: 0)) }
         let text = try String(contentsOf: file, encoding: .utf8)
         try text.replacingOccurrences(of: "</schema>", with: "</schema-broken>").write(to: file, atomically: true, encoding: .utf8)
-        let (status, _, errors) = try Self.run(Self.strata.path, ["dump", "--backend", "xml", "--path", dir.path])
-        #expect(status != 0)
+        let dump = try ChildProcess.run(BuiltProducts.strata, ["dump", "--backend", "xml", "--path", dir.path])
+        #expect(dump.status != 0)
+        let errors = dump.errors
         #expect(errors.contains("corruptStore") && errors.contains("Opening and ending tag mismatch: schema"), "\(errors)")
         #expect(!errors.contains("parser error"), "libxml2 wrote to stderr itself: \(errors)")
     }
@@ -137,11 +118,9 @@ struct XMLFileTests {
     @Test func aKilledWriterAlwaysLeavesTheOldOrTheNewState() throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let generations = try CrashWorkload.killRepeatedly(Self.strata, ["crash-writer", "--backend", "xml", "--path", dir.path, "--saves", "1000000"], rounds: 24) {
+        try CrashWorkload.killBuiltWriter(backend: "xml", in: dir) {
             try CrashWorkload.check(try Self.open(dir.appendingPathComponent("store.xml")))
         }
-        #expect(generations.last ?? 0 > 0, "no save ever completed")
-        #expect(Set(generations).count > 5, "the writer was not killed at enough different moments: \(generations)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
         #expect(leftovers.count <= 1, "temporary files pile up: \(leftovers)")
     }

@@ -22,10 +22,7 @@ extension CopyAndSwapMigratable {
     /// `copyAndSwap` through a configuration of unknown static type (`migrateStore`'s default
     /// calls it on an existential metatype).
     static func copyAndSwap(anyConfiguration: any DataStoreConfiguration, _ migration: SchemaMigration) throws {
-        guard let configuration = anyConfiguration as? Configuration else {
-            throw StrataError(.invalidRequest, "A \(type(of: anyConfiguration)) does not open a \(Self.self).")
-        }
-        try copyAndSwap(configuration, migration)
+        try copyAndSwap(ownConfiguration(anyConfiguration), migration)
     }
 
     /// Copies the store at `configuration` into a staging store at the migration's destination

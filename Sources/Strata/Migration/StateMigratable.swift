@@ -29,10 +29,7 @@ extension StateMigratable {
     /// `migrateStore(_:from:to:rewrite:)` through a configuration of unknown static type (the model
     /// layer calls it on an existential metatype).
     public static func migrateStore(anyConfiguration: any DataStoreConfiguration, from source: Schema, to destination: Schema, rewrite: (StoreState) throws -> StoreState) throws {
-        guard let configuration = anyConfiguration as? Configuration else {
-            throw StrataError(.invalidRequest, "A \(type(of: anyConfiguration)) does not open a \(Self.self).")
-        }
-        try migrateStore(configuration, from: source, to: destination, rewrite: rewrite)
+        try migrateStore(ownConfiguration(anyConfiguration), from: source, to: destination, rewrite: rewrite)
     }
 }
 

@@ -18,14 +18,23 @@ public enum SaveValidation {
         return entity
     }
 
+    /// Checks that a snapshot holds one value per attribute and per relationship of `entity`
+    /// (`attributes` and `relationships` values); `identifier` is only read for an error.
+    ///
+    /// - Throws: `typeMismatch`.
+    @inline(__always)
+    public static func checkCounts(_ attributes: Int, _ relationships: Int, of entity: EntitySchema, identifier: @autoclosure () -> PersistentIdentifier) throws {
+        guard attributes == entity.attributes.count, relationships == entity.relationships.count else {
+            throw StrataError(.typeMismatch, "A snapshot of '\(entity.name)' has \(attributes) attribute and \(relationships) relationship values; the entity declares \(entity.attributes.count) and \(entity.relationships.count).", entity: entity.name, identifiers: [identifier()])
+        }
+    }
+
     /// Checks the number of values, their types and that non-optional attributes have one.
     /// `identifier` is only read for an error, so a caller need not copy it per record.
     ///
     /// - Throws: `typeMismatch` or `missingRequiredValue`.
     public static func checkValues(_ attributes: [Value], _ relationships: [RelationshipValue], of entity: EntitySchema, identifier: @autoclosure () -> PersistentIdentifier) throws {
-        guard attributes.count == entity.attributes.count, relationships.count == entity.relationships.count else {
-            throw StrataError(.typeMismatch, "A snapshot of '\(entity.name)' has \(attributes.count) attribute and \(relationships.count) relationship values; the entity declares \(entity.attributes.count) and \(entity.relationships.count).", entity: entity.name, identifiers: [identifier()])
-        }
+        try checkCounts(attributes.count, relationships.count, of: entity, identifier: identifier())
         let types = entity.attributeTypes
         let optional = entity.attributeIsOptional
         for i in types.indices {

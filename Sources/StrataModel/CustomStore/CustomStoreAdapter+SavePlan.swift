@@ -20,11 +20,7 @@ struct SavePlan<Wrapped: DataStore> {
         // refuse it here, as a store reading positions would.
         for s in request.inserted + request.updated {
             let entity = s.entity
-            guard s.attributes.count == entity.attributes.count, s.relationships.count == entity.relationships.count else {
-                throw StrataError(
-                    .typeMismatch, "A snapshot of '\(entity.name)' has \(s.attributes.count) attribute and \(s.relationships.count) relationship values; the entity declares \(entity.attributes.count) and \(entity.relationships.count).",
-                    entity: entity.name, identifiers: [s.persistentIdentifier])
-            }
+            try SaveValidation.checkCounts(s.attributes.count, s.relationships.count, of: entity, identifier: s.persistentIdentifier)
             // The plan applies relationship values as edges of their declared shape: a value of the
             // other shape is refused here rather than reshaped.
             for (i, r) in entity.relationships.enumerated() {

@@ -168,9 +168,7 @@ struct MigrationRunner<Configuration: Strata.DataStoreConfiguration> {
     /// and swaps it in (`replaceStore`): the copy-and-swap path of the store contract, fed with the
     /// staged records instead of the old store's.
     private func swapIn<Swappable: CopyAndSwapMigratable>(_ state: StoreState, _: Swappable.Type) throws {
-        guard let configuration = configuration as? Swappable.Configuration else {
-            throw StrataError(.invalidRequest, "A \(Configuration.self) does not open a \(Swappable.self).")
-        }
+        let configuration = try Swappable.ownConfiguration(configuration)
         let staging = try Swappable.stagingConfiguration(for: configuration, schema: state.schema)
         Swappable.removeStore(staging)
         do {
