@@ -21,8 +21,10 @@ import StrataSQLSupport
 extension PostgresConnection {
     var queuesInserts: Bool { true }
 
+    /// A full chunk goes out at once: a big save's rows are not all held in memory twice.
     func queueInsert(_ statement: PostgresStatement) throws {
         queuedInserts.append((statement.sql, statement.parameters))
+        if queuedInserts.count >= Self.pipelineChunk { try sendQueue() }
     }
 
     func sendQueuedInserts() throws -> [Int] {
