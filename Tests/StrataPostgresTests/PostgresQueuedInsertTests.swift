@@ -24,7 +24,7 @@ struct PostgresQueuedInsertTests {
         let connection = try connection()
         try connection.execute("CREATE TEMP TABLE q (k bigint PRIMARY KEY, u bytea UNIQUE)")
         try connection.query("INSERT INTO q VALUES ($1, $2)", [.integer(-1), .text("taken")])
-        try connection.beginWrite()
+        try connection.execute("BEGIN")
         let statement = try connection.prepare("INSERT INTO q (k, u) VALUES ($1, $2)")
         let taken: Set<Int> = [3, 700, 1_400]
         for n in 0..<1_500 {
@@ -38,7 +38,7 @@ struct PostgresQueuedInsertTests {
         try connection.commit()
         #expect(try connection.query("SELECT count(*) FROM q").integer(0, 0) == 1_500 - 3 + 1)
 
-        try connection.beginWrite()
+        try connection.execute("BEGIN")
         try statement.bind([.null, .text("no key")])
         try connection.queueInsert(statement)
         #expect { _ = try connection.sendQueuedInserts() } throws: { ($0 as? PostgresError)?.sqlstate == "23502" }
