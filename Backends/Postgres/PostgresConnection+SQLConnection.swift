@@ -21,6 +21,7 @@ extension PostgresConnection: SQLConnection {
     /// is the only text spliced in: an integer the store computed (`PostgresCatalog.writeLockKey`).
     func beginWrite() throws {
         fingerprintAtBegin = nil
+        discardQueue()
         do {
             let rows = try PostgresRows(checking: PQexec(handle, "BEGIN; SELECT pg_advisory_xact_lock(\(writeLockKey)); \(SQLText.recordedFingerprint.sql)"), connection: self)
             guard rows.count > 0, case .text(let fingerprint) = rows.value(0, 0) else { fingerprintAtBegin = ""; return }
@@ -33,7 +34,10 @@ extension PostgresConnection: SQLConnection {
 
     func commit() throws { try execute("COMMIT") }
 
-    func rollback() throws { try execute("ROLLBACK") }
+    func rollback() throws {
+        discardQueue()
+        try execute("ROLLBACK")
+    }
 
     /// Under a savepoint: PostgreSQL aborts the whole transaction on a failed statement, so a
     /// statement that may fail with a unique violation runs between `SAVEPOINT` and `RELEASE`, and a

@@ -39,6 +39,13 @@ final class PostgresConnection {
         case sent
     }
 
+    /// The INSERTs a save queued (`PostgresConnection+Queue.swift`), not sent yet.
+    var queuedInserts: [(sql: String, parameters: [SQLValue])] = []
+    /// How many INSERTs were queued since the last `sendQueuedInserts`, and the positions among
+    /// them of those the server refused for a unique value.
+    var insertsSinceLastSend = 0
+    var refusedInserts: [Int] = []
+
     /// The savepoint `attempt` takes; the name is fixed, the savepoints never nest.
     static let savepointName = "strata_attempt"
 
@@ -79,6 +86,7 @@ final class PostgresConnection {
     /// Under `attempt` the savepoint and its release go in the same round trip (one simple query:
     /// a failing statement skips the release and leaves the savepoint to roll back to).
     func execute(_ sql: String) throws {
+        if !queuedInserts.isEmpty { try sendQueue() }
         var sql = sql
         if case .armed = savepoint {
             savepoint = .sent
@@ -93,6 +101,7 @@ final class PostgresConnection {
     /// Runs a prepared statement with `parameters` bound and returns its rows (none for a write).
     @discardableResult
     func query(_ sql: String, _ parameters: [SQLValue] = []) throws -> PostgresRows {
+        if !queuedInserts.isEmpty { try sendQueue() }
         let encoded = PostgresParameters(parameters)
         let name = try statement(sql, types: encoded.types)
         if case .armed = savepoint {
@@ -147,13 +156,13 @@ final class PostgresConnection {
     /// transaction. Throws the first failure (the rest of that chunk is aborted by the server, and the
     /// caller's transaction is then failed and must be rolled back).
     func run(_ sql: String, rows: [[SQLValue]]) throws {
+        if !queuedInserts.isEmpty { try sendQueue() }
         guard let first = rows.first else { return }
         if rows.count == 1 { try query(sql, first); return }
         let types = PostgresParameters(first).types
         let name = try statement(sql, types: types)
         guard PQenterPipelineMode(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
         defer { PQexitPipelineMode(handle) }
-        var failure: PostgresError?
         var start = 0
         while start < rows.count {
             let chunk = rows[start..<min(start + Self.pipelineChunk, rows.count)]
@@ -166,28 +175,39 @@ final class PostgresConnection {
                 }
                 guard sent == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
             }
-            guard PQpipelineSync(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
-            // One result per query (each followed by a nil), then the sync's own result.
-            while true {
-                guard let result = PQgetResult(handle) else {
-                    if !isAlive { throw failure ?? PostgresError(result: nil, connection: handle, settings: settings) }
-                    continue
-                }
-                let status = PQresultStatus(result)
-                if status == PGRES_PIPELINE_SYNC { PQclear(result); break }
-                if status == PGRES_FATAL_ERROR, failure == nil { failure = PostgresError(result: result, connection: handle, settings: settings) }
-                if status != PGRES_PIPELINE_ABORTED, status != PGRES_FATAL_ERROR, status != PGRES_COMMAND_OK, status != PGRES_TUPLES_OK, failure == nil {
-                    failure = PostgresError(sqlstate: "XX000", message: "unexpected result status \(status.rawValue) in a pipeline")
-                }
-                PQclear(result)
-            }
-            if let failure { throw failure }
+            try syncPipeline { _ in }
             start += chunk.count
         }
     }
 
+    /// Ends the pipeline's batch with a sync point and reads its results up to it: `each` sees every
+    /// statement's successful result (freed after). Throws the first failure once all are read
+    /// (the statements after it were aborted by the server).
+    func syncPipeline(_ each: (OpaquePointer) -> Void) throws {
+        guard PQpipelineSync(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
+        var failure: PostgresError?
+        // One result per statement (each followed by a nil), then the sync's own result.
+        while true {
+            guard let result = PQgetResult(handle) else {
+                if !isAlive { throw failure ?? PostgresError(result: nil, connection: handle, settings: settings) }
+                continue
+            }
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC { PQclear(result); break }
+            if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
+                each(result)
+            } else if status == PGRES_FATAL_ERROR, failure == nil {
+                failure = PostgresError(result: result, connection: handle, settings: settings)
+            } else if status != PGRES_PIPELINE_ABORTED, failure == nil {
+                failure = PostgresError(sqlstate: "XX000", message: "unexpected result status \(status.rawValue) in a pipeline")
+            }
+            PQclear(result)
+        }
+        if let failure { throw failure }
+    }
+
     /// The name of the prepared statement for `sql` with these parameter types, preparing it once.
-    private func statement(_ sql: String, types: [UInt32]) throws -> String {
+    func statement(_ sql: String, types: [UInt32]) throws -> String {
         let key = PreparedKey(sql: sql, types: types)
         if let name = prepared[key] { return name }
         let name = "strata_\(prepared.count)"

@@ -17,15 +17,41 @@ enum PostgresDialect: SQLDialect {
     static func direction(ascending: Bool) -> String { ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST" }
 
     /// Strings are `bytea`, which orders by bytes: byte order needs no collation. The other
-    /// comparators have no PostgreSQL collation that orders exactly as `StringComparator` does.
+    /// comparators have no PostgreSQL collation that orders exactly as `StringComparator` does
+    /// (`stringOrder`).
     static func collation(_ comparator: StringComparator) -> String { "" }
+
+    /// `caseInsensitive` as the contract defines it: the lowercased text (`lowercased`) by code
+    /// point — UTF-8 bytes order as code points do — then the original bytes. Byte order: the
+    /// `bytea` column itself. `localizedStandard` is ordered in Swift (`sortsInSwift`).
+    static func stringOrder(_ column: String, _ comparator: StringComparator, direction: String) -> String {
+        comparator == .caseInsensitive ? "\(lowercased(column)) \(direction), \(column) \(direction)" : "\(column) \(direction)"
+    }
+
+    /// The `bytea` text in `column` lowercased as Swift's `String.lowercased()` does, as UTF-8
+    /// bytes: PostgreSQL's `lower` under the ICU root collation (full Unicode mappings, `İ` → `i̇`)
+    /// after `Σ` → `σ`, since ICU alone writes a word-final capital sigma as `ς` (Unicode's
+    /// Final_Sigma context) where Swift maps each scalar alone (`"ΟΔΟΣ"` → `"οδοσ"`).
+    ///
+    /// PostgreSQL text cannot hold NUL, so a value holding one is lowercased piece by piece between
+    /// its NULs (NUL has no case): split in hex (`:` before each byte, so `:00` is a whole byte),
+    /// each piece lowercased, joined again with NUL bytes. The other values take the short way.
+    static func lowercased(_ column: String) -> String {
+        func lower(_ bytes: String) -> String {
+            "convert_to(lower(replace(convert_from(\(bytes), 'UTF8'), chr(931), chr(963)) COLLATE \"und-x-icu\"), 'UTF8')"
+        }
+        let pieces = "unnest(string_to_array(regexp_replace(encode(\(column), 'hex'), '(..)', ':\\1', 'g'), ':00')) WITH ORDINALITY AS piece(hex, n)"
+        let lowered = "encode(\(lower("decode(replace(piece.hex, ':', ''), 'hex')")), 'hex')"
+        return "(CASE WHEN \(column) IS NULL THEN NULL WHEN position('\\x00'::bytea IN \(column)) = 0 THEN \(lower(column)) "
+            + "ELSE decode(array_to_string(ARRAY(SELECT \(lowered) FROM \(pieces) ORDER BY piece.n), '00'), 'hex') END)"
+    }
 
     static func window(limit: Int?, offset: Int) -> String { "LIMIT \(limit.map(String.init) ?? "ALL") OFFSET \(offset)" }
 
     /// Byte-wise on the `bytea` column: `position` and `substring` count bytes. Case-insensitive:
-    /// PostgreSQL's `lower` under the ICU root collation (full Unicode lowercasing) of the decoded text.
+    /// on the text lowercased as Swift does (`lowercased`).
     static func textTest(_ op: StringOperator, column: String, pattern: String, caseInsensitive: Bool, parameter: (SQLValue) -> String) -> String {
-        let subject = caseInsensitive ? "convert_to(lower(convert_from(\(column), 'UTF8') COLLATE \"und-x-icu\"), 'UTF8')" : column
+        let subject = caseInsensitive ? lowercased(column) : column
         let bytes = Data((caseInsensitive ? pattern.lowercased() : pattern).utf8)
         if bytes.isEmpty { return "(\(column) IS NOT NULL)" }
         let p = parameter(.blob(bytes))
@@ -73,10 +99,11 @@ extension PostgresDialect {
 }
 
 extension PostgresDialect {
-    /// Whether `descriptor` sorts a string with the `caseInsensitive` or `localizedStandard`
-    /// comparator: no PostgreSQL collation orders exactly as `StringComparator` does, so such a
-    /// fetch is filtered in SQL and ordered by the core's sort keys (`PostgresStore`).
+    /// Whether `descriptor` sorts a string with the `localizedStandard` comparator, whose digit
+    /// runs compared as numbers and removed marks no PostgreSQL expression reproduces exactly: such a
+    /// fetch is filtered in SQL and ordered by the core's sort keys (`PostgresStore`). Byte order
+    /// and `caseInsensitive` sort in SQL (`stringOrder`).
     static func sortsInSwift(_ descriptor: FetchDescriptor, entity: EntitySchema) -> Bool {
-        descriptor.sortBy.contains { $0.comparator != .byteOrder }
+        descriptor.sortBy.contains { $0.comparator == .localizedStandard }
     }
 }

@@ -7,7 +7,8 @@ import StrataSQLSupport
 final class PostgresStatement: SQLStatement {
     unowned let connection: PostgresConnection
     let sql: String
-    private var parameters: [SQLValue] = []
+    /// The bound parameters, 1…n.
+    private(set) var parameters: [SQLValue] = []
     private var result: PostgresRows?
     private var row = -1
 

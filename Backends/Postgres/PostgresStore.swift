@@ -144,9 +144,9 @@ public final class PostgresStore: DataStore {
         }
     }
 
-    /// A fetch sorted with the `caseInsensitive` or `localizedStandard` comparator, which no
-    /// PostgreSQL collation orders exactly as the contract does: filtered in SQL, then ordered by
-    /// the core's sort keys and windowed here (docs/formats/postgres.md, "Order").
+    /// A fetch sorted with the `localizedStandard` comparator, which no PostgreSQL expression
+    /// orders exactly as the contract does: filtered in SQL, then ordered by the core's sort keys
+    /// and windowed here (docs/formats/postgres.md, "Order"). `caseInsensitive` sorts in SQL.
     private func fetchSortingInSwift(_ descriptor: FetchDescriptor, _ entity: EntitySchema) throws -> [DefaultSnapshot] {
         var all = descriptor
         all.fetchLimit = nil

@@ -36,6 +36,39 @@
     /// which aborts the whole transaction on any failed statement: `SAVEPOINT` before, `RELEASE`
     /// after, `ROLLBACK TO` on failure, then rethrow.
     func attempt<T>(_ body: () throws -> T) throws -> T
+
+    /// Whether a save queues its INSERTs (`queueInsert`) and sends them many at a time
+    /// (`sendQueuedInserts`) instead of running each at once under `attempt`: a connection to a
+    /// server, where each statement run alone is a round trip (PostgreSQL: pipeline mode). SQLite,
+    /// where a statement costs no round trip: false (the default).
+    var queuesInserts: Bool { get }
+
+    /// Queues `statement`, an INSERT of one row with every parameter bound, behind the INSERTs
+    /// queued before it; the statement may be bound again at once. The row runs as under `attempt`:
+    /// refused for a unique value, it writes nothing and the transaction goes on
+    /// (`sendQueuedInserts` names it). Any other statement run on the connection sends the queue
+    /// first, so every read sees the rows queued before it. Called only when `queuesInserts`.
+    func queueInsert(_ statement: Statement) throws
+
+    /// Sends the queued INSERTs and returns the positions, in the order they were queued (from 0,
+    /// counted since the last call), of the rows refused for a unique value. Any other failure is
+    /// thrown, and the transaction must be rolled back. Called only when `queuesInserts`.
+    func sendQueuedInserts() throws -> [Int]
+}
+
+extension SQLConnection {
+    /// Runs each INSERT at once (`SQLConnection.queuesInserts`).
+    @inlinable package var queuesInserts: Bool { false }
+
+    /// Never called: `queuesInserts` is false.
+    @inlinable package func queueInsert(_ statement: Statement) throws {
+        preconditionFailure("queueInsert on a connection that does not queue its inserts")
+    }
+
+    /// Never called: `queuesInserts` is false.
+    @inlinable package func sendQueuedInserts() throws -> [Int] {
+        preconditionFailure("sendQueuedInserts on a connection that does not queue its inserts")
+    }
 }
 
 /// A prepared statement of a `SQLConnection`: bind parameters, step through rows, read columns

@@ -51,6 +51,11 @@ import Foundation
     /// collation must order exactly as `StringComparator.compare` does.
     static func collation(_ comparator: StringComparator) -> String
 
+    /// The ORDER BY term(s) of string column `column` under `comparator`, each ending with
+    /// `direction`. Default: the column with `collation(comparator)`; a dialect without such a
+    /// collation orders by an expression instead (PostgreSQL's `caseInsensitive`).
+    static func stringOrder(_ column: String, _ comparator: StringComparator, direction: String) -> String
+
     /// `LIMIT … OFFSET …` of a fetch window (no limit when `limit` is nil).
     static func window(limit: Int?, offset: Int) -> String
 
@@ -91,6 +96,11 @@ import Foundation
 extension SQLDialect {
     /// Standard SQL's `IS DISTINCT FROM`.
     package static func isDistinct(_ lhs: String, from rhs: String) -> String { "(\(lhs) IS DISTINCT FROM \(rhs))" }
+
+    /// The column with the comparator's collation (`collation`).
+    package static func stringOrder(_ column: String, _ comparator: StringComparator, direction: String) -> String {
+        "\(column)\(collation(comparator)) \(direction)"
+    }
 
     /// Inline foreign keys (SQLite's only form).
     @usableFromInline package static var addsForeignKeysAfterTables: Bool { false }

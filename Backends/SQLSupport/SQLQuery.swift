@@ -76,8 +76,7 @@ package struct SQLQuery<Dialect: SQLDialect> {
             if let bits {
                 order.append("CASE WHEN \(alias).\(q(column)) IS NOT NULL THEN 1 WHEN \(alias).\(q(bits)) IS NOT NULL THEN 2 ELSE 0 END \(direction)")
             }
-            let collation = type == .string ? Dialect.collation(key.comparator) : ""
-            order.append("\(alias).\(q(column))\(collation) \(direction)")
+            order.append(type == .string ? Dialect.stringOrder("\(alias).\(q(column))", key.comparator, direction: direction) : "\(alias).\(q(column)) \(direction)")
         }
         order.append("t0.\(q("_pk")) ASC")
         let from = ([q(mapping.tables[entity.index].name) + " AS t0"] + scopes[0].joins).joined(separator: " ")

@@ -71,7 +71,6 @@ extension SQLSaveTransaction {
             }
             return columns
         }
-        let key = Key(entity: w.entity.index, key: w.key)
         let shape = SQLRowShape(entity: w.entity.index, insert: w.isInsert, direct: direct, attributes: written)
         let prepared: Connection.Statement
         var repeated = false
@@ -93,15 +92,12 @@ extension SQLSaveTransaction {
             rowStatements[shape] = prepared
         }
         if !repeated { lastRowStatement = (shape, prepared) }
-        func statement(_ values: [SQLValue]) throws {
-            guard w.isInsert || !values.isEmpty else { return }
-            // The key is `_pk`, an INSERT's first column, or an UPDATE's WHERE after the values.
-            // Every parameter is bound again each time: no need to clear them after.
-            let first: Int32 = w.isInsert ? 2 : 1
-            try prepared.bind(.integer(w.key), at: w.isInsert ? 1 : Int32(values.count) + 1)
-            for (i, value) in values.enumerated() { try prepared.bind(value, at: first + Int32(i)) }
-            defer { prepared.resetKeepingBindings() }
-            while try prepared.step() {}
+        if w.isInsert, db.queuesInserts {
+            // Sent with the save's other INSERTs (`sendQueuedInserts`), many per round trip.
+            try bindRow(prepared, values, key: w.key, insert: true)
+            try db.queueInsert(prepared)
+            queuedInserts.append((w, values, direct, prepared))
+            return direct
         }
         /// An update's changed columns bound one by one, without building `values`: the array and
         /// its growth cost about 500 instructions of a one-record update.
@@ -121,29 +117,75 @@ extension SQLSaveTransaction {
             while try prepared.step() {}
         }
         do {
-            try db.attempt { if w.isInsert { try statement(values) } else { try bindUpdate() } }
-        } catch where db.isUniqueFailure(error) {
-            // Hold the unique values back until the end of the save.
-            if !w.isInsert { for i in written { add(i) } }
-            var held = values
-            var properties = Set<PropertyReference>()
-            for refs in w.entity.uniqueConstraints { properties.formUnion(refs) }
-            var position = 0
-            for i in writtenAttributes {
-                if properties.contains(.attribute(i)) { held[position] = .null }
-                position += t.bitsColumns[i] == nil ? 1 : 2
-            }
-            for r in direct {
-                if properties.contains(.relationship(r)) {
-                    held[position] = .null
-                    intended[key, default: [:]][r] = w.links[r].keys.first
+            try db.attempt {
+                if w.isInsert {
+                    try bindRow(prepared, values, key: w.key, insert: true)
+                    try runRow(prepared)
+                } else {
+                    try bindUpdate()
                 }
-                if case .column(_, let order?) = t.relationships[r] { _ = order; position += 2 } else { position += 1 }
             }
-            try statement(held)
-            pending[key, default: []].formUnion(properties.filter { if case .relationship(let r) = $0 { direct.contains(r) } else { true } })
+        } catch where db.isUniqueFailure(error) {
+            if !w.isInsert { for i in written { add(i) } }
+            try holdBack(w, values, direct: direct, statement: prepared)
         }
         return direct
+    }
+
+    /// Binds a row statement's parameters: the key is `_pk`, an INSERT's first column, or an
+    /// UPDATE's WHERE after the values. Every parameter is bound again each time: no need to clear
+    /// them after.
+    @inlinable package func bindRow(_ prepared: Connection.Statement, _ values: [SQLValue], key: Int64, insert: Bool) throws {
+        let first: Int32 = insert ? 2 : 1
+        try prepared.bind(.integer(key), at: insert ? 1 : Int32(values.count) + 1)
+        for (i, value) in values.enumerated() { try prepared.bind(value, at: first + Int32(i)) }
+    }
+
+    /// Runs a bound row statement to its end, its bindings kept.
+    @inlinable package func runRow(_ prepared: Connection.Statement) throws {
+        defer { prepared.resetKeepingBindings() }
+        while try prepared.step() {}
+    }
+
+    /// Writes `w`'s row with its unique values held back until the end of the save (NULL now, set
+    /// again by `restorePending`): the database refused them mid-save, where a collision is not
+    /// final. `values` are the row statement's values in column order (`prepared`'s parameters
+    /// without the key).
+    @inlinable package func holdBack(_ w: Write, _ values: [SQLValue], direct: [Int], statement prepared: Connection.Statement) throws {
+        let t = mapping.tables[w.entity.index]
+        let key = Key(entity: w.entity.index, key: w.key)
+        var held = values
+        var properties = Set<PropertyReference>()
+        for refs in w.entity.uniqueConstraints { properties.formUnion(refs) }
+        var position = 0
+        for i in w.isInsert ? Array(w.attributes.indices) : w.changed {
+            if properties.contains(.attribute(i)) { held[position] = .null }
+            position += t.bitsColumns[i] == nil ? 1 : 2
+        }
+        for r in direct {
+            if properties.contains(.relationship(r)) {
+                held[position] = .null
+                intended[key, default: [:]][r] = w.links[r].keys.first
+            }
+            if case .column(_, let order?) = t.relationships[r] { _ = order; position += 2 } else { position += 1 }
+        }
+        if w.isInsert || !held.isEmpty {
+            try bindRow(prepared, held, key: w.key, insert: w.isInsert)
+            try runRow(prepared)
+        }
+        pending[key, default: []].formUnion(properties.filter { if case .relationship(let r) = $0 { direct.contains(r) } else { true } })
+    }
+
+    /// Sends the INSERTs the save queued (`SQLConnection.queuesInserts`) and holds back the unique
+    /// values of the rows refused for them, as `writeAttributes` does for a row run alone. Before
+    /// anything reads the inserted rows' relationships (`run`).
+    @inlinable package func sendQueuedInserts() throws {
+        guard !queuedInserts.isEmpty else { return }
+        defer { queuedInserts.removeAll() }
+        for n in try db.sendQueuedInserts() {
+            let queued = queuedInserts[n]
+            try holdBack(queued.write, queued.values, direct: queued.direct, statement: queued.statement)
+        }
     }
 
 }

@@ -53,6 +53,10 @@ import Foundation
     @exclusivity(unchecked)
     #endif
     @usableFromInline package var lastRowStatement: (shape: SQLRowShape, statement: Connection.Statement)?
+    /// The INSERTs queued on a connection that queues them (`SQLConnection.queuesInserts`), in
+    /// queue order, with what holding a refused row's unique values back needs
+    /// (`sendQueuedInserts`). Empty between saves.
+    @usableFromInline package var queuedInserts: [(write: Write, values: [SQLValue], direct: [Int], statement: Connection.Statement)] = []
 
     // The transaction's state is touched only by the save that owns it, on the writer's thread
     // (the writer lock is held), and never through overlapping accesses: `@exclusivity(unchecked)`
@@ -110,6 +114,7 @@ import Foundation
     // MARK: Run
 
     @inlinable package func run<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
+        queuedInserts.removeAll()
         try requireOpenedSchema()
         try assignKeys(request.inserted, firstKeys: request.firstKeys)
         try resolveWrites(request)
@@ -119,6 +124,7 @@ import Foundation
             // Relationships written by the INSERT itself need no further work.
             writes[n].directWritten = try writeAttributes(writes[n])
         }
+        try sendQueuedInserts()
         for n in writes.indices {
             currentWriter = Key(entity: writes[n].entity.index, key: writes[n].key)
             if writes[n].isInsert {

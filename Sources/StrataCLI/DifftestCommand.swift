@@ -26,6 +26,9 @@ struct DifftestCommand: ParsableCommand {
                 print(divergence)
                 throw ExitCode(1)
             }
+            // A long run (make difftest: 1,000 seeds) says how far it got.
+            let done = seed - firstSeed + 1
+            if done % 50 == 0 { FileHandle.standardError.write(Data("\(done)/\(seeds) seeds, no divergence (\(ContinuousClock.now - start))\n".utf8)) }
         }
         let elapsed = ContinuousClock.now - start
         print("difftest: \(seeds) seeds × \(operations) operations on \(chosen.map(\.name).joined(separator: ", ")) and the oracle\(durability == .powerLoss ? "" : " at \(durability)"): no divergence; \(stats.summary) (\(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 1)))))")

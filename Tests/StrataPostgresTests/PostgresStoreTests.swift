@@ -68,4 +68,24 @@ struct PostgresStoreTests {
         let folded = try store.fetchIdentifiers(FetchDescriptor(entity: "Item", sortBy: [SortKey("name", comparator: .caseInsensitive)], fetchLimit: 2, fetchOffset: 1))
         #expect(folded.map(\.primaryKey) == [1, 2])
     }
+
+    @Test("caseInsensitive sorts and searches in SQL as Swift lowercases: a final capital sigma, İ, NUL inside a value")
+    func caseInsensitiveInSQL() throws {
+        let store = try PostgresStore(configuration())
+        defer { try? PostgresStore.dropStore(configuration()) }
+        let names = ["ΟΔΟΣ", "οδοσ", "οδος", "İb", "ib", "a\u{0}B", "a\u{0}a", "A", "a", "", "Σa"]
+        let entity = schema.entity(named: "Item")!
+        _ = try store.save(SaveRequest(inserted: try names.map { try DefaultSnapshot.inserting(entity, values: ["name": .string($0)]) } + [try DefaultSnapshot.inserting(entity)]))
+        for order in [Strata.SortOrder.ascending, .descending] {
+            let sorted = try store.fetch(FetchDescriptor(entity: "Item", sortBy: [SortKey("name", order: order, comparator: .caseInsensitive)]))
+            var expected = names.sorted { StringComparator.caseInsensitive.compare($0, $1) < 0 }.map(Value.string)
+            expected.insert(.null, at: 0)
+            #expect(sorted.map { $0.attributeValue(at: 0) } == (order == .ascending ? expected : expected.reversed()))
+        }
+        for pattern in ["οδοσ", "ΣA", "\u{0}b", "İ"] {
+            let found = try store.fetch(FetchDescriptor(entity: "Item", predicate: .text("name", .contains, pattern, caseInsensitive: true)))
+            let expected = Set(names.filter { $0.lowercased().range(of: pattern.lowercased(), options: .literal) != nil })
+            #expect(Set(found.compactMap { if case .string(let s) = $0.attributeValue(at: 0) { s } else { nil } }) == expected, "contains \(pattern)")
+        }
+    }
 }
