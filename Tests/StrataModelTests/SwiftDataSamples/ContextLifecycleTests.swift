@@ -19,7 +19,7 @@ import Testing
         #expect(!ModelContext(container).autosaveEnabled)
     }
 
-    @Test(.timeLimit(.minutes(1))) @MainActor func mainContextSavesOnceTheChangingCodeHasRun() async throws {
+    @Test(.timeLimit(.minutes(10))) @MainActor func mainContextSavesOnceTheChangingCodeHasRun() async throws {
         let container = try memoContainer()
         let changes = container.changes()
         container.mainContext.insert(Memo(title: "autosaved"))
