@@ -22,6 +22,6 @@ extension SQLiteStore {
     /// Touches the write-ahead log after a commit (its modification time), so a watcher wakes
     /// once the commit is visible. One system call; nothing is written.
     func signalCommit() {
-        _ = utimensat(AT_FDCWD, configuration.url.path + "-wal", nil, 0)
+        _ = utimensat(AT_FDCWD, walPath, nil, 0)
     }
 }

@@ -24,6 +24,9 @@ public final class SQLiteStore: HistoryRecordingStore {
     let layouts: [SQLiteRowLayout]
     let writer: Mutex<Writer>
     private let saveStart: SQLSaveStart
+    /// The write-ahead log's path, which `signalCommit` touches after every commit (`URL.path`
+    /// decodes the URL each time: 4,400 instructions, 10% of an update-one save).
+    let walPath: String
     private let readers = Mutex<[SQLiteConnection]>([])
 
     /// Opens the database file, creating its tables if the file is missing or empty.
@@ -38,6 +41,7 @@ public final class SQLiteStore: HistoryRecordingStore {
         self.layouts = mapping.tables.map(SQLiteRowLayout.init)
         self.saveStart = SQLSaveStart(mapping)
         let path = configuration.url.path
+        self.walPath = path + "-wal"
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         if configuration.isReadOnly, size ?? 0 == 0 {
             throw StrataError(.ioFailure, "There is no SQLite store at this path; a read-only open never creates one.", file: path)
