@@ -55,6 +55,7 @@ struct SchemaRecordTests {
         try Self.upgrade("json") { JSONStoreConfiguration(url: $0.appendingPathComponent("store.json"), schema: Self.legacySchema) }
         try Self.upgrade("csv") { CSVStoreConfiguration(folder: $0.appendingPathComponent("store"), schema: Self.legacySchema) }
         try Self.upgrade("lmdb") { LMDBStoreConfiguration(folder: $0.appendingPathComponent("store"), schema: Self.legacySchema) }
+        try Self.upgrade("xml") { XMLStoreConfiguration(url: $0.appendingPathComponent("store.xml"), schema: Self.legacySchema) }
     }
 
     static let v1 = try! Schema(entities: [
