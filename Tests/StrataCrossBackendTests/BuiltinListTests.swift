@@ -44,7 +44,8 @@ struct BuiltinListTests {
     }
 
     @Test func theMakefileListsEveryBackend() throws {
-        #expect(Set(try Self.makeVariable("EXAMPLE_BACKENDS")) == Set(Self.names), "make examples")
+        // make examples runs PostgreSQL too, in a private cluster of its own.
+        #expect(Set(try Self.makeVariable("EXAMPLE_BACKENDS")) == Set(Self.names + BuiltinStores.servers.map(\.name)), "make examples")
         #expect(try Self.makeVariable("EXAMPLE_BACKENDS").first == "memory", "make examples compares with the first, the memory backend")
         #expect(Set(try Self.makeVariable("RELIABILITY_BACKENDS")) == Set(BuiltinStores.all.filter(\.isPersistentOnDisk).map(\.name)), "make torture, make fuzz")
         #expect(Set(try Self.makeVariable("PERFCHECK_BACKENDS")) == Set(Self.names), "make perfcheck")
