@@ -43,6 +43,17 @@ extension ConformanceSuite {
                 try ctx.checkEqual(try ctx.get(id(ctx, "Book", 21)).target("library"), id(ctx, "Library", 7), "book 21's library")
                 try ctx.checkEqual(try ctx.get(id(ctx, "Library", 7)).targets("books"), [id(ctx, "Book", 20), id(ctx, "Book", 21)], "library 7's books")
             },
+            c("temporary-number-names-no-record", "A temporary identifier never names the stored record whose key equals its number: updating or deleting it is unknownIdentifier and the record is unchanged.") { ctx in
+                let ghost = ctx.new("Sample", ["label": "ghost"])
+                let held = samples(["held"], ctx)
+                try ctx.checkEqual(try keys(try ctx.store.save(inserted: held, firstKeys: ["Sample": ghost.id.primaryKey]), held), [ghost.id.primaryKey], "key chosen as the temporary's number")
+                let before = try ctx.store.fetch(FetchDescriptor(entity: "Sample"))
+                var renamed = ghost
+                renamed["label"] = "overwritten"
+                try ctx.expectError(.unknownIdentifier, "update of temporary \(ghost.id)") { try ctx.save(updated: [renamed]) }
+                try ctx.expectError(.unknownIdentifier, "delete of temporary \(ghost.id)") { try ctx.save(deleted: [ghost]) }
+                try ctx.expectUnchanged(before, "saves naming a temporary identifier")
+            },
             c("survives-reopen", requires: .persistence, "After reopen the records keep their chosen keys and the next insert goes on after the highest.") { ctx in
                 let chosen = samples(["a", "b"], ctx)
                 _ = try ctx.store.save(inserted: chosen, firstKeys: ["Sample": 100])
