@@ -12,9 +12,13 @@ import Glibc
 /// Each process is an exit test (a child process of the test binary) with its own `ModelContainer`.
 /// They take turns through named pipes (`mkfifo`): opening and reading one blocks until the other
 /// process writes it, so every step waits for an observed event, never for time. The backends are
-/// those that let two processes write one store (`concurrentAccess`); JSON, XML and CSV lock a
-/// second writing process out by design (docs/store-contract.md, "Two instances on one location").
+/// those that let two processes write one store (`concurrentAccess`): SQLite, LMDB, and PostgreSQL
+/// when `make test` names its server; JSON, XML and CSV lock a second writing process out by design
+/// (docs/store-contract.md, "Two instances on one location").
 struct TwoProcessTests {
+    /// The backends two processes may write at once, of those this run has.
+    static let backends = ModelBackend.all.map(\.name).filter { ["sqlite", "lmdb", "postgres"].contains($0) }
+
     /// The turns the two processes take, one pipe each.
     static let turns = ["first-read", "second-read", "first-saved"]
 
@@ -81,7 +85,7 @@ struct TwoProcessTests {
         return try #require(try ModelContext(try model.open(dir, [Sample.self])).fetch(FetchDescriptor<Sample>()).first)
     }
 
-    @Test(arguments: ["sqlite", "lmdb"])
+    @Test(arguments: backends)
     func differentPropertiesFromTwoProcessesAreBothKept(backend: String) async throws {
         let dir = try Self.makeStore(backend)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -98,7 +102,7 @@ struct TwoProcessTests {
         #expect(sample.small == 5, "the second process's change, saved after the first")
     }
 
-    @Test(arguments: ["sqlite", "lmdb"])
+    @Test(arguments: backends)
     func theSamePropertyFromTwoProcessesIsAWriteConflict(backend: String) async throws {
         let dir = try Self.makeStore(backend)
         defer { try? FileManager.default.removeItem(at: dir) }
