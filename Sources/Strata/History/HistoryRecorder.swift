@@ -87,23 +87,3 @@ import Foundation
         return x.count == y.count && Set(x) == Set(y)
     }
 }
-
-extension StoreHistoryTransaction {
-    /// The transaction as bytes, for a backend's history table (JSON: readable with any tool).
-    @_spi(StrataEngine) public func encoded() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .millisecondsSince1970
-        return Array(try encoder.encode(self))
-    }
-
-    /// Reads `encoded()` bytes back.
-    ///
-    /// - Throws: `corruptStore` when they are not a transaction.
-    @_spi(StrataEngine) public init(decoding bytes: some Collection<UInt8>, file: String?) throws {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
-        do { self = try decoder.decode(StoreHistoryTransaction.self, from: Data(bytes)) } catch {
-            throw StrataError(.corruptStore, "A history transaction cannot be read: \(error).", file: file)
-        }
-    }
-}
