@@ -8,6 +8,7 @@ extension StoreHistoryTransaction {
     /// The transaction as bytes, for a backend's history table (JSON: readable with any tool).
     @_spi(StrataEngine) public func encoded() throws -> [UInt8] {
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(256 + 320 * changes.count)
         encode(into: &bytes)
         return bytes
     }
