@@ -16,8 +16,15 @@ struct LMDBHistory {
     static let prefix = Array("history.".utf8)
 
     static func entryKey(_ number: Int64) -> [UInt8] {
-        let digits = String(number)
-        return prefix + Array((String(repeating: "0", count: max(0, 20 - digits.count)) + digits).utf8)
+        var key = [UInt8](repeating: UInt8(ascii: "0"), count: prefix.count + 20)
+        for i in prefix.indices { key[i] = prefix[i] }
+        var rest = number.magnitude, i = key.count - 1
+        while rest > 0 && i >= prefix.count {
+            key[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            i -= 1
+        }
+        return key
     }
 
     private func counter(_ name: String) throws -> Int64 {

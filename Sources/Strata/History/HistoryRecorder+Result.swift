@@ -18,7 +18,7 @@ extension HistoryRecorder {
         for id in result.remappedIdentifiers.permanentIdentifiers where !result.deletedIdentifiers.contains(id) {
             recordInsert(try schema.requireEntity(id.entityName), id.primaryKey)
         }
-        var changed = Set(request.updated.map(\.persistentIdentifier)).union(result.changedSnapshots.keys)
+        var changed = Set(request.updated.map { $0.persistentIdentifier }).union(result.changedSnapshots.keys)
         changed.subtract(result.deletedIdentifiers)
         changed.subtract(inserted)
         for id in changed.sorted(by: Self.order) {

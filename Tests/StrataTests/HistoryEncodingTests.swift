@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@_spi(StrataEngine) @testable import Strata
+
+/// The hand-written history encoder (`StoreHistoryTransaction+Encoding.swift`) writes the JSON that
+/// `JSONEncoder` wrote before it, so every stored transaction reads back, old or new.
+struct HistoryEncodingTests {
+    static func id(_ entity: String, _ key: Int64) -> PersistentIdentifier {
+        PersistentIdentifier(storeIdentifier: "s\"tore\\1", entityName: entity, primaryKey: key)
+    }
+
+    static let texts = ["", "plain", "quote \" backslash \\ slash /", "a\u{0}b\u{1}\u{1f}\n\r\t", "👩‍👩‍👧 é 中", "\u{7f}\u{80}"]
+
+    static var transactions: [StoreHistoryTransaction] {
+        var values = ValueTests.edges
+        values += texts.map(Value.string)
+        values += [.double(1e16), .double(-1e-300), .double(123456.789), .double(.greatestFiniteMagnitude), .int(0), .int(-1), .bool(true),
+                   .date(Date(timeIntervalSinceReferenceDate: 0)), .date(Date(timeIntervalSinceReferenceDate: -0.0)), .data(Data())]
+        let update = StoreHistoryChange(
+            .update, id("Trip", 7), isStoreInitiated: true,
+            attributes: values.enumerated().map { HistoryAttributeChange("a\($0.offset)", old: $0.element, new: values[(values.count - 1 - $0.offset)]) },
+            relationships: [
+                HistoryRelationshipChange("one", old: .toOne(nil), new: .toOne(id("Person", .max))),
+                HistoryRelationshipChange("many", old: .toMany([]), new: .toMany([id("Person", 1), id("Person", .min), id("P\u{0}\"", 0)])),
+                HistoryRelationshipChange("back", old: .toOne(id("Person", 2)), new: .toOne(nil)),
+            ])
+        let delete = StoreHistoryChange(
+            .delete, id("Trip", 8), tombstone: Dictionary(uniqueKeysWithValues: values.enumerated().map { ("t\($0.offset) \"\\", $0.element) }))
+        let insert = StoreHistoryChange(.insert, id("Trip", 1))
+        return [
+            StoreHistoryTransaction(token: StoreHistoryToken(storeIdentifier: "abc", transaction: 1), author: nil, timestamp: Date(timeIntervalSince1970: 0), changes: []),
+            StoreHistoryTransaction(
+                token: StoreHistoryToken(storeIdentifier: "s\"tore\\1", transaction: .max), author: "desk \"\n 👩‍👩‍👧",
+                timestamp: Date(timeIntervalSince1970: 1_764_165_170.123), changes: [insert, update, delete]),
+            StoreHistoryTransaction(
+                token: StoreHistoryToken(storeIdentifier: "x", transaction: 42), author: "",
+                timestamp: Date(timeIntervalSince1970: -12.5), changes: [insert, insert, delete]),
+            HistoryRecorder(storeIdentifier: "r", requested: []).transaction(3, author: "now", timestamp: Date()),
+        ]
+    }
+
+    @Test("every value kind and edge value reads back equal", arguments: 0..<4)
+    func roundTrip(_ index: Int) throws {
+        let transaction = Self.transactions[index]
+        let bytes = try transaction.encoded()
+        #expect(try StoreHistoryTransaction(decoding: bytes, file: nil) == transaction)
+        var appended = Array("prefix".utf8)
+        transaction.encode(into: &appended)
+        #expect(appended == Array("prefix".utf8) + bytes)
+    }
+
+    @Test("the same JSON as JSONEncoder wrote (every stored transaction keeps reading)", arguments: 0..<4)
+    func sameShapeAsJSONEncoder(_ index: Int) throws {
+        let transaction = Self.transactions[index]
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        let old = try JSONSerialization.jsonObject(with: try encoder.encode(transaction)) as! NSDictionary
+        let new = try JSONSerialization.jsonObject(with: Data(try transaction.encoded())) as! NSDictionary
+        #expect(old == new)
+    }
+
+    /// A transaction as a store wrote it with `JSONEncoder` (the encoder before this one), byte
+    /// for byte: it must keep reading.
+    @Test("a transaction written by the old encoder reads")
+    func oldEncodingFixture() throws {
+        let stored = #"{"token":{"storeIdentifier":"k3v9q0z1m2n4b5c","transaction":12},"author":"desk","timestamp":1764165170123,"changes":[{"kind":"insert","identifier":{"storeIdentifier":"k3v9q0z1m2n4b5c","entityName":"Ticket","primaryKey":5,"isTemporary":false},"isStoreInitiated":false,"attributes":[],"relationships":[],"tombstone":{}},{"kind":"update","identifier":{"storeIdentifier":"k3v9q0z1m2n4b5c","entityName":"Ticket","primaryKey":3,"isTemporary":false},"isStoreInitiated":false,"attributes":[{"name":"title","old":["string","Old \"one\""],"new":["string","New\n"]},{"name":"score","old":["double","bits:8000000000000000"],"new":["double",2.5]},{"name":"due","old":["null"],"new":["date",786000000.25]}],"relationships":[{"name":"owner","old":{"toOne":{}},"new":{"toOne":{"_0":{"storeIdentifier":"k3v9q0z1m2n4b5c","entityName":"Person","primaryKey":1,"isTemporary":false}}}}],"tombstone":{}},{"kind":"delete","identifier":{"storeIdentifier":"k3v9q0z1m2n4b5c","entityName":"Ticket","primaryKey":4,"isTemporary":false},"isStoreInitiated":true,"attributes":[],"relationships":[],"tombstone":{"title":["string","gone"],"open":["bool",true],"count":["int",-9223372036854775808]}}]}"#
+        let s = "k3v9q0z1m2n4b5c"
+        func id(_ entity: String, _ key: Int64) -> PersistentIdentifier { PersistentIdentifier(storeIdentifier: s, entityName: entity, primaryKey: key) }
+        let expected = StoreHistoryTransaction(
+            token: StoreHistoryToken(storeIdentifier: s, transaction: 12), author: "desk", timestamp: Date(timeIntervalSince1970: 1_764_165_170.123),
+            changes: [
+                StoreHistoryChange(.insert, id("Ticket", 5)),
+                StoreHistoryChange(
+                    .update, id("Ticket", 3),
+                    attributes: [
+                        HistoryAttributeChange("title", old: .string("Old \"one\""), new: .string("New\n")),
+                        HistoryAttributeChange("score", old: .double(-0.0), new: .double(2.5)),
+                        HistoryAttributeChange("due", old: .null, new: .date(Date(timeIntervalSinceReferenceDate: 786_000_000.25))),
+                    ],
+                    relationships: [HistoryRelationshipChange("owner", old: .toOne(nil), new: .toOne(id("Person", 1)))]),
+                StoreHistoryChange(.delete, id("Ticket", 4), isStoreInitiated: true, tombstone: ["title": .string("gone"), "open": .bool(true), "count": .int(.min)]),
+            ])
+        let read = try StoreHistoryTransaction(decoding: Array(stored.utf8), file: nil)
+        #expect(read == expected)
+        // And it reads the same after being written again by the new encoder.
+        #expect(try StoreHistoryTransaction(decoding: try read.encoded(), file: nil) == expected)
+    }
+}
