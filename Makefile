@@ -165,9 +165,14 @@ perfcheck: release
 ## `strata convert` (--verify on), and the dumps of both sides are byte-identical (Tests/Convert/pairs.sh,
 ## docs/convert.md; 10–18 minutes under load, most of it the saves into PostgreSQL). Not part of test: the saves
 ## into PostgreSQL go row by row, which takes minutes at 10,000 records; `make test` converts 800.
+## Then the memory backend's pairs (a store in one process: ConvertMemoryPairsTests, the in-process API)
+## at CONVERT_MEMORY_RECORDS (10,000; `make test` runs them at 2,000), memory into every other backend and back.
 CONVERT_RECORDS ?= 10480
+CONVERT_MEMORY_RECORDS ?= 10000
 convert-pairs: release
 	bash Tests/Postgres/cluster.sh run -- bash Tests/Convert/pairs.sh .build/release/strata $(CONVERT_RECORDS) $(SEED)
+	$(SWIFT) build --build-tests
+	bash Tests/Postgres/cluster.sh run -- env STRATA_CONVERT_MEMORY_RECORDS=$(CONVERT_MEMORY_RECORDS) $(SWIFT) test --skip-build --filter ConvertMemoryPairsTests
 
 ## difftest: seeded random operations in lockstep on every built-in backend (SEEDS seeds of OPS operations),
 ## PostgreSQL included, on a private server started for the run (Tests/Postgres/cluster.sh);

@@ -19,7 +19,7 @@ struct ConvertBenchCommand: ParsableCommand {
     @Option(help: "About how many records the source store holds.") var records = 100_000
     @Option(help: "The seed of the source store.") var seed: UInt64 = 3
     @Option(help: "Records per save and per read.") var batchSize = 2_000
-    @Option(help: "Output: text or json.") var format = "text"
+    @Option(help: "Output: text, json (one array at the end), or lines (one JSON figure a line, written as each convert ends).") var format = "text"
 
     /// One timed convert.
     struct Figure: Codable {
@@ -42,7 +42,7 @@ struct ConvertBenchCommand: ParsableCommand {
             guard let backend = BuiltinStores.named(name), name != "memory" else { throw ValidationError("Unknown or in-process backend '\(name)'.") }
             _ = backend
         }
-        guard format == "text" || format == "json" else { throw ValidationError("--format is text or json.") }
+        guard ["text", "json", "lines"].contains(format) else { throw ValidationError("--format is text, json or lines.") }
     }
 
     var destinations: [String] { to.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
@@ -61,15 +61,20 @@ struct ConvertBenchCommand: ParsableCommand {
             let started = ContinuousClock.now
             let report = try StoreConversion.convert(from: source, sourceFolder, to: destination, folder, options: .init(batchSize: batchSize))
             let took = ContinuousClock.now - started
-            figures.append(Figure(
+            let figure = Figure(
                 from: from, to: name, records: report.records, links: report.links,
-                seconds: Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18, keysKept: report.keyMap.keepsKeys))
+                seconds: Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18, keysKept: report.keyMap.keepsKeys)
+            figures.append(figure)
+            if format == "lines" {
+                // Written at once (not buffered), so a parent that stops this child keeps the figures it has.
+                FileHandle.standardOutput.write(try JSONEncoder().encode(figure) + Data("\n".utf8))
+            }
         }
         if format == "json" {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(figures), as: UTF8.self))
-        } else {
+        } else if format == "text" {
             for f in figures {
                 print("\(f.from) → \(f.to): \(f.records) records, \(f.links) links in \(String(format: "%.2f", f.seconds)) s (\(Int(f.recordsPerSecond)) records/s)")
             }

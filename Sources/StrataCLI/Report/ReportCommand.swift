@@ -23,8 +23,9 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The folder to write report.json, report.md and index.html into.") var out: String = "reports"
     @Option(help: "Seconds a child process may run before it is stopped.") var childTimeLimit: Int = 1800
     @Option(help: "N of the convert figures (strata convert between backends; 0: no convert section). Default: --records.") var convertRecords: Int?
-    @Flag(help: "Convert figures for every pair of backends with files, not only into and out of SQLite (about three times as long).") var convertEveryPair = false
-    @Option(help: "N of the convert figures into and out of a server backend (PostgreSQL, saved row by row); at most the convert N.") var convertServerRecords = 10_000
+    @Flag(inversion: .prefixedNo, help: "Convert figures for every pair of backends (--no-convert-every-pair: only into and out of SQLite, about a third of the time).") var convertEveryPair = true
+    @Option(help: "N of the convert figures into and out of a server backend (PostgreSQL); at most the convert N. Default: the convert N.") var convertServerRecords: Int?
+    @Option(help: "Only the convert pairs with this backend as source or destination (to re-measure one backend's pairs).") var convertPairsWith: String?
     @Option(help: "The peers benchmark's JSON (make peers: Strata's model layer, GRDB and raw C on SQLite) to show as a section.") var peers: String?
 
     /// The sizes to run, increasing, N included.
@@ -78,8 +79,8 @@ struct ReportCommand: ParsableCommand {
             let servers = PostgresServer.url == nil ? [] : chosen.filter { serverNames.contains($0) }
             progress.note("convert:")
             conversions = ReportConversions.measure(
-                names, servers: servers, records: convertN, serverRecords: min(convertN, convertServerRecords), hub: "sqlite",
-                everyPair: convertEveryPair, timeLimit: .seconds(childTimeLimit), progress: progress)
+                names, servers: servers, records: convertN, serverRecords: min(convertN, convertServerRecords ?? convertN), hub: "sqlite",
+                everyPair: convertEveryPair, with: convertPairsWith, timeLimit: .seconds(childTimeLimit), progress: progress)
         }
         let document = ReportDocument(records: records, sizes: sizes, backends: fragments + added, peers: peerFigures, conversions: conversions)
         let folder = URL(fileURLWithPath: out, isDirectory: true)
