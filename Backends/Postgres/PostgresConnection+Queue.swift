@@ -2,33 +2,58 @@ import CLibPQ
 import Foundation
 import StrataSQLSupport
 
-/// A save's INSERTs, queued and sent many per round trip (`SQLConnection.queuesInserts`).
+/// A save's INSERTs and unanswered writes, queued and sent many per round trip
+/// (`SQLConnection.queuesInserts`, `SQLConnection.queueWrite`).
 ///
 /// Why: the shared save ran each INSERT alone, under a savepoint (`attempt`), one round trip per
 /// row: a 100,000-record save waited for 100,000 answers. Queued rows go out in pipeline mode,
-/// `pipelineChunk` per sync point, as the C baseline sends them.
+/// `pipelineChunk` per sync point, as the C baseline sends them. The same holds for the writes
+/// whose answer the save does not need (an UPDATE of columns no unique constraint covers, a
+/// join-table row, a list position): they waited for one round trip each.
 ///
 /// A row that collides with a unique value must not abort the transaction (the save holds such a
-/// value back and sets it again at the end: a collision mid-save is not final). Each queued row
+/// value back and sets it again at the end: a collision mid-save is not final). Each queued INSERT
 /// runs as `INSERT … ON CONFLICT DO NOTHING`: a row the server refuses for a unique value (every
 /// `UNIQUE` index of the store's tables is an arbiter; none is deferrable) inserts nothing and
 /// reports 0 rows, and the transaction goes on — no savepoint, so no subtransaction per row
-/// either. Any other failure aborts the transaction and is thrown; the save rolls back.
+/// either. A queued write cannot be refused for a unique value. Any other failure aborts the
+/// transaction and is thrown; the save rolls back.
 ///
-/// Every other statement sends the queue first (`query`, `execute`, `run`), so a read inside the
-/// save sees every row queued before it; `beginWrite` and `rollback` discard what a failed save
-/// left queued.
+/// Every other statement sends the queue first, **in the same pipeline** (`query`: the queue, then
+/// the statement, one sync point; the save's COMMIT likewise, `commit(notifying:)`), so a read
+/// inside the save sees every row queued before it and a queued write costs no round trip of its
+/// own. `beginWrite` and `rollback` discard what a failed save left queued.
 extension PostgresConnection {
     var queuesInserts: Bool { true }
 
+    /// A statement waiting in the queue: a save's INSERT of a record (`queueInsert`, refusals
+    /// noted) or a write whose answer is not needed (`queueWrite`).
+    struct Queued {
+        let sql: String
+        let parameters: [SQLValue]
+        let isInsert: Bool
+    }
+
+    /// What a pipeline carries after the queue: a prepared statement whose rows the caller wants,
+    /// or a command without parameters (`NOTIFY`, `COMMIT`).
+    enum PipelineTail {
+        case prepared(name: String, parameters: PostgresParameters)
+        case command(String)
+    }
+
     /// A full chunk goes out at once: a big save's rows are not all held in memory twice.
     func queueInsert(_ statement: PostgresStatement) throws {
-        queuedInserts.append((statement.sql, statement.parameters))
-        if queuedInserts.count >= Self.pipelineChunk { try sendQueue() }
+        queued.append(Queued(sql: statement.sql, parameters: statement.parameters, isInsert: true))
+        if queued.count >= Self.pipelineChunk { try sendQueue() }
+    }
+
+    func queueWrite(_ statement: PostgresStatement) throws {
+        queued.append(Queued(sql: statement.sql, parameters: statement.parameters, isInsert: false))
+        if queued.count >= Self.pipelineChunk { try sendQueue() }
     }
 
     func sendQueuedInserts() throws -> [Int] {
-        if !queuedInserts.isEmpty { try sendQueue() }
+        if !queued.isEmpty { try sendQueue() }
         defer {
             refusedInserts = []
             insertsSinceLastSend = 0
@@ -38,43 +63,49 @@ extension PostgresConnection {
 
     /// Forgets the queue and its refusals (a new or rolled-back transaction).
     func discardQueue() {
-        queuedInserts = []
+        queued = []
         refusedInserts = []
         insertsSinceLastSend = 0
     }
 
-    /// Sends every queued row, `pipelineChunk` per sync point, noting the refused ones.
-    func sendQueue() throws {
-        let queue = queuedInserts
-        queuedInserts = []
+    /// Sends every queued statement, `pipelineChunk` per sync point, noting the refused INSERTs;
+    /// `tail` goes in the last pipeline, after the queue. Returns the rows of a `.prepared` first
+    /// element of `tail`.
+    @discardableResult
+    func sendQueue(then tail: [PipelineTail] = []) throws -> PostgresRows? {
+        let queue = queued
+        queued = []
         var start = 0
         var last: (sql: String, types: [UInt32], name: String)?
-        while start < queue.count {
+        var rows: PostgresRows?
+        repeat {
             let chunk = queue[start..<min(start + Self.pipelineChunk, queue.count)]
             // Encoded and prepared before the pipeline starts (`PQprepare` waits for its answer);
             // the types change with the NULLs a row holds.
-            var rows: [(name: String, parameters: PostgresParameters)] = []
-            rows.reserveCapacity(chunk.count)
+            var encoded: [(name: String, parameters: PostgresParameters, isInsert: Bool)] = []
+            encoded.reserveCapacity(chunk.count)
             for row in chunk {
-                let encoded = PostgresParameters(row.parameters)
+                let parameters = PostgresParameters(row.parameters)
                 let name: String
-                if let last, last.sql == row.sql, last.types == encoded.types {
+                if let last, last.sql == row.sql, last.types == parameters.types {
                     name = last.name
                 } else {
-                    name = try statement(row.sql + " ON CONFLICT DO NOTHING", types: encoded.types)
-                    last = (row.sql, encoded.types, name)
+                    name = try statement(row.isInsert ? row.sql + " ON CONFLICT DO NOTHING" : row.sql, types: parameters.types)
+                    last = (row.sql, parameters.types, name)
                 }
-                rows.append((name, encoded))
+                encoded.append((name, parameters, row.isInsert))
             }
-            try sendPipelined(rows, first: insertsSinceLastSend)
-            insertsSinceLastSend += chunk.count
             start += chunk.count
-        }
+            rows = try sendPipelined(encoded, then: start >= queue.count ? tail : [])
+        } while start < queue.count
+        return rows
     }
 
-    /// One pipeline: `rows` sent, one sync point, their results read. A row that inserted nothing
-    /// was refused for a unique value: its position, counted from `first`, goes into `refusedInserts`.
-    private func sendPipelined(_ rows: [(name: String, parameters: PostgresParameters)], first: Int) throws {
+    /// One pipeline: `rows`, then `tail`, one sync point, their results read. An INSERT that
+    /// inserted nothing was refused for a unique value: its position among the INSERTs since the
+    /// last `sendQueuedInserts` goes into `refusedInserts`. Throws the first failure once every
+    /// result is read (the statements after it were aborted by the server).
+    private func sendPipelined(_ rows: [(name: String, parameters: PostgresParameters, isInsert: Bool)], then tail: [PipelineTail]) throws -> PostgresRows? {
         guard PQenterPipelineMode(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
         defer { PQexitPipelineMode(handle) }
         for row in rows {
@@ -83,12 +114,58 @@ extension PostgresConnection {
             }
             guard sent == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
         }
-        // Only successful rows are seen, and a failure ends the save: positions stay right.
-        var position = first
-        try syncPipeline { result in
-            // "0": ON CONFLICT DO NOTHING skipped the row.
-            if let tuples = PQcmdTuples(result), tuples[0] == 0x30, tuples[1] == 0 { refusedInserts.append(position) }
-            position += 1
+        for item in tail {
+            let sent: Int32
+            switch item {
+            case .prepared(let name, let parameters):
+                sent = parameters.withPointers { values, lengths, formats in
+                    PQsendQueryPrepared(handle, name, Int32(parameters.types.count), values, lengths, formats, 1)
+                }
+            case .command(let sql):
+                sent = PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 1)
+            }
+            guard sent == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
         }
+        guard PQpipelineSync(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
+        roundTrips += 1
+        var failure: PostgresError?
+        var kept: OpaquePointer?
+        var index = 0
+        // One result per statement (each followed by a nil), then the sync's own result.
+        while true {
+            guard let result = PQgetResult(handle) else {
+                if !isAlive {
+                    PQclear(kept)
+                    throw failure ?? PostgresError(result: nil, connection: handle, settings: settings)
+                }
+                continue
+            }
+            let status = PQresultStatus(result)
+            if status == PGRES_PIPELINE_SYNC { PQclear(result); break }
+            defer { index += 1 }
+            let succeeded = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK
+            if succeeded, index < rows.count, rows[index].isInsert {
+                // "0": ON CONFLICT DO NOTHING skipped the row.
+                if let tuples = PQcmdTuples(result), tuples[0] == 0x30, tuples[1] == 0 { refusedInserts.append(insertsSinceLastSend) }
+                insertsSinceLastSend += 1
+            }
+            if succeeded, index == rows.count, case .prepared = tail.first {
+                kept = result
+                continue
+            }
+            if !succeeded, failure == nil {
+                failure = status == PGRES_PIPELINE_ABORTED
+                    ? PostgresError(sqlstate: "XX000", message: "a pipelined statement was aborted with no failure before it")
+                    : status == PGRES_FATAL_ERROR
+                    ? PostgresError(result: result, connection: handle, settings: settings)
+                    : PostgresError(sqlstate: "XX000", message: "unexpected result status \(status.rawValue) in a pipeline")
+            }
+            PQclear(result)
+        }
+        if let failure {
+            PQclear(kept)
+            throw failure
+        }
+        return try kept.map { try PostgresRows(checking: $0, connection: self) }
     }
 }

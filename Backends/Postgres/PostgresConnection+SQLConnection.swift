@@ -23,6 +23,7 @@ extension PostgresConnection: SQLConnection {
         fingerprintAtBegin = nil
         discardQueue()
         do {
+            roundTrips += 1
             let rows = try PostgresRows(checking: PQexec(handle, "BEGIN; SELECT pg_advisory_xact_lock(\(writeLockKey)); \(SQLText.recordedFingerprint.sql)"), connection: self)
             guard rows.count > 0, case .text(let fingerprint) = rows.value(0, 0) else { fingerprintAtBegin = ""; return }
             fingerprintAtBegin = fingerprint

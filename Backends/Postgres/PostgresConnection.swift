@@ -39,12 +39,16 @@ final class PostgresConnection {
         case sent
     }
 
-    /// The INSERTs a save queued (`PostgresConnection+Queue.swift`), not sent yet.
-    var queuedInserts: [(sql: String, parameters: [SQLValue])] = []
-    /// How many INSERTs were queued since the last `sendQueuedInserts`, and the positions among
-    /// them of those the server refused for a unique value.
+    /// The INSERTs and writes a save queued (`PostgresConnection+Queue.swift`), not sent yet.
+    var queued: [Queued] = []
+    /// How many queued INSERTs were sent since the last `sendQueuedInserts`, and the positions
+    /// among them of those the server refused for a unique value.
     var insertsSinceLastSend = 0
     var refusedInserts: [Int] = []
+
+    /// How many times this connection waited for the server's answer (a statement, a prepare, a
+    /// pipeline up to its sync point): what a save costs in round trips, which the tests count.
+    var roundTrips = 0
 
     /// The savepoint `attempt` takes; the name is fixed, the savepoints never nest.
     static let savepointName = "strata_attempt"
@@ -86,12 +90,13 @@ final class PostgresConnection {
     /// Under `attempt` the savepoint and its release go in the same round trip (one simple query:
     /// a failing statement skips the release and leaves the savepoint to roll back to).
     func execute(_ sql: String) throws {
-        if !queuedInserts.isEmpty { try sendQueue() }
+        if !queued.isEmpty { try sendQueue() }
         var sql = sql
         if case .armed = savepoint {
             savepoint = .sent
             sql = "SAVEPOINT \(Self.savepointName); \(sql); RELEASE SAVEPOINT \(Self.savepointName)"
         }
+        roundTrips += 1
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         let status = PQresultStatus(result)
@@ -99,15 +104,20 @@ final class PostgresConnection {
     }
 
     /// Runs a prepared statement with `parameters` bound and returns its rows (none for a write).
+    /// Statements queued before it go in the same pipeline, ahead of it (one round trip).
     @discardableResult
     func query(_ sql: String, _ parameters: [SQLValue] = []) throws -> PostgresRows {
-        if !queuedInserts.isEmpty { try sendQueue() }
         let encoded = PostgresParameters(parameters)
         let name = try statement(sql, types: encoded.types)
+        if !queued.isEmpty {
+            guard case .none = savepoint else { try sendQueue(); return try query(sql, parameters) }
+            return try sendQueue(then: [.prepared(name: name, parameters: encoded)])!
+        }
         if case .armed = savepoint {
             savepoint = .sent
             return try queryUnderSavepoint(name, encoded, count: parameters.count)
         }
+        roundTrips += 1
         let result = encoded.withPointers { values, lengths, formats in
             PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 1)
         }
@@ -126,6 +136,7 @@ final class PostgresConnection {
             && PQsendQueryParams(handle, "RELEASE SAVEPOINT \(Self.savepointName)", 0, nil, nil, nil, nil, 1) == 1
             && PQpipelineSync(handle) == 1
         guard sent else { throw PostgresError(result: nil, connection: handle, settings: settings) }
+        roundTrips += 1
         // Three results, each followed by a nil, then the sync's own result.
         var results: [OpaquePointer?] = []
         defer { for (n, result) in results.enumerated() where n != 1 { PQclear(result) } }
@@ -156,7 +167,7 @@ final class PostgresConnection {
     /// transaction. Throws the first failure (the rest of that chunk is aborted by the server, and the
     /// caller's transaction is then failed and must be rolled back).
     func run(_ sql: String, rows: [[SQLValue]]) throws {
-        if !queuedInserts.isEmpty { try sendQueue() }
+        if !queued.isEmpty { try sendQueue() }
         guard let first = rows.first else { return }
         if rows.count == 1 { try query(sql, first); return }
         let types = PostgresParameters(first).types
@@ -185,6 +196,7 @@ final class PostgresConnection {
     /// (the statements after it were aborted by the server).
     func syncPipeline(_ each: (OpaquePointer) -> Void) throws {
         guard PQpipelineSync(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
+        roundTrips += 1
         var failure: PostgresError?
         // One result per statement (each followed by a nil), then the sync's own result.
         while true {
@@ -211,6 +223,7 @@ final class PostgresConnection {
         let key = PreparedKey(sql: sql, types: types)
         if let name = prepared[key] { return name }
         let name = "strata_\(prepared.count)"
+        roundTrips += 1
         let result = PQprepare(handle, name, sql, Int32(types.count), types)
         defer { PQclear(result) }
         guard PQresultStatus(result) == PGRES_COMMAND_OK else { throw PostgresError(result: result, connection: handle, settings: settings) }

@@ -29,9 +29,12 @@ extension PostgresStore: WatchableStore {
 }
 
 extension PostgresConnection {
-    /// Commits the save's transaction with a notification on `channel` in it, in one round trip:
-    /// the server delivers it to every listener when, and only when, the transaction commits.
+    /// Commits the save's transaction with a notification on `channel` in it, in one round trip
+    /// with the statements still queued (`PostgresConnection+Queue.swift`): the server delivers it
+    /// to every listener when, and only when, the transaction commits.
     func commit(notifying channel: String) throws {
-        try execute("NOTIFY \(PostgresCatalog.quote(channel)); COMMIT")
+        let notify = "NOTIFY \(PostgresCatalog.quote(channel))"
+        guard !queued.isEmpty else { return try execute("\(notify); COMMIT") }
+        try sendQueue(then: [.command(notify), .command("COMMIT")])
     }
 }

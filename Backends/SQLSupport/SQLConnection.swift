@@ -54,6 +54,15 @@
     /// counted since the last call), of the rows refused for a unique value. Any other failure is
     /// thrown, and the transaction must be rolled back. Called only when `queuesInserts`.
     func sendQueuedInserts() throws -> [Int]
+
+    /// Runs `statement`, bound with every parameter, a write whose answer the save does not wait
+    /// for: an UPDATE of columns no unique constraint covers, a join-table row's INSERT that
+    /// ignores a duplicate, a DELETE. It cannot fail for a unique value, and any failure fails the
+    /// save. A connection to a server queues it behind the INSERTs and writes queued before it and
+    /// sends it with the next statement, or with COMMIT (PostgreSQL: in the same pipeline, no
+    /// round trip of its own); every read sees it. The statement may be bound again at once.
+    /// Default: run at once (SQLite).
+    func queueWrite(_ statement: Statement) throws
 }
 
 extension SQLConnection {
@@ -63,6 +72,12 @@ extension SQLConnection {
     /// Never called: `queuesInserts` is false.
     @inlinable package func queueInsert(_ statement: Statement) throws {
         preconditionFailure("queueInsert on a connection that does not queue its inserts")
+    }
+
+    /// Runs the write at once, its bindings kept.
+    @inlinable package func queueWrite(_ statement: Statement) throws {
+        defer { statement.resetKeepingBindings() }
+        while try statement.step() {}
     }
 
     /// Never called: `queuesInserts` is false.

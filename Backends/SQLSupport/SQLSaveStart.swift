@@ -20,6 +20,10 @@
     /// Per entity, the to-one relationships an insert writes in its INSERT: those whose
     /// inverse is a to-many derived from this column, so setting the column is the whole edge.
     @usableFromInline package let directToOnes: [[Int]]
+    /// Per entity, the properties some unique constraint covers: a write of other columns only
+    /// cannot fail for a unique value, so it needs no `attempt` and may be queued
+    /// (`SQLConnection.queueWrite`).
+    @usableFromInline package let uniqueProperties: [Set<PropertyReference>]
 
     @inlinable
     package init(_ mapping: SQLMapping) {
@@ -31,6 +35,7 @@
         needsRelationshipCheck = schema.entities.map { e in
             e.relationships.contains { (!$0.isToMany && !$0.isOptional) || $0.minCount != nil || $0.maxCount != nil }
         }
+        uniqueProperties = schema.entities.map { Set($0.uniqueConstraints.joined()) }
         directToOnes = schema.entities.map { entity in
             entity.relationships.indices.filter { r in
                 guard case .column = mapping.tables[entity.index].relationships[r] else { return false }

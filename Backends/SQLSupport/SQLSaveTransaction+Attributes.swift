@@ -113,8 +113,13 @@ extension SQLSaveTransaction {
                 }
             }
             try prepared.bind(.integer(w.key), at: index)
-            defer { prepared.resetKeepingBindings() }
-            while try prepared.step() {}
+        }
+        if !w.isInsert, !writesUniqueAttribute(w.entity.index, written) {
+            // No unique value among the changed columns: the UPDATE cannot be refused for one, so
+            // it needs no `attempt` and goes with the save's next statement (`queueWrite`).
+            try bindUpdate()
+            try db.queueWrite(prepared)
+            return direct
         }
         do {
             try db.attempt {
@@ -123,6 +128,8 @@ extension SQLSaveTransaction {
                     try runRow(prepared)
                 } else {
                     try bindUpdate()
+                    defer { prepared.resetKeepingBindings() }
+                    while try prepared.step() {}
                 }
             }
         } catch where db.isUniqueFailure(error) {
@@ -130,6 +137,21 @@ extension SQLSaveTransaction {
             try holdBack(w, values, direct: direct, statement: prepared)
         }
         return direct
+    }
+
+    /// Whether any of `attributes` of entity `entity` is covered by a unique constraint.
+    @inlinable package func writesUniqueAttribute(_ entity: Int, _ attributes: [Int]) -> Bool {
+        let unique = start.uniqueProperties[entity]
+        guard !unique.isEmpty else { return false }
+        return attributes.contains { unique.contains(.attribute($0)) }
+    }
+
+    /// Runs `sql` with `values` as a write the save does not wait for (`SQLConnection.queueWrite`):
+    /// one that cannot be refused for a unique value.
+    @inlinable package func queueWrite(_ sql: String, _ values: [SQLValue]) throws {
+        let statement = try db.prepare(sql)
+        try statement.bind(values)
+        try db.queueWrite(statement)
     }
 
     /// Binds a row statement's parameters: the key is `_pk`, an INSERT's first column, or an

@@ -37,6 +37,13 @@ extension SQLSaveTransaction {
             sets += ", \(q(orderColumn)) = \(p(2))"
             values.append(.integer(position))
         }
+        if !start.uniqueProperties[entity.index].contains(.relationship(r)) {
+            // No unique constraint covers the column: the UPDATE cannot be refused for a unique
+            // value, and goes with the save's next statement (`queueWrite`).
+            try queueWrite("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = \(p(values.count + 1))", values + [.integer(key)])
+            touch(entity.index, key)
+            return
+        }
         do {
             try db.attempt { try db.prepare("UPDATE \(table(entity)) SET \(sets) WHERE \(q("_pk")) = \(p(values.count + 1))").run(values + [.integer(key)]) }
             // A later write of a held-back column wins: the value held earlier is stale.
@@ -109,7 +116,7 @@ extension SQLSaveTransaction {
             if let previous { try detachColumnSide(destination, previous, inverse, from: key) }
             var place: (String, Int64)?
             if let order, case .inverseColumn(_, let listColumn, _) = mapping.tables[destination.index].relationships[inverse] {
-                place = (order, try position ?? nextPosition(mapping.tables[entity.index].name, listColumn, order, target))
+                place = (order, try position ?? appendPosition(mapping.tables[entity.index].name, listColumn, order, target))
             }
             try setColumn(entity, key, relationship: r, to: target, order: place)
             touch(destination.index, target)
@@ -121,14 +128,14 @@ extension SQLSaveTransaction {
             let otherOrder = join.left == mine ? join.rightOrder : join.leftOrder
             var columns = [mine, other]
             var values: [SQLValue] = [.integer(key), .integer(target)]
-            if let order { columns.append(order); values.append(.integer(try nextPosition(join.name, mine, order, key))) }
-            if let otherOrder { columns.append(otherOrder); values.append(.integer(try nextPosition(join.name, other, otherOrder, target))) }
-            try db.prepare(Dialect.insertIgnoringDuplicate(into: join.name, columns: columns)).run(values)
+            if let order { columns.append(order); values.append(.integer(try appendPosition(join.name, mine, order, key))) }
+            if let otherOrder { columns.append(otherOrder); values.append(.integer(try appendPosition(join.name, other, otherOrder, target))) }
+            try queueWrite(Dialect.insertIgnoringDuplicate(into: join.name, columns: columns), values)
             if join.isSymmetric, target != key {
                 // The mirror row: the target lists this record, at the end of its own list.
                 var mirror: [SQLValue] = [.integer(target), .integer(key)]
-                if let order { mirror.append(.integer(try nextPosition(join.name, mine, order, target))) }
-                try db.prepare(Dialect.insertIgnoringDuplicate(into: join.name, columns: columns)).run(mirror)
+                if let order { mirror.append(.integer(try appendPosition(join.name, mine, order, target))) }
+                try queueWrite(Dialect.insertIgnoringDuplicate(into: join.name, columns: columns), mirror)
             }
             touch(entity.index, key)
             touch(destination.index, target)
@@ -154,9 +161,9 @@ extension SQLSaveTransaction {
         case .inverseColumn:
             try unlink(destination, target, inverse, key)
         case .join(let index, let mine, let other, _):
-            try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = \(p(1)) AND \(q(other)) = \(p(2))").run([.integer(key), .integer(target)])
+            try queueWrite("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = \(p(1)) AND \(q(other)) = \(p(2))", [.integer(key), .integer(target)])
             if mapping.joins[index].isSymmetric {
-                try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = \(p(1)) AND \(q(other)) = \(p(2))").run([.integer(target), .integer(key)])
+                try queueWrite("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = \(p(1)) AND \(q(other)) = \(p(2))", [.integer(target), .integer(key)])
             }
             touch(entity.index, key)
             touch(destination.index, target)
@@ -208,14 +215,14 @@ extension SQLSaveTransaction {
         switch mapping.tables[entity.index].relationships[r] {
         case .inverseColumn(let table, let column, let order?):
             let sql = "UPDATE \(q(mapping.tables[table].name)) SET \(q(order)) = \(p(1)) WHERE \(q("_pk")) = \(p(2)) AND (\(q(column)) = \(p(3)) OR \(q(column)) IS NULL)"
-            for (position, target) in ordered.enumerated() { try db.prepare(sql).run([.integer(Int64(position)), .integer(target), .integer(key)]) }
+            for (position, target) in ordered.enumerated() { try queueWrite(sql, [.integer(Int64(position)), .integer(target), .integer(key)]) }
             if known != nil {
                 insertedMembers[ListKey(entity: entity.index, key: key, r: r)] = ordered
                 lastInsertedList = nil
             }
         case .join(let index, let mine, let other, let order?):
             let sql = "UPDATE \(q(mapping.joins[index].name)) SET \(q(order)) = \(p(1)) WHERE \(q(mine)) = \(p(2)) AND \(q(other)) = \(p(3))"
-            for (position, target) in ordered.enumerated() { try db.prepare(sql).run([.integer(Int64(position)), .integer(key), .integer(target)]) }
+            for (position, target) in ordered.enumerated() { try queueWrite(sql, [.integer(Int64(position)), .integer(key), .integer(target)]) }
         default:
             break
         }

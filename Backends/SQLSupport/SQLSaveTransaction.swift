@@ -264,7 +264,8 @@ import Foundation
     /// hot path (the model layer's saves send whole snapshots).
     @usableFromInline
     package func mergePartial(_ scope: UpdatedProperties, _ entity: EntitySchema, _ key: Int64, _ id: PersistentIdentifier, stored: Int, attributes: inout [Value], links sent: inout [SQLLink], changed: inout [Int]) throws {
-        guard let row = try records.snapshot(entity, key) else { return }
+        // The to-many lists were read with the row (`storedTargets`): not read again.
+        guard let row = try records.snapshot(entity, key, knownTargets: { Array(self.storedTargets.targets(stored, $0)) }) else { return }
         let storedLinks = entity.relationshipIsToMany.enumerated().map { r, many in
             let targets = storedTargets.targets(stored, r)
             return many ? Link.many(Array(targets)) : Link.one(targets.first)
@@ -273,9 +274,10 @@ import Foundation
         let mergedLinks = merged.links.map(SQLLink.init)
         if merged.attributes != attributes || mergedLinks != sent { refreshed.insert(Key(entity: entity.index, key: key)) }
         (attributes, sent) = (merged.attributes, mergedLinks)
-        // The columns to write are those the merged values change.
-        // (Their targets are not needed again: a scratch buffer takes them.)
-        var scratch = SQLStoredTargets()
-        changed = try records.storedRow(entity, key, against: attributes, targets: &scratch) ?? Array(attributes.indices)
+        // The columns to write are those the merged values change, compared as they are written
+        // (`SQLValueCodec`: −0 and NaN by their bits) with the row just read, not read again.
+        changed = attributes.indices.filter { i in
+            i >= row.attributes.count || SQLValueCodec.encode(attributes[i]) != SQLValueCodec.encode(row.attributes[i])
+        }
     }
 }
