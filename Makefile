@@ -88,16 +88,19 @@ peers: deps
 ## folder; fails if any backend's output differs from the memory backend's. Not part of test (the Notes
 ## example imports its full 10,000 notes here). EXAMPLES=… and EXAMPLE_BACKENDS=… pick a subset.
 ## PostgreSQL (EXAMPLE_BACKENDS' `postgres`) runs in one private cluster (Tests/Postgres/cluster.sh),
-## stopped at the end whatever happened; only the examples in EXAMPLES_ON_POSTGRES run there.
+## stopped at the end whatever happened; only the examples in EXAMPLES_ON_POSTGRES run there. The
+## run's folder is opened to traversal (711): as root the server runs as its own account, which must
+## reach the cluster's folder inside it.
 EXAMPLES ?= trips books notes pixar migrations history
 EXAMPLE_BACKENDS ?= memory sqlite json csv lmdb xml postgres
-EXAMPLES_ON_POSTGRES ?= trips books pixar migrations
+EXAMPLES_ON_POSTGRES ?= trips books pixar migrations history
 # example:backend pairs not run, each reported as skipped (none today).
 EXAMPLE_SKIPS ?=
 examples: deps
 	@for e in $(EXAMPLES); do $(SWIFT) build -q --product $$e || exit 1; done
 	@dir=$$(mktemp -d /tmp/strata-examples.XXXXXX); status=0; \
 	case " $(EXAMPLE_BACKENDS) " in *" postgres "*) \
+		chmod 711 $$dir; \
 		trap 'bash Tests/Postgres/cluster.sh stop '$$dir'/pg > /dev/null 2>&1' EXIT; \
 		bash Tests/Postgres/cluster.sh start $$dir/pg > $$dir/pg.log 2>&1 || { echo "FAIL the PostgreSQL cluster did not start"; cat $$dir/pg.log; exit 1; }; \
 		. $$dir/pg/env;; esac; \

@@ -92,7 +92,10 @@ import Glibc
     }
 
     private static func line(_ transaction: StoreHistoryTransaction, sequence: Int64) throws -> [UInt8] {
-        Journal.line(Array("{\"seq\":\(sequence),\"transaction\":".utf8) + (try transaction.encoded()) + [UInt8(ascii: "}")])
+        var body = Array("{\"seq\":\(sequence),\"transaction\":".utf8)
+        transaction.encode(into: &body)
+        body.append(UInt8(ascii: "}"))
+        return Journal.line(body)
     }
 
     /// Appends (and syncs) the transaction of the save that will commit as number `sequence`,

@@ -39,12 +39,17 @@ enum PostgresHistory {
     /// Appends the transaction `recorder` built, numbered after the newest (inside the save).
     static func append(_ connection: PostgresConnection, _ recorder: HistoryRecorder, author: String?) throws {
         guard !recorder.isEmpty else { return }
-        let number = try counter(connection, "history_last") + 1
+        // The counter moves and answers its new value in one round trip (the save holds the
+        // store's write lock, so no other save numbers in between).
+        let rows = try connection.query(
+            "INSERT INTO \"\(PostgresCatalog.metadataTable)\" AS m (\"key\", \"value\") VALUES ('history_last', '1') ON CONFLICT (\"key\") DO UPDATE SET \"value\" = (m.\"value\"::bigint + 1)::text RETURNING \"value\"")
+        guard rows.count == 1, case .text(let text) = rows.value(0, 0), let number = Int64(text) else {
+            throw StrataError(.corruptStore, "The history counter 'history_last' of the store is not a number.")
+        }
         let transaction = recorder.transaction(number, author: author)
         try connection.query(
             "INSERT INTO \"\(table)\" (\"token\", \"author\", \"transaction\") VALUES ($1, $2, $3)",
             [.integer(number), author.map { .text($0) } ?? .null, .blob(Data(try transaction.encoded()))])
-        try setCounter(connection, "history_last", number)
     }
 
     /// The transactions `query` selects (inside a read transaction).

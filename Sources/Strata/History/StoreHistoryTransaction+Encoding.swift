@@ -8,13 +8,13 @@ extension StoreHistoryTransaction {
     /// The transaction as bytes, for a backend's history table (JSON: readable with any tool).
     @_spi(StrataEngine) public func encoded() throws -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 + 320 * changes.count)
         encode(into: &bytes)
         return bytes
     }
 
     /// Appends the encoded transaction to `bytes` (a writer can keep one buffer across saves).
     @_spi(StrataEngine) public func encode(into bytes: inout [UInt8]) {
+        bytes.reserveCapacity(bytes.count + 256 + 320 * changes.count)
         var w = HistoryJSONWriter(bytes: bytes)
         bytes = []
         w.transaction(self)
@@ -39,6 +39,11 @@ extension StoreHistoryTransaction {
 /// the timestamp in whole milliseconds since 1970 (`JSONEncoder`'s `.millisecondsSince1970`).
 struct HistoryJSONWriter {
     var bytes: [UInt8]
+    /// The last identifier's store and entity, and its encoding up to the primary key: the
+    /// identifiers of one transaction mostly share both, so they are escaped once.
+    private var identifierHead: (store: String, entity: String, bytes: [UInt8])?
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
     private mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -129,14 +134,21 @@ struct HistoryJSONWriter {
     }
 
     private mutating func change(_ c: StoreHistoryChange) {
-        raw("{\"kind\":")
         switch c.kind {
-        case .insert: raw("\"insert\"")
-        case .update: raw("\"update\"")
-        case .delete: raw("\"delete\"")
+        case .insert: raw("{\"kind\":\"insert\",\"identifier\":")
+        case .update: raw("{\"kind\":\"update\",\"identifier\":")
+        case .delete: raw("{\"kind\":\"delete\",\"identifier\":")
         }
-        raw(",\"identifier\":")
         identifier(c.identifier)
+        if c.attributes.isEmpty && c.relationships.isEmpty && c.tombstone.isEmpty {
+            // An insert's change: everything after the flag is empty.
+            if c.isStoreInitiated {
+                raw(",\"isStoreInitiated\":true,\"attributes\":[],\"relationships\":[],\"tombstone\":{}}")
+            } else {
+                raw(",\"isStoreInitiated\":false,\"attributes\":[],\"relationships\":[],\"tombstone\":{}}")
+            }
+            return
+        }
         raw(",\"isStoreInitiated\":")
         bool(c.isStoreInitiated)
         raw(",\"attributes\":[")
@@ -174,15 +186,19 @@ struct HistoryJSONWriter {
     }
 
     private mutating func identifier(_ id: PersistentIdentifier) {
-        raw("{\"storeIdentifier\":")
-        string(id.storeIdentifier)
-        raw(",\"entityName\":")
-        string(id.entityName)
-        raw(",\"primaryKey\":")
+        if let head = identifierHead, head.store == id.storeIdentifier, head.entity == id.entityName {
+            bytes.append(contentsOf: head.bytes)
+        } else {
+            let start = bytes.count
+            raw("{\"storeIdentifier\":")
+            string(id.storeIdentifier)
+            raw(",\"entityName\":")
+            string(id.entityName)
+            raw(",\"primaryKey\":")
+            identifierHead = (id.storeIdentifier, id.entityName, Array(bytes[start...]))
+        }
         integer(id.primaryKey)
-        raw(",\"isTemporary\":")
-        bool(id.isTemporary)
-        raw("}")
+        if id.isTemporary { raw(",\"isTemporary\":true}") } else { raw(",\"isTemporary\":false}") }
     }
 
     private mutating func relationship(_ r: RelationshipValue) {
