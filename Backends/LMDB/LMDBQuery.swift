@@ -48,8 +48,8 @@ struct LMDBQuery {
     }
 
     /// Every record in key order as snapshots, windowed: a scan decodes each straight from its page.
-    func scan(_ descriptor: FetchDescriptor, _ entity: EntitySchema) throws -> [DefaultSnapshot] {
-        var result: [DefaultSnapshot] = []
+    func scan(_ descriptor: FetchDescriptor, _ entity: EntitySchema) throws -> [LMDBSnapshot] {
+        var result: [LMDBSnapshot] = []
         let limit = descriptor.fetchLimit ?? Int.max
         guard limit > 0 else { return [] }
         var skipped = 0
@@ -57,7 +57,7 @@ struct LMDBQuery {
         // The result's size is known from the database's count: one allocation, no growth copies.
         var stat = MDB_stat()
         if mdb_stat(records.txn, dbi, &stat) == 0 { result.reserveCapacity(min(limit, max(0, Int(stat.ms_entries) - descriptor.fetchOffset))) }
-        var reuse = LMDBLinkReuse(entity)
+        var blocks = LMDBBlocks(records.context, exact: false)
         try records.withCursor(dbi) { cursor in
             var k = MDB_val(), data = MDB_val()
             var rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST)
@@ -69,11 +69,7 @@ struct LMDBQuery {
                         throw badKey(entity, size: k.mv_size, file: records.file)
                     }
                     let key = LMDBKeyCodec.readBigEndian(k.mv_data)
-                    if reuse != nil {
-                        result.append(try records.snapshot(entity, key, data.bytes, reusing: &reuse!))
-                    } else {
-                        result.append(try records.snapshot(entity, key, data.bytes))
-                    }
+                    result.append(try records.snapshot(entity, key, data.bytes, into: &blocks))
                     if result.count == limit { return }
                 }
                 rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)

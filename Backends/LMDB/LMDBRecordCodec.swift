@@ -164,7 +164,7 @@ enum LMDBRecordCodec {
         do {
             return try decodeChecked(bytes, entity, key: key, toOne: toOne)
         } catch {
-            throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' is damaged (\(error.what)); restore the environment from a backup.", entity: entity.name, file: file)
+            throw damaged(error, entity, key: key, file: file)
         }
     }
 
@@ -172,6 +172,13 @@ enum LMDBRecordCodec {
     /// cost every lookup), and the damage is described once, on the way out.
     @inline(__always)
     private static func decodeChecked(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, toOne: (Int, Int64) -> Void) throws(Malformed) -> [Value] {
+        try checkSum(bytes, key: key)
+        return try decodeValues(bytes, entity, toOne: toOne)
+    }
+
+    /// The version byte and the checksum.
+    @inline(__always)
+    private static func checkSum(_ bytes: UnsafeRawBufferPointer, key: Int64) throws(Malformed) {
         guard bytes.count >= 5 else { throw Malformed("\(bytes.count) bytes") }
         // A newer Strata bumps the metadata's format too, so an unknown record version is damage.
         guard bytes[0] == version || bytes[0] == 1 else { throw Malformed("record format \(bytes[0])") }
@@ -179,6 +186,11 @@ enum LMDBRecordCodec {
         guard stored == checksum(UnsafeRawBufferPointer(rebasing: bytes[5...]), key: bytes[0] == 1 ? nil : key) else {
             throw Malformed("checksum mismatch: damaged, or stored under another key")
         }
+    }
+
+    /// Every value and to-one of a record whose version and checksum are checked.
+    @inline(__always)
+    private static func decodeValues(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, toOne: (Int, Int64) -> Void) throws(Malformed) -> [Value] {
         let types = entity.attributeTypes
         // The cursor is a local value, not a variable captured by nested functions (which costs an
         // exclusivity check per read). `reserveCapacity` and `append` are specialized for `Value`;
@@ -188,40 +200,129 @@ enum LMDBRecordCodec {
         attributes.reserveCapacity(types.count)
         var reader = Reader(bytes: bytes, p: 5)
         for i in 0..<types.count {
-            let tag = try reader.byte()
-            let value: Value
-            switch (tag, types[i]) {
-            case (0, _): value = .null
-            case (1, .bool): value = .bool(false)
-            case (2, .bool): value = .bool(true)
-            case (3, .int): value = .int(Int64(bitPattern: try reader.fixed()))
-            case (4, .double): value = .double(Double(bitPattern: try reader.fixed()))
-            case (5, .string): value = .string(String(decoding: try reader.span(), as: UTF8.self))
-            case (6, .date): value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.fixed())))
-            case (7, .data): value = .data(Data(try reader.span()))
-            case (8, .uuid):
-                let raw = try reader.take(16)
-                var u = UUID().uuid
-                withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: raw) }
-                value = .uuid(UUID(uuid: u))
-            case (9, .url):
-                let text = String(decoding: try reader.span(), as: UTF8.self)
-                guard let url = URL(string: text) else { throw Malformed("unreadable URL") }
-                value = .url(url)
-            default:
-                throw Malformed("tag \(tag) for \(entity.attributes[i].name), a \(types[i].rawValue)")
-            }
-            attributes.append(value)
+            attributes.append(try reader.value(try reader.byte(), types[i], entity, i))
         }
         for (r, isToMany) in entity.relationshipIsToMany.enumerated() where !isToMany {
-            switch try reader.byte() {
-            case 0: break
-            case 1: toOne(r, Int64(bitPattern: try reader.fixed()))
-            case let tag: throw Malformed("relationship tag \(tag)")
+            if let target = try reader.toOne() { toOne(r, target) }
+        }
+        try reader.end()
+        return attributes
+    }
+
+    /// Checks a stored record as `decode` does — version, checksum, every tag against the schema,
+    /// every length, URLs readable, no bytes left over — without building a value, so a snapshot
+    /// can keep the bytes and decode a value only when it is read (`LMDBSnapshot`). Returns the
+    /// offset of the first to-one.
+    ///
+    /// - Throws: `corruptStore` naming the entity and key, as `decode`.
+    static func check(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, file: String) throws -> Int {
+        do throws(Malformed) {
+            try checkSum(bytes, key: key)
+            var reader = Reader(bytes: bytes, p: 5)
+            let types = entity.attributeTypes
+            for i in 0..<types.count { try reader.skip(try reader.byte(), types[i], entity, i) }
+            let links = reader.p
+            for isToMany in entity.relationshipIsToMany where !isToMany { _ = try reader.toOne() }
+            try reader.end()
+            return links
+        } catch {
+            throw damaged(error, entity, key: key, file: file)
+        }
+    }
+
+    /// The error of a damaged record, naming it and the store around it.
+    private static func damaged(_ error: Malformed, _ entity: EntitySchema, key: Int64, file: String) -> StrataError {
+        StrataError(.corruptStore, "Record \(key) of '\(entity.name)' is damaged (\(error.what)); restore the environment from a backup.", entity: entity.name, file: file)
+    }
+
+    /// The tag a stored value of `type` has (besides 0, nil; a bool's is 1, or 2 for true).
+    static func tag(of type: AttributeType) -> UInt8 {
+        switch type {
+        case .bool: 1
+        case .int: 3
+        case .double: 4
+        case .string: 5
+        case .date: 6
+        case .data: 7
+        case .uuid: 8
+        case .url: 9
+        }
+    }
+
+    /// `check` in one pass over the bytes, without errors: the offset of the first to-one when the
+    /// record is sound, `nil` when anything is off — or it holds a URL, which only `check` parses —
+    /// and `check` is to say what (`tags`: `tag(of:)` of each attribute; `toOnes`: how many to-ones).
+    @inline(__always)
+    static func quickCheck(_ bytes: UnsafeRawBufferPointer, key: Int64, tags: UnsafeBufferPointer<UInt8>, toOnes: Int) -> Int? {
+        let n = bytes.count
+        guard n >= 5, let base = bytes.baseAddress, base.load(as: UInt8.self) == version else { return nil }
+        guard UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 1, as: UInt32.self)) == checksum(UnsafeRawBufferPointer(rebasing: bytes[5...]), key: key) else { return nil }
+        var p = 5
+        for expected in tags {
+            guard p < n else { return nil }
+            let tag = base.load(fromByteOffset: p, as: UInt8.self)
+            p += 1
+            if tag == 0 { continue }
+            guard tag == expected || (expected == 1 && tag == 2) else { return nil }
+            switch tag {
+            case 1, 2: break
+            case 3, 4, 6: p += 8
+            case 8: p += 16
+            case 5, 7:
+                var length = 0
+                var shift = 0
+                while true {
+                    guard p < n, shift < 63 else { return nil }
+                    let b = base.load(fromByteOffset: p, as: UInt8.self)
+                    p += 1
+                    length |= Int(b & 0x7F) << shift
+                    if b < 0x80 { break }
+                    shift += 7
+                }
+                guard length >= 0, length <= n - p else { return nil }
+                p += length
+            default: return nil
+            }
+            guard p <= n else { return nil }
+        }
+        let links = p
+        for _ in 0..<toOnes {
+            guard p < n else { return nil }
+            switch base.load(fromByteOffset: p, as: UInt8.self) {
+            case 0: p += 1
+            case 1: p += 9
+            default: return nil
             }
         }
-        guard reader.p == bytes.count else { throw Malformed("\(bytes.count - reader.p) bytes too many") }
-        return attributes
+        return p == n ? links : nil
+    }
+
+    /// Attribute `index` of a record `check` accepted (so nothing can fail: `.null` if it did).
+    static func checkedValue(at index: Int, _ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema) -> Value {
+        let types = entity.attributeTypes
+        var reader = Reader(bytes: bytes, p: 5)
+        do {
+            for i in 0..<index { try reader.skip(try reader.byte(), types[i], entity, i) }
+            return try reader.value(try reader.byte(), types[index], entity, index)
+        } catch {
+            return .null
+        }
+    }
+
+    /// Every attribute of a record `check` accepted.
+    static func checkedValues(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema) -> [Value] {
+        (try? decodeValues(bytes, entity) { _, _ in }) ?? entity.attributes.map { _ in .null }
+    }
+
+    /// The to-one targets of a record `check` accepted, read from `links` (what `check` returned),
+    /// one slot per relationship (`nil` for an empty to-one and for every to-many).
+    static func checkedToOne(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, links: Int, _ body: (Int, Int64) -> Void) {
+        var reader = Reader(bytes: bytes, p: links)
+        do {
+            for (r, isToMany) in entity.relationshipIsToMany.enumerated() where !isToMany {
+                if let target = try reader.toOne() { body(r, target) }
+            }
+        } catch {}
     }
 
     /// What is wrong with a record's bytes; `decode` names the record and the store around it.
@@ -251,6 +352,65 @@ enum LMDBRecordCodec {
             guard n <= bytes.count - p else { throw Malformed("truncated") }
             defer { p += n }
             return UnsafeRawBufferPointer(rebasing: bytes[p..<(p + n)])
+        }
+
+        /// The value of attribute `i` (of `type`) that starts with `tag`.
+        @inline(__always)
+        mutating func value(_ tag: UInt8, _ type: AttributeType, _ entity: EntitySchema, _ i: Int) throws(Malformed) -> Value {
+            switch (tag, type) {
+            case (0, _): return .null
+            case (1, .bool): return .bool(false)
+            case (2, .bool): return .bool(true)
+            case (3, .int): return .int(Int64(bitPattern: try fixed()))
+            case (4, .double): return .double(Double(bitPattern: try fixed()))
+            case (5, .string): return .string(String(decoding: try span(), as: UTF8.self))
+            case (6, .date): return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: try fixed())))
+            case (7, .data): return .data(Data(try span()))
+            case (8, .uuid):
+                let raw = try take(16)
+                var u = UUID().uuid
+                withUnsafeMutableBytes(of: &u) { $0.copyMemory(from: raw) }
+                return .uuid(UUID(uuid: u))
+            case (9, .url):
+                let text = String(decoding: try span(), as: UTF8.self)
+                guard let url = URL(string: text) else { throw Malformed("unreadable URL") }
+                return .url(url)
+            default:
+                throw Self.wrongTag(tag, type, entity, i)
+            }
+        }
+
+        /// A tag that does not fit the attribute's type.
+        static func wrongTag(_ tag: UInt8, _ type: AttributeType, _ entity: EntitySchema, _ i: Int) -> Malformed {
+            Malformed("tag \(tag) for \(entity.attributes[i].name), a \(type.rawValue)")
+        }
+
+        /// Throws unless every byte was read.
+        func end() throws(Malformed) {
+            guard p == bytes.count else { throw Malformed("\(bytes.count - p) bytes too many") }
+        }
+
+        /// Moves past attribute `i`'s value as `value` reads it, checking the same things.
+        @inline(__always)
+        mutating func skip(_ tag: UInt8, _ type: AttributeType, _ entity: EntitySchema, _ i: Int) throws(Malformed) {
+            switch (tag, type) {
+            case (0, _), (1, .bool), (2, .bool): return
+            case (3, .int), (4, .double), (6, .date): _ = try take(8)
+            case (5, .string), (7, .data): _ = try span()
+            case (8, .uuid): _ = try take(16)
+            case (9, .url): _ = try value(tag, type, entity, i)
+            default: throw Self.wrongTag(tag, type, entity, i)
+            }
+        }
+
+        /// A to-one: 0, or 1 and the target's key.
+        @inline(__always)
+        mutating func toOne() throws(Malformed) -> Int64? {
+            switch try byte() {
+            case 0: return nil
+            case 1: return Int64(bitPattern: try fixed())
+            case let tag: throw Malformed("relationship tag \(tag)")
+            }
         }
 
         /// A LEB128 length and that many bytes.

@@ -13,12 +13,30 @@ final class LMDBContext: Sendable {
     /// search on `layout.schema` copied the whole struct per lookup (limit:
     /// Benchmarks/Thresholds/lmdb-fetch-by-id.txt).
     let entities: [EntitySchema]
+    /// Whether each entity (by index) has a to-many relationship, whose lists a snapshot reads
+    /// with the record.
+    let hasToMany: [Bool]
+    /// Each entity's attribute tags (`LMDBRecordCodec.tag(of:)`), for the fast check.
+    let tags: [[UInt8]]
+    /// How many to-one relationships each entity has.
+    let toOneCounts: [Int]
 
     init(layout: LMDBLayout, storeIdentifier: String, file: String) {
         self.layout = layout
         self.storeIdentifier = storeIdentifier
         self.file = file
         self.entities = layout.schema.entities
+        self.hasToMany = layout.schema.entities.map { $0.relationshipIsToMany.contains(true) }
+        self.tags = layout.schema.entities.map { $0.attributeTypes.map(LMDBRecordCodec.tag(of:)) }
+        self.toOneCounts = layout.schema.entities.map { e in e.relationshipIsToMany.filter { !$0 }.count }
+    }
+
+    /// `LMDBRecordCodec.check` with the entity's tags looked up once, at open.
+    @inline(__always)
+    func check(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64) throws -> Int {
+        let links = tags[entity.index].withUnsafeBufferPointer { LMDBRecordCodec.quickCheck(bytes, key: key, tags: $0, toOnes: toOneCounts[entity.index]) }
+        if let links { return links }
+        return try LMDBRecordCodec.check(bytes, entity, key: key, file: file)
     }
 
     /// The entity named `name`; a few names are compared in place (lengths first), more are
@@ -147,72 +165,38 @@ struct LMDBRecords {
         PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: entityName, primaryKey: key)
     }
 
-    /// The snapshot of `entity`'s record `key`, decoded straight from its page, or `nil`.
-    func snapshot(_ entity: EntitySchema, _ key: Int64) throws -> DefaultSnapshot? {
+    /// The snapshot of `entity`'s record `key`, its bytes checked and kept, or `nil`.
+    func snapshot(_ entity: EntitySchema, _ key: Int64) throws -> LMDBSnapshot? {
         var data = MDB_val()
         let rc = withKey(key) { mdb_get(txn, layout.records[entity.index], &$0, &data) }
         if rc == MDB_NOTFOUND { return nil }
         try lmdbCheck(rc, "read \(entity.name) \(key)")
-        return try snapshot(entity, key, data.bytes)
+        var blocks = LMDBBlocks(context, exact: true)
+        return try snapshot(entity, key, data.bytes, into: &blocks)
     }
 
-    /// The snapshot of a record from its stored bytes, in a scan: the relationship array is the
-    /// previous record's (one retain, no allocation) when the record points at the same to-one
-    /// targets, as children stored next to their siblings do (`LMDBLinkReuse`; limit:
-    /// Benchmarks/Thresholds/lmdb-scan.txt).
-    func snapshot(_ entity: EntitySchema, _ key: Int64, _ bytes: UnsafeRawBufferPointer, reusing reuse: inout LMDBLinkReuse) throws -> DefaultSnapshot {
-        var keys: [Int64?] = []
-        swap(&keys, &reuse.keys)  // a local, so the closure's writes need no exclusivity check
-        defer { swap(&keys, &reuse.keys) }
-        var same = reuse.relationships != nil
-        var next = 0
-        let attributes = try LMDBRecordCodec.decode(bytes, entity, key: key, file: file) { r, target in
-            while next < r {
-                if keys[next] != nil { keys[next] = nil; same = false }
-                next += 1
-            }
-            if keys[r] != target { keys[r] = target; same = false }
-            next = r + 1
-        }
-        while next < keys.count {
-            if keys[next] != nil { keys[next] = nil; same = false }
-            next += 1
-        }
-        let relationships: [RelationshipValue]
-        if same, let shared = reuse.relationships {
-            relationships = shared
-        } else {
+    /// The snapshot of a record from its stored bytes: checked in full, copied into the current
+    /// block, and decoded only when a value is read (`LMDBSnapshot`). An entity with to-many
+    /// relationships has its lists read now, while the transaction is open.
+    @inline(__always)
+    func snapshot(_ entity: EntitySchema, _ key: Int64, _ bytes: UnsafeRawBufferPointer, into blocks: inout LMDBBlocks) throws -> LMDBSnapshot {
+        let links = try context.check(bytes, entity, key: key)
+        var relationships: [RelationshipValue]?
+        if context.hasToMany[entity.index] {
             let names = entity.destinationNames
-            var built: [RelationshipValue] = []
-            built.reserveCapacity(keys.count)
-            for r in keys.indices { built.append(.toOne(keys[r].map { id(names[r], $0) })) }
-            reuse.relationships = built
+            var built = [RelationshipValue](repeating: .toOne(nil), count: names.count)
+            LMDBRecordCodec.checkedToOne(bytes, entity, links: links) { r, target in built[r] = .toOne(id(names[r], target)) }
+            for r in entity.relationships.indices where entity.relationshipIsToMany[r] {
+                built[r] = .toMany(try targets(entity, key, r).map { id(names[r], $0) })
+            }
             relationships = built
         }
-        return DefaultSnapshot(entity: entity, persistentIdentifier: id(entity.name, key), attributes: attributes, relationships: relationships)
-    }
-
-    /// The snapshot of a record from its stored bytes: one pass, no intermediate record.
-    func snapshot(_ entity: EntitySchema, _ key: Int64, _ bytes: UnsafeRawBufferPointer) throws -> DefaultSnapshot {
-        let names = entity.destinationNames
-        let count = entity.relationships.count
-        // Appended in order (to-ones arrive in increasing `r`; the gaps are empty to-ones and the
-        // to-many slots, filled below): specialized appends, not `Array(repeating:)`'s generic allocation.
-        var relationships: [RelationshipValue] = []
-        relationships.reserveCapacity(count)
-        let attributes = try LMDBRecordCodec.decode(bytes, entity, key: key, file: file) { r, target in
-            while relationships.count < r { relationships.append(.toOne(nil)) }
-            relationships.append(.toOne(id(names[r], target)))
-        }
-        while relationships.count < count { relationships.append(.toOne(nil)) }
-        for r in entity.relationships.indices where entity.relationshipIsToMany[r] {
-            relationships[r] = .toMany(try targets(entity, key, r).map { id(names[r], $0) })
-        }
-        return DefaultSnapshot(entity: entity, persistentIdentifier: id(entity.name, key), attributes: attributes, relationships: relationships)
+        let (block, offset) = blocks.append(bytes)
+        return LMDBSnapshot(entity: entity, key: key, block: block, at: offset, count: bytes.count, links: links, relationships: relationships)
     }
 
     /// The snapshot a client sees for a record.
-    func snapshot(_ entity: EntitySchema, _ key: Int64, _ record: LMDBRecord) throws -> DefaultSnapshot {
+    func snapshot(_ entity: EntitySchema, _ key: Int64, _ record: LMDBRecord) throws -> LMDBSnapshot {
         let count = entity.relationships.count
         let relationships = try [RelationshipValue](unsafeUninitializedCapacity: count) { buffer, initialized in
             for r in 0..<count {
@@ -227,22 +211,28 @@ struct LMDBRecords {
                 initialized = r + 1
             }
         }
-        return DefaultSnapshot(entity: entity, persistentIdentifier: id(entity.name, key), attributes: record.attributes, relationships: relationships)
+        return LMDBSnapshot(entity: entity, persistentIdentifier: id(entity.name, key), attributes: record.attributes, relationships: relationships)
     }
 }
 
-/// What a scan keeps from one record to the next so that records pointing at the same to-one
-/// targets share one relationship array (arrays are values: sharing storage is invisible to the
-/// snapshots' users). Only for entities without to-many relationships, whose arrays are their to-ones.
-struct LMDBLinkReuse {
-    /// The last record's to-one target keys, one slot per relationship.
-    var keys: [Int64?]
-    /// The last record's relationship array; `nil` before the first record.
-    var relationships: [RelationshipValue]?
+/// Where a fetch copies the records it hands out: a scan fills blocks of `LMDBBytes.blockSize`
+/// one after the other; a point lookup (`exact`) makes one block of the record's size.
+struct LMDBBlocks {
+    let context: LMDBContext
+    let exact: Bool
+    var current: LMDBBytes?
 
-    /// A fresh state for `entity`, or `nil` when it has a to-many relationship.
-    init?(_ entity: EntitySchema) {
-        guard !entity.relationshipIsToMany.contains(true) else { return nil }
-        keys = Array(repeating: nil, count: entity.relationships.count)
+    init(_ context: LMDBContext, exact: Bool) {
+        self.context = context
+        self.exact = exact
+    }
+
+    /// Copies `bytes` into the current block (a new one when they do not fit) and says where.
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeRawBufferPointer) -> (LMDBBytes, Int) {
+        if let current, current.room(bytes.count) { return (current, current.append(bytes)) }
+        let block = LMDBBytes.make(capacity: exact ? bytes.count : max(bytes.count, LMDBBytes.blockSize), storeIdentifier: context.storeIdentifier)
+        current = block
+        return (block, block.append(bytes))
     }
 }

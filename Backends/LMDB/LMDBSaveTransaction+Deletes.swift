@@ -54,7 +54,7 @@ extension LMDBSaveTransaction {
     }
 
     /// The records the save changed beyond what the request sent, for the result.
-    func changedRecords() throws -> [DefaultSnapshot] {
+    func changedRecords() throws -> [LMDBSnapshot] {
         let reported = touched.union(refreshed).subtracting(deletedSet)
         guard !reported.isEmpty else { return [] }
         // An insert's write is found by its key; updates (usually few) by a dictionary.
@@ -64,14 +64,14 @@ extension LMDBSaveTransaction {
             if isInserted(k.entity, k.key) { return writes[insertWrites[k.entity][Int(k.key - firstInserted[k.entity])]] }
             return updates[k].map { writes[$0] }
         }
-        var result: [DefaultSnapshot] = []
+        var result: [LMDBSnapshot] = []
         for k in reported {
             let entity = entities[k.entity]
             guard let record = try load(k.entity, k.key) else { continue }
             let snapshot = try records.snapshot(entity, k.key, record)
             if !refreshed.contains(k), let w = write(k) {
                 let same = entity.relationships.indices.allSatisfy { r in
-                    let now = snapshot.relationships[r].targets.map(\.primaryKey)
+                    let now = snapshot.relationshipValues[r].targets.map(\.primaryKey)
                     let sent = w.sent[r].keys
                     guard entity.relationshipIsToMany[r] && !entity.relationships[r].isOrdered else { return now == sent }
                     // A stored list has no duplicates: a count apart means different, without hashing `now`.

@@ -16,11 +16,12 @@ extension LMDBStore {
                 let records = LMDBRecords(txn: txn, context: context)
                 let query = LMDBQuery(records: records, schema: layout.schema)
                 let snapshots = try layout.schema.entities.map { try query.scan(FetchDescriptor(entity: $0.name), $0) }
-                var problems = StoreInvariants.violations(layout.schema, storeIdentifier: identifier, records: snapshots)
+                let decoded = snapshots.map { $0.map { DefaultSnapshot(entity: $0.entity, persistentIdentifier: $0.persistentIdentifier, attributes: $0.attributeValues, relationships: $0.relationshipValues) } }
+                var problems = StoreInvariants.violations(layout.schema, storeIdentifier: identifier, records: decoded)
                 for entity in layout.schema.entities {
                     try problems += valueDatabaseViolations(records, entity)
                     for r in entity.relationships.indices where entity.relationshipIsToMany[r] {
-                        let listed = snapshots[entity.index].reduce(0) { $0 + $1.relationships[r].targets.count }
+                        let listed = snapshots[entity.index].reduce(0) { $0 + $1.relationshipValues[r].targets.count }
                         let entries = try entryCount(txn, layout.toMany[entity.index][r])
                         if entries != listed {
                             problems.append("\(LMDBLayout.toManyName(entity, r)) holds \(entries) entries for \(listed) listed targets")

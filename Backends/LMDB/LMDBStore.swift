@@ -13,8 +13,8 @@ import Synchronization
 /// in this process or another one opening the same folder; writers of several processes take turns
 /// through LMDB's writer lock.
 public final class LMDBStore: HistoryRecordingStore {
-    /// Snapshots are the core's default.
-    public typealias Snapshot = DefaultSnapshot
+    /// Snapshots keep a fetched record's bytes and decode values when they are read.
+    public typealias Snapshot = LMDBSnapshot
 
     /// The configuration the store was opened with.
     public let configuration: LMDBStoreConfiguration
@@ -79,7 +79,7 @@ public final class LMDBStore: HistoryRecordingStore {
     }
 
     /// The matching records as snapshots, in the contract's order.
-    public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
+    public func fetch(_ descriptor: FetchDescriptor) throws -> [LMDBSnapshot] {
         if let id = descriptor.pointLookupIdentifier {
             // Fetch by identifier: one mdb_get (the point lookup without its checks of the descriptor).
             let entity = try schema.requireEntity(descriptor.entityName)
@@ -99,7 +99,7 @@ public final class LMDBStore: HistoryRecordingStore {
     /// store does not hold it (temporary, another store's, another entity's, deleted, never made).
     ///
     /// - Throws: `unknownEntity` when the schema has no entity `id.entityName`, as the fetch does.
-    public func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
+    public func snapshot(for id: PersistentIdentifier) throws -> LMDBSnapshot? {
         let entity = try context.entity(named: id.entityName)
         guard !id.isTemporary, id.storeIdentifier == identifier else { return nil }
         // The key alone is captured: capturing `id` copies its two strings into the closure.
@@ -134,7 +134,7 @@ public final class LMDBStore: HistoryRecordingStore {
     }
 
     /// Applies the save in one write transaction; on any error it is aborted and nothing changes.
-    public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
+    public func save(_ request: SaveRequest<LMDBSnapshot>) throws -> SaveResult<LMDBSnapshot> {
         guard !configuration.isReadOnly else {
             throw StrataError.readOnly("LMDB store", toDo: "save", file: environment.path)
         }
@@ -147,7 +147,7 @@ public final class LMDBStore: HistoryRecordingStore {
                 if configuration.recordsHistory {
                     try transaction.recordHistory(requested: HistoryRecorder.requested(request), author: request.author, file: environment.path)
                 }
-                var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
+                var changed: [PersistentIdentifier: LMDBSnapshot] = [:]
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
                 if let hook = beforeCommit.withLock({ $0 }) { hook() }
                 return SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: transaction.deletedIdentifiers, changedSnapshots: changed)

@@ -61,6 +61,19 @@ struct BenchTests {
         if backend != "json" { #expect(measured.baseline?["update-one"].map { $0.value > 0 } == true) }
     }
 
+    /// Each step with a goal against its raw engine shows it beside the ratio, met or not.
+    @Test func theTableShowsEachGoalMetOrNot() {
+        func figure(_ value: Double, _ unit: String) -> WorkloadReport.Figure { .init(value: value, unit: unit) }
+        let report = WorkloadReport(
+            backend: "lmdb", records: 10, steps: ["scan": figure(100, "records/s"), "fetch-by-id": figure(50, "lookups/s"), "filter": figure(2, "ms")],
+            order: ["scan", "fetch-by-id", "filter"], version: "test", machine: .current,
+            baseline: ["scan": figure(200, "records/s"), "fetch-by-id": figure(100, "lookups/s"), "filter": figure(1, "ms")])
+        let lines = report.table.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("scan") && $0.hasSuffix("speed ×0.50   goal ≥0.50 met") }, "\(report.table)")
+        #expect(lines.contains { $0.hasPrefix("fetch-by-id") && $0.hasSuffix("speed ×0.50   goal ≥0.60 not met") }, "\(report.table)")
+        #expect(lines.contains { $0.hasPrefix("filter") && $0.hasSuffix("speed ×0.50") }, "no goal, none shown: \(report.table)")
+    }
+
     @Test func aLevelTheBackendLacksIsRefusedAndMemoryHasNone() throws {
         #expect(try Self.bench(["--backend", "json", "--records", "1000", "--durability", "processCrash"]).status != 0)
         let memory = try Self.bench(["--backend", "memory", "--records", "1000"])

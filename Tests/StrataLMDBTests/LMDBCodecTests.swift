@@ -48,10 +48,36 @@ struct LMDBCodecTests {
             #expect(bytes.count == LMDBRecordCodec.encodedSize(record, entity))
             let decoded = try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") }
             #expect(decoded.toOne == record.toOne)
-            for (a, b) in zip(decoded.attributes, record.attributes) {
-                if case .double(let x) = a, case .double(let y) = b { #expect(x.bitPattern == y.bitPattern) } else { #expect(a == b) }
-            }
+            Self.expectSame(decoded.attributes, record.attributes)
+            // What a fetch does instead (`LMDBSnapshot`): check the bytes, decode values on access.
+            let links = try Self.check(bytes, entity, key: 1)
+            #expect(Self.quickCheck(bytes, entity, key: 1) == (record.attributes[7].isNull ? links : nil), "only a URL sends a sound record to the full check")
+            Self.expectSame(bytes.withUnsafeBytes { LMDBRecordCodec.checkedValues($0, entity) }, record.attributes)
+            Self.expectSame(bytes.withUnsafeBytes { b in entity.attributes.indices.map { LMDBRecordCodec.checkedValue(at: $0, b, entity) } }, record.attributes)
+            var toOne: [Int64?] = Array(repeating: nil, count: entity.relationships.count)
+            bytes.withUnsafeBytes { LMDBRecordCodec.checkedToOne($0, entity, links: links) { toOne[$0] = $1 } }
+            #expect(toOne == record.toOne)
         }
+    }
+
+    /// Equal values, doubles by bit pattern (−0, NaN).
+    static func expectSame(_ values: [Value], _ expected: [Value]) {
+        #expect(values.count == expected.count)
+        for (a, b) in zip(values, expected) {
+            if case .double(let x) = a, case .double(let y) = b { #expect(x.bitPattern == y.bitPattern) } else { #expect(a == b) }
+        }
+    }
+
+    /// The fetch's fast pass over a record's bytes (`LMDBContext.check` runs it first).
+    static func quickCheck(_ bytes: [UInt8], _ entity: EntitySchema, key: Int64) -> Int? {
+        let tags = entity.attributeTypes.map(LMDBRecordCodec.tag(of:))
+        let toOnes = entity.relationshipIsToMany.filter { !$0 }.count
+        return bytes.withUnsafeBytes { b in tags.withUnsafeBufferPointer { LMDBRecordCodec.quickCheck(b, key: key, tags: $0, toOnes: toOnes) } }
+    }
+
+    /// The fetch's full check, which names the damage.
+    static func check(_ bytes: [UInt8], _ entity: EntitySchema, key: Int64) throws -> Int {
+        try bytes.withUnsafeBytes { try LMDBRecordCodec.check($0, entity, key: key, file: "test") }
     }
 
     @Test func everyCutOrFlippedByteIsCorruptNotACrash() throws {
@@ -60,11 +86,16 @@ struct LMDBCodecTests {
         let bytes = LMDBRecordCodec.encoded(record, entity, key: 1)
         for length in 0..<bytes.count {
             #expect(throws: StrataError.self) { try Array(bytes[..<length]).withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") } }
+            #expect(Self.quickCheck(Array(bytes[..<length]), entity, key: 1) == nil)
+            #expect(throws: StrataError.self) { try Self.check(Array(bytes[..<length]), entity, key: 1) }
         }
+        #expect(Self.quickCheck(bytes, entity, key: 1) != nil)
         for i in bytes.indices {
             var damaged = bytes
             damaged[i] ^= 0x10
             #expect(throws: StrataError.self) { try damaged.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") } }
+            #expect(Self.quickCheck(damaged, entity, key: 1) == nil)
+            #expect(throws: StrataError.self) { try Self.check(damaged, entity, key: 1) }
         }
     }
 

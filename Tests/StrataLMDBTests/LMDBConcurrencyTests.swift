@@ -11,8 +11,8 @@ import Testing
 struct LMDBConcurrencyTests {
     static let tagEntity = FixtureDomain.schema.entity(named: "Tag")!
 
-    static func tags(_ prefix: String, _ range: Range<Int>) throws -> [DefaultSnapshot] {
-        try range.map { try DefaultSnapshot.inserting(tagEntity, values: ["name": .string("\(prefix)\($0)")]) }
+    static func tags(_ prefix: String, _ range: Range<Int>) throws -> [LMDBSnapshot] {
+        try range.map { try LMDBSnapshot.inserting(tagEntity, values: ["name": .string("\(prefix)\($0)")]) }
     }
 
     /// What a reader saw in one fetch: how many tags and how many of them are new.
@@ -28,7 +28,7 @@ struct LMDBConcurrencyTests {
         let old = try store.save(SaveRequest(inserted: try Self.tags("old-", 0..<2_000)))
         // The large save inserts 20,000 tags and deletes half of the old ones.
         let doomed = old.remappedIdentifiers.permanentIdentifiers.prefix(1_000).map {
-            DefaultSnapshot(entity: Self.tagEntity, persistentIdentifier: $0, attributes: [], relationships: [])
+            LMDBSnapshot(entity: Self.tagEntity, persistentIdentifier: $0, attributes: [], relationships: [])
         }
         let request = SaveRequest(inserted: try Self.tags("new-", 0..<20_000), deleted: Array(doomed))
         @Sendable func observe() throws -> Observation {

@@ -168,7 +168,7 @@ struct LMDBFileTests {
         #expect(try store.fetch(FetchDescriptor(entity: "Library")).count == 2, "undamaged entities still read")
 
         try Self.edit(folder) { txn, meta in try LMDBMeta.put(txn, meta, "next.Tag", [1, 2, 3]) }
-        let tag = try DefaultSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "new"])
+        let tag = try LMDBSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "new"])
         let counter = try #require(throws: StrataError.self) { try Self.open(folder).save(SaveRequest(inserted: [tag])) }
         #expect(counter.code == .corruptStore)
     }
@@ -184,7 +184,7 @@ struct LMDBFileTests {
         try FixtureDomain.writeSample(into: writer)
         let reader = try LMDBStore(readOnly)
         #expect(try reader.fetchCount(FetchDescriptor(entity: "Book")) == 3)
-        let tag = try DefaultSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "later"])
+        let tag = try LMDBSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "later"])
         _ = try writer.save(SaveRequest(inserted: [tag]))
         #expect(try reader.fetchCount(FetchDescriptor(entity: "Tag")) == 2, "the reader sees the writer's commit")
         let refused = try #require(throws: StrataError.self) { try reader.save(SaveRequest(inserted: [tag])) }
@@ -214,9 +214,9 @@ struct LMDBFileTests {
         let folder = dir.appendingPathComponent("store")
         let store = try Self.open(folder, initialMapSize: 1 << 20, maximumMapSize: 32 << 20)
         let sample = FixtureDomain.schema.entity(named: "Sample")!
-        func samples(_ count: Int, megabytes: Int, from: Int) throws -> [DefaultSnapshot] {
+        func samples(_ count: Int, megabytes: Int, from: Int) throws -> [LMDBSnapshot] {
             try (0..<count).map { i in
-                try DefaultSnapshot.inserting(sample, values: ["label": .string("s\(from + i)"), "data": .data(Data(repeating: UInt8(i & 0xFF), count: megabytes << 20))])
+                try LMDBSnapshot.inserting(sample, values: ["label": .string("s\(from + i)"), "data": .data(Data(repeating: UInt8(i & 0xFF), count: megabytes << 20))])
             }
         }
         _ = try store.save(SaveRequest(inserted: try samples(4, megabytes: 2, from: 0)))

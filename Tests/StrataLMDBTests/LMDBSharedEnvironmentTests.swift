@@ -23,11 +23,11 @@ struct LMDBSharedEnvironmentTests {
         do {
             let first = try T.open(folder), second = try T.open(folder), reader = try Self.reader(folder)
             #expect(first.environment === second.environment && reader.environment === first.environment)
-            let tag = try DefaultSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "shared"])
+            let tag = try LMDBSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "shared"])
             _ = try second.save(SaveRequest(inserted: [tag]))
             #expect(try Self.tags(first) == 1 && (try Self.tags(reader)) == 1)
             let error = try #require(throws: StrataError.self) {
-                try reader.save(SaveRequest(inserted: [try DefaultSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "no"])]))
+                try reader.save(SaveRequest(inserted: [try LMDBSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "no"])]))
             }
             #expect(error.code == .readOnlyStore, "a read-only store on a shared writable environment still refuses saves")
         }

@@ -94,7 +94,7 @@ public struct WorkloadReport: Sendable, Codable {
 
     /// A plain-text table: step, value, unit, and with a baseline, its value and the backend's speed
     /// relative to it (`relativeSpeed`: above 1 is faster than the raw engine, below 1 slower; for
-    /// `size`, raw bytes / backend bytes).
+    /// `size`, raw bytes / backend bytes), and the step's goal (`WorkloadGoals`), met or not.
     public var table: String {
         var title = "\(backend) — standard workload, N = \(records)"
         if let runs, runs > 1 { title += ", medians of \(runs) runs" }
@@ -107,6 +107,9 @@ public struct WorkloadReport: Sendable, Codable {
             var line = name.padding(toLength: width, withPad: " ", startingAt: 0) + format(f.value).leftPadded(14) + "  " + f.unit.padding(toLength: 12, withPad: " ", startingAt: 0)
             if let b = baseline?[name], let speed = relativeSpeed(name) {
                 line += "  raw " + format(b.value).leftPadded(12) + "   " + (name == "size" ? "raw/size " : "speed ×") + String(format: "%.2f", speed)
+                if let goal = WorkloadGoals.goal(backend, name) {
+                    line += "   goal ≥" + String(format: "%.2f", goal) + (speed >= goal ? " met" : " not met")
+                }
             }
             lines.append(line)
         }

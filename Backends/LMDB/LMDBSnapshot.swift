@@ -1,0 +1,208 @@
+import Foundation
+@_spi(StrataEngine) import Strata
+
+/// The LMDB backend's snapshot: a record read from the store keeps its stored bytes and decodes a
+/// value when it is read; a snapshot built from values (a save's request, a filter's result, a save
+/// result's changed records) keeps the values.
+///
+/// A fetch checks each record's bytes completely before handing them over (`LMDBRecordCodec.check`:
+/// checksum, every tag and length), so damage is still a `corruptStore` error of the fetch and reading
+/// a value later cannot fail. The bytes are copied out of the page (valid only inside its read
+/// transaction) into a shared block, `LMDBBytes`: a scan fills one block with many records, so a
+/// scanned record costs no allocation of its own. Building a `DefaultSnapshot` per record instead —
+/// an attribute array, a relationship array, a string per text value, an identifier — cost twelve
+/// times what raw C LMDB pays to read it (docs/benchmarks.md, "LMDB against its goals"; limits:
+/// Benchmarks/Thresholds/lmdb-scan.txt and lmdb-fetch-by-id.txt). It conforms to `DataStoreSnapshot`
+/// like `CSVSnapshot`, so the suite, the model layer and every caller use it through the protocol.
+///
+/// `@unchecked Sendable`: everything it references is immutable once the fetch hands it over
+/// (`LMDBBytes` is a `ManagedBuffer`, which cannot declare itself `Sendable`).
+///
+/// A block lives as long as any snapshot of it: keeping one snapshot of a large scan keeps its block
+/// (at most `LMDBBytes.blockSize` bytes) alive.
+public struct LMDBSnapshot: DataStoreSnapshot, @unchecked Sendable {
+    /// The entity.
+    public let entity: EntitySchema
+    /// `LMDBValues`, `LMDBBytes`, or `LMDBLinkedBytes`, as `kind` says (one reference: copying or
+    /// destroying a snapshot is one retain or release, no switch over cases).
+    private let storage: AnyObject
+    /// The stored record's key (stored kinds).
+    private let key: Int64
+    /// Where the record's bytes start in the block, and how many there are (stored kinds).
+    private let offset: Int, count: Int
+    /// Where the to-ones start within the record (stored kinds; `LMDBRecordCodec.check`).
+    private let links: Int
+    private let kind: Kind
+
+    private enum Kind: UInt8 {
+        /// `storage` is an `LMDBValues`.
+        case values
+        /// `storage` is the `LMDBBytes` block; the to-ones are decoded from the bytes.
+        case bytes
+        /// `storage` is an `LMDBLinkedBytes`: the block and the relationship values read with the record.
+        case linkedBytes
+    }
+
+    /// Builds a snapshot from values in the entity's order.
+    public init(entity: EntitySchema, persistentIdentifier: PersistentIdentifier, attributes: [Value], relationships: [RelationshipValue]) {
+        self.entity = entity
+        storage = LMDBValues(persistentIdentifier, attributes, relationships)
+        key = 0
+        offset = 0
+        count = 0
+        links = 0
+        kind = .values
+    }
+
+    /// A snapshot of a record's checked bytes in `block`; `relationships` when the entity has a
+    /// to-many (its lists were read with the record).
+    init(entity: EntitySchema, key: Int64, block: LMDBBytes, at offset: Int, count: Int, links: Int, relationships: [RelationshipValue]?) {
+        self.entity = entity
+        self.key = key
+        self.offset = offset
+        self.count = count
+        self.links = links
+        if let relationships {
+            storage = LMDBLinkedBytes(block, relationships)
+            kind = .linkedBytes
+        } else {
+            storage = block
+            kind = .bytes
+        }
+    }
+
+    private var values: LMDBValues { unsafeDowncast(storage, to: LMDBValues.self) }
+
+    private var block: LMDBBytes {
+        kind == .bytes ? unsafeDowncast(storage, to: LMDBBytes.self) : unsafeDowncast(storage, to: LMDBLinkedBytes.self).block
+    }
+
+    /// Runs `body` with the record's bytes (stored kinds).
+    @inline(__always)
+    private func withBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        block.withUnsafeMutablePointerToElements { body(UnsafeRawBufferPointer(start: $0 + offset, count: count)) }
+    }
+
+    /// The record's identifier.
+    public var persistentIdentifier: PersistentIdentifier {
+        if kind == .values { return values.id }
+        return PersistentIdentifier(storeIdentifier: block.header.storeIdentifier, entityName: entity.name, primaryKey: key)
+    }
+
+    /// The attribute value at `index`, decoded from the stored bytes when the snapshot has them.
+    public func attributeValue(at index: Int) -> Value {
+        if kind == .values { return values.attributes[index] }
+        return withBytes { LMDBRecordCodec.checkedValue(at: index, $0, entity) }
+    }
+
+    /// Every attribute value, decoded in one pass from the stored bytes when the snapshot has them.
+    public var attributeValues: [Value] {
+        if kind == .values { return values.attributes }
+        return withBytes { LMDBRecordCodec.checkedValues($0, entity) }
+    }
+
+    /// The relationship value at `index`.
+    public func relationshipValue(at index: Int) -> RelationshipValue {
+        switch kind {
+        case .values: values.relationships[index]
+        case .linkedBytes: unsafeDowncast(storage, to: LMDBLinkedBytes.self).relationships[index]
+        case .bytes: decodedRelationships()[index]
+        }
+    }
+
+    /// Every relationship value.
+    public var relationshipValues: [RelationshipValue] {
+        switch kind {
+        case .values: values.relationships
+        case .linkedBytes: unsafeDowncast(storage, to: LMDBLinkedBytes.self).relationships
+        case .bytes: decodedRelationships()
+        }
+    }
+
+    /// The attribute named `name`, `.null` for a name the entity lacks (as `DefaultSnapshot`'s).
+    public subscript(_ name: String) -> Value {
+        entity.attributeIndex(name).map(attributeValue(at:)) ?? .null
+    }
+
+    /// `relationshipValues`, under the name the save transaction's history reads.
+    var relationships: [RelationshipValue] { relationshipValues }
+
+    /// The to-ones decoded from the bytes (an entity without to-many relationships).
+    private func decodedRelationships() -> [RelationshipValue] {
+        let names = entity.destinationNames
+        let store = block.header.storeIdentifier
+        var result: [RelationshipValue] = []
+        result.reserveCapacity(names.count)
+        withBytes { bytes in
+            LMDBRecordCodec.checkedToOne(bytes, entity, links: links) { r, target in
+                while result.count < r { result.append(.toOne(nil)) }
+                result.append(.toOne(PersistentIdentifier(storeIdentifier: store, entityName: names[r], primaryKey: target)))
+            }
+        }
+        while result.count < names.count { result.append(.toOne(nil)) }
+        return result
+    }
+}
+
+/// A snapshot's values, when it was built from values.
+final class LMDBValues {
+    let id: PersistentIdentifier
+    let attributes: [Value]
+    let relationships: [RelationshipValue]
+
+    init(_ id: PersistentIdentifier, _ attributes: [Value], _ relationships: [RelationshipValue]) {
+        self.id = id
+        self.attributes = attributes
+        self.relationships = relationships
+    }
+}
+
+/// A stored record's block and the relationship values read with it (an entity with a to-many).
+final class LMDBLinkedBytes {
+    let block: LMDBBytes
+    let relationships: [RelationshipValue]
+
+    init(_ block: LMDBBytes, _ relationships: [RelationshipValue]) {
+        self.block = block
+        self.relationships = relationships
+    }
+}
+
+/// Records' bytes copied out of their pages, one after another in one heap block; immutable once a
+/// fetch has filled it (it is handed to snapshots only then), so the snapshots holding it can be
+/// shared between threads.
+final class LMDBBytes: ManagedBuffer<LMDBBytes.Header, UInt8> {
+    /// The block's size in a scan: large enough that the allocation is a small part of a record's
+    /// cost, small enough that one kept snapshot does not hold much memory.
+    static let blockSize = 32 << 10
+
+    /// The store identifier every snapshot's identifier names, and how full the block is.
+    struct Header {
+        let storeIdentifier: String
+        var used: Int
+        let capacity: Int
+    }
+
+    /// A new empty block of `capacity` bytes.
+    static func make(capacity: Int, storeIdentifier: String) -> LMDBBytes {
+        let buffer = create(minimumCapacity: capacity) { _ in Header(storeIdentifier: storeIdentifier, used: 0, capacity: capacity) }
+        return unsafeDowncast(buffer, to: LMDBBytes.self)
+    }
+
+    /// Copies `bytes` to the end of the block (which has room: `room`) and returns where they start.
+    @inline(__always)
+    func append(_ bytes: UnsafeRawBufferPointer) -> Int {
+        withUnsafeMutablePointers { header, elements in
+            let at = header.pointee.used
+            if let base = bytes.baseAddress, !bytes.isEmpty { UnsafeMutableRawPointer(elements + at).copyMemory(from: base, byteCount: bytes.count) }
+            header.pointee.used = at + bytes.count
+            return at
+        }
+    }
+
+    /// Whether `count` more bytes fit.
+    @inline(__always)
+    func room(_ count: Int) -> Bool {
+        withUnsafeMutablePointerToHeader { $0.pointee.capacity - $0.pointee.used >= count }
+    }
+}
