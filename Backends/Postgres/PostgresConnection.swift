@@ -236,17 +236,20 @@ final class PostgresConnection {
     }
 
     /// Called when a pipeline's `PQgetResult` gave no result (the end of one statement's results):
-    /// false when the connection is gone. Twice in a row means libpq expects nothing more, which
-    /// happens when the server closed the connection before answering (a restarted server): the
-    /// socket is read (waiting up to a second for it) so libpq sees the closed connection, instead
-    /// of the caller asking again and again.
+    /// false when the connection is gone. From the second empty answer in a row on, the socket is
+    /// read without waiting (`PQconsumeInput`), so a server that closed the connection before
+    /// answering (a restarted server) is seen instead of libpq being asked again and again; after
+    /// many, the wait yields the processor for 10 ms at a time, and gives up after about 15 minutes.
     func stillExpectingResults(_ emptyAnswers: inout Int) -> Bool {
         guard isAlive else { return false }
         emptyAnswers += 1
         if emptyAnswers < 2 { return true }
-        var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        _ = poll(&socket, 1, 1000)
-        return PQconsumeInput(handle) == 1 && isAlive && emptyAnswers < 30
+        guard PQconsumeInput(handle) == 1, isAlive else { return false }
+        if emptyAnswers > 1_000 {
+            var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            _ = poll(&socket, 1, 10)
+        }
+        return emptyAnswers < 100_000
     }
 
     /// The name of the prepared statement for `sql` with these parameter types, preparing it once.
