@@ -39,7 +39,12 @@ extension PostgresConnection {
     enum PipelineTail {
         case prepared(name: String, parameters: PostgresParameters)
         case command(String)
+        /// Fails (division by zero) unless the store records this schema fingerprint.
+        case fingerprintGuard(String)
     }
+
+    /// The guard of a pending begin (`beginWrite`): no row or another fingerprint divides by zero.
+    static let fingerprintGuardSQL = "SELECT 1 / (CASE WHEN (\(SQLText.recordedFingerprint.sql)) = $1 THEN 1 ELSE 0 END)"
 
     /// A full chunk goes out at once: a big save's rows are not all held in memory twice.
     func queueInsert(_ statement: PostgresStatement) throws {
@@ -75,6 +80,12 @@ extension PostgresConnection {
     func sendQueue(then tail: [PipelineTail] = []) throws -> PostgresRows? {
         let queue = queued
         queued = []
+        // A pending begin goes first (`beginWrite`): BEGIN, the write lock, the schema guard.
+        var head: [PipelineTail] = []
+        if beginPending {
+            beginPending = false
+            head = [.command("BEGIN"), .command("SELECT pg_advisory_xact_lock(\(writeLockKey))"), .fingerprintGuard(openedFingerprint ?? "")]
+        }
         var start = 0
         var last: (sql: String, types: [UInt32], name: String)?
         var rows: PostgresRows?
@@ -96,64 +107,81 @@ extension PostgresConnection {
                 encoded.append((name, parameters, row.isInsert))
             }
             start += chunk.count
-            rows = try sendPipelined(encoded, then: start >= queue.count ? tail : [])
+            rows = try sendPipelined(head, encoded, then: start >= queue.count ? tail : [])
+            head = []
         } while start < queue.count
         return rows
     }
 
-    /// One pipeline: `rows`, then `tail`, one sync point, their results read. An INSERT that
-    /// inserted nothing was refused for a unique value: its position among the INSERTs since the
-    /// last `sendQueuedInserts` goes into `refusedInserts`. Throws the first failure once every
-    /// result is read (the statements after it were aborted by the server).
-    private func sendPipelined(_ rows: [(name: String, parameters: PostgresParameters, isInsert: Bool)], then tail: [PipelineTail]) throws -> PostgresRows? {
+    /// One pipeline: `head`, `rows`, then `tail`, one sync point, their results read. An INSERT
+    /// that inserted nothing was refused for a unique value: its position among the INSERTs since
+    /// the last `sendQueuedInserts` goes into `refusedInserts`. Throws the first failure once every
+    /// result is read (the statements after it were aborted by the server); a failed fingerprint
+    /// guard sets `schemaChanged`, a connection lost in a pipeline that began the transaction and
+    /// holds no COMMIT sets `lostBeforeWriting`.
+    private func sendPipelined(_ head: [PipelineTail], _ rows: [(name: String, parameters: PostgresParameters, isInsert: Bool)], then tail: [PipelineTail]) throws -> PostgresRows? {
         guard PQenterPipelineMode(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
         defer { PQexitPipelineMode(handle) }
+        let commits = tail.contains { if case .command(let sql) = $0 { sql == "COMMIT" } else { false } }
+        func lost() -> PostgresError {
+            if !head.isEmpty && !commits { lostBeforeWriting = true }
+            return PostgresError(result: nil, connection: handle, settings: settings)
+        }
+        func send(_ item: PipelineTail) -> Int32 {
+            switch item {
+            case .prepared(let name, let parameters):
+                parameters.withPointers { values, lengths, formats in
+                    PQsendQueryPrepared(handle, name, Int32(parameters.types.count), values, lengths, formats, 1)
+                }
+            case .command(let sql):
+                PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 1)
+            case .fingerprintGuard(let fingerprint):
+                fingerprint.withCString { value in
+                    [Optional(value)].withUnsafeBufferPointer { PQsendQueryParams(handle, Self.fingerprintGuardSQL, 1, nil, $0.baseAddress, nil, nil, 1) }
+                }
+            }
+        }
+        for item in head { guard send(item) == 1 else { throw lost() } }
         for row in rows {
             let sent = row.parameters.withPointers { values, lengths, formats in
                 PQsendQueryPrepared(handle, row.name, Int32(row.parameters.types.count), values, lengths, formats, 1)
             }
-            guard sent == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
+            guard sent == 1 else { throw lost() }
         }
-        for item in tail {
-            let sent: Int32
-            switch item {
-            case .prepared(let name, let parameters):
-                sent = parameters.withPointers { values, lengths, formats in
-                    PQsendQueryPrepared(handle, name, Int32(parameters.types.count), values, lengths, formats, 1)
-                }
-            case .command(let sql):
-                sent = PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 1)
-            }
-            guard sent == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
-        }
-        guard PQpipelineSync(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
+        for item in tail { guard send(item) == 1 else { throw lost() } }
+        guard PQpipelineSync(handle) == 1 else { throw lost() }
         roundTrips += 1
         var failure: PostgresError?
         var kept: OpaquePointer?
         var index = 0
+        let firstRow = head.count, firstTail = head.count + rows.count
+        var emptyAnswers = 0
         // One result per statement (each followed by a nil), then the sync's own result.
         while true {
             guard let result = PQgetResult(handle) else {
-                if !isAlive {
+                if !stillExpectingResults(&emptyAnswers) {
                     PQclear(kept)
-                    throw failure ?? PostgresError(result: nil, connection: handle, settings: settings)
+                    let error = lost()
+                    throw failure ?? error
                 }
                 continue
             }
+            emptyAnswers = 0
             let status = PQresultStatus(result)
             if status == PGRES_PIPELINE_SYNC { PQclear(result); break }
             defer { index += 1 }
             let succeeded = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK
-            if succeeded, index < rows.count, rows[index].isInsert {
+            if succeeded, index >= firstRow, index < firstTail, rows[index - firstRow].isInsert {
                 // "0": ON CONFLICT DO NOTHING skipped the row.
                 if let tuples = PQcmdTuples(result), tuples[0] == 0x30, tuples[1] == 0 { refusedInserts.append(insertsSinceLastSend) }
                 insertsSinceLastSend += 1
             }
-            if succeeded, index == rows.count, case .prepared = tail.first {
+            if succeeded, index == firstTail, case .prepared = tail.first {
                 kept = result
                 continue
             }
             if !succeeded, failure == nil {
+                if index < firstRow, case .fingerprintGuard = head[index], status == PGRES_FATAL_ERROR { schemaChanged = true }
                 failure = status == PGRES_PIPELINE_ABORTED
                     ? PostgresError(sqlstate: "XX000", message: "a pipelined statement was aborted with no failure before it")
                     : status == PGRES_FATAL_ERROR

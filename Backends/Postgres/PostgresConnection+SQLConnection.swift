@@ -13,15 +13,31 @@ extension PostgresConnection: SQLConnection {
 
     func prepare(_ text: SQLText) throws -> PostgresStatement { PostgresStatement(text.sql, connection: self) }
 
-    /// One round trip: `BEGIN`, the write lock, then the store's recorded schema fingerprint, kept
-    /// in `fingerprintAtBegin` for the save's schema check (`SQLSaveTransaction.requireOpenedSchema`
-    /// asks `PostgresSaveRecords.recordedFingerprint`). The three statements go in one simple query;
-    /// under READ COMMITTED each takes its own snapshot, so the fingerprint is read after the lock
-    /// was granted and sees a migration that committed while this save waited for it. The lock key
-    /// is the only text spliced in: an integer the store computed (`PostgresCatalog.writeLockKey`).
+    /// Starts a save's transaction. With `openedFingerprint` set (the store's writer), nothing is
+    /// sent yet: `BEGIN`, the write lock and a guard that fails unless the store still records
+    /// that fingerprint go in the pipeline of the save's first statement (`beginPending`,
+    /// `PostgresConnection+Queue.swift`), so the save's first round trip also does its first work.
+    /// The save's schema check (`SQLSaveTransaction.requireOpenedSchema`) takes the opened
+    /// fingerprint (`fingerprintAtBegin`): the server runs no statement of the save after a
+    /// failed guard (the pipeline aborts), and the store then reports `schemaMismatch`
+    /// (`schemaChanged`).
+    ///
+    /// Without it, one round trip: `BEGIN`, the write lock, then the store's recorded schema
+    /// fingerprint, kept in `fingerprintAtBegin`. Either way the three statements run in that
+    /// order; under READ COMMITTED each takes its own snapshot, so the fingerprint is read after
+    /// the lock was granted and sees a migration that committed while this save waited for it. The
+    /// lock key is the only text spliced in: an integer the store computed
+    /// (`PostgresCatalog.writeLockKey`).
     func beginWrite() throws {
         fingerprintAtBegin = nil
         discardQueue()
+        schemaChanged = false
+        lostBeforeWriting = false
+        if let opened = openedFingerprint {
+            beginPending = true
+            fingerprintAtBegin = opened
+            return
+        }
         do {
             roundTrips += 1
             let rows = try PostgresRows(checking: PQexec(handle, "BEGIN; SELECT pg_advisory_xact_lock(\(writeLockKey)); \(SQLText.recordedFingerprint.sql)"), connection: self)
@@ -33,10 +49,20 @@ extension PostgresConnection: SQLConnection {
         }
     }
 
+    /// The pending `BEGIN`, lock and guard (`beginWrite`), sent now on their own.
+    func sendPendingBegin() throws {
+        if beginPending { try sendQueue() }
+    }
+
     func commit() throws { try execute("COMMIT") }
 
     func rollback() throws {
         discardQueue()
+        // A transaction never sent has nothing to roll back.
+        if beginPending {
+            beginPending = false
+            return
+        }
         try execute("ROLLBACK")
     }
 

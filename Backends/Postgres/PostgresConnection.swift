@@ -46,6 +46,19 @@ final class PostgresConnection {
     var insertsSinceLastSend = 0
     var refusedInserts: [Int] = []
 
+    /// The fingerprint of the schema the store was opened at, on the writer's connection: its
+    /// saves begin in the pipeline of their first statement (`beginWrite`).
+    var openedFingerprint: String?
+    /// Whether `beginWrite`'s BEGIN, lock and guard wait to go with the next statement.
+    var beginPending = false
+    /// Whether the pending begin's guard found the store at another schema (a migration by
+    /// another process): the save is refused with `schemaMismatch`.
+    var schemaChanged = false
+    /// Whether the connection was lost in the pipeline that carried the pending begin, without a
+    /// COMMIT: nothing of the save reached the server's tables, so it may run again on a new
+    /// connection.
+    var lostBeforeWriting = false
+
     /// How many times this connection waited for the server's answer (a statement, a prepare, a
     /// pipeline up to its sync point): what a save costs in round trips, which the tests count.
     var roundTrips = 0
@@ -90,7 +103,7 @@ final class PostgresConnection {
     /// Under `attempt` the savepoint and its release go in the same round trip (one simple query:
     /// a failing statement skips the release and leaves the savepoint to roll back to).
     func execute(_ sql: String) throws {
-        if !queued.isEmpty { try sendQueue() }
+        if !queued.isEmpty || beginPending { try sendQueue() }
         var sql = sql
         if case .armed = savepoint {
             savepoint = .sent
@@ -109,7 +122,7 @@ final class PostgresConnection {
     func query(_ sql: String, _ parameters: [SQLValue] = []) throws -> PostgresRows {
         let encoded = PostgresParameters(parameters)
         let name = try statement(sql, types: encoded.types)
-        if !queued.isEmpty {
+        if !queued.isEmpty || beginPending {
             guard case .none = savepoint else { try sendQueue(); return try query(sql, parameters) }
             return try sendQueue(then: [.prepared(name: name, parameters: encoded)])!
         }
@@ -140,11 +153,13 @@ final class PostgresConnection {
         // Three results, each followed by a nil, then the sync's own result.
         var results: [OpaquePointer?] = []
         defer { for (n, result) in results.enumerated() where n != 1 { PQclear(result) } }
+        var emptyAnswers = 0
         while true {
             guard let result = PQgetResult(handle) else {
-                if !isAlive { break }
+                if !stillExpectingResults(&emptyAnswers) { break }
                 continue
             }
+            emptyAnswers = 0
             if PQresultStatus(result) == PGRES_PIPELINE_SYNC { PQclear(result); break }
             results.append(result)
         }
@@ -167,7 +182,7 @@ final class PostgresConnection {
     /// transaction. Throws the first failure (the rest of that chunk is aborted by the server, and the
     /// caller's transaction is then failed and must be rolled back).
     func run(_ sql: String, rows: [[SQLValue]]) throws {
-        if !queued.isEmpty { try sendQueue() }
+        if !queued.isEmpty || beginPending { try sendQueue() }
         guard let first = rows.first else { return }
         if rows.count == 1 { try query(sql, first); return }
         let types = PostgresParameters(first).types
@@ -198,12 +213,14 @@ final class PostgresConnection {
         guard PQpipelineSync(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
         roundTrips += 1
         var failure: PostgresError?
+        var emptyAnswers = 0
         // One result per statement (each followed by a nil), then the sync's own result.
         while true {
             guard let result = PQgetResult(handle) else {
-                if !isAlive { throw failure ?? PostgresError(result: nil, connection: handle, settings: settings) }
+                if !stillExpectingResults(&emptyAnswers) { throw failure ?? PostgresError(result: nil, connection: handle, settings: settings) }
                 continue
             }
+            emptyAnswers = 0
             let status = PQresultStatus(result)
             if status == PGRES_PIPELINE_SYNC { PQclear(result); break }
             if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK {
@@ -216,6 +233,23 @@ final class PostgresConnection {
             PQclear(result)
         }
         if let failure { throw failure }
+    }
+
+    /// Called when a pipeline's `PQgetResult` gave no result (the end of one statement's results):
+    /// false when the connection is gone. From the second empty answer in a row on, the socket is
+    /// read without waiting (`PQconsumeInput`), so a server that closed the connection before
+    /// answering (a restarted server) is seen instead of libpq being asked again and again; after
+    /// many, the wait yields the processor for 10 ms at a time, and gives up after about 15 minutes.
+    func stillExpectingResults(_ emptyAnswers: inout Int) -> Bool {
+        guard isAlive else { return false }
+        emptyAnswers += 1
+        if emptyAnswers < 2 { return true }
+        guard PQconsumeInput(handle) == 1, isAlive else { return false }
+        if emptyAnswers > 1_000 {
+            var socket = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            _ = poll(&socket, 1, 10)
+        }
+        return emptyAnswers < 100_000
     }
 
     /// The name of the prepared statement for `sql` with these parameter types, preparing it once.

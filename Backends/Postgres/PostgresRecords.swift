@@ -36,14 +36,9 @@ struct PostgresRecords {
         var values: [Value] = []
         values.reserveCapacity(entity.attributes.count)
         for (i, attribute) in entity.attributes.enumerated() {
-            let main = rows.value(row, column)
-            column += 1
-            var bits = SQLValue.null
-            if table.bitsColumns[i] != nil {
-                bits = rows.value(row, column)
-                column += 1
-            }
-            values.append(try Self.decode(main, bits: bits, type: attribute.type, store: store))
+            let bits = table.bitsColumns[i] == nil ? nil : column + 1
+            values.append(try rows.attribute(row, column, bits: bits, type: attribute.type, store: store))
+            column += bits == nil ? 1 : 2
         }
         var links: [RelationshipValue] = []
         links.reserveCapacity(table.relationships.count)

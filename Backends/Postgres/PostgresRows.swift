@@ -1,6 +1,7 @@
 import CLibPQ
 import Foundation
 import StrataSQLSupport
+@_spi(StrataEngine) import Strata
 
 /// The rows of one statement, in binary format, read by row and column.
 ///
@@ -68,6 +69,32 @@ final class PostgresRows {
         case .float4: return .real(Double(Float(bitPattern: UInt32(bigEndian: raw.loadUnaligned(as: UInt32.self)))))
         case .bytes: return .blob(Data(bytes: raw, count: Int(PQgetlength(result, r, c))))
         case .text: return .text(String(decoding: UnsafeRawBufferPointer(start: raw, count: Int(PQgetlength(result, r, c))), as: UTF8.self))
+        }
+    }
+
+    /// The attribute value of `type` at `row`, `column` (its `__bits` companion at `bits`, when the
+    /// attribute has one), decoded straight from libpq's buffer for the common column types: no
+    /// `SQLValue` in between, one NULL test per column (a scan decodes every value of every row).
+    /// Anything else goes through `PostgresRecords.decode`, which gives the same values.
+    ///
+    /// - Throws: `corruptStore` when the column holds what no save writes.
+    func attribute(_ row: Int, _ column: Int, bits: Int?, type: AttributeType, store: String) throws -> Value {
+        let r = Int32(row), c = Int32(column)
+        if let bits, let pattern = integer(row, bits) {
+            // NaN and −0, kept by their bits.
+            let d = Double(bitPattern: UInt64(bitPattern: pattern))
+            return type == .date ? .date(Date(timeIntervalSinceReferenceDate: d)) : .double(d)
+        }
+        if PQgetisnull(result, r, c) == 1 { return .null }
+        let raw = UnsafeRawPointer(PQgetvalue(result, r, c)!)
+        switch (type, kinds[column]) {
+        case (.int, .int8): return .int(Int64(bigEndian: raw.loadUnaligned(as: Int64.self)))
+        case (.bool, .int8): return .bool(Int64(bigEndian: raw.loadUnaligned(as: Int64.self)) != 0)
+        case (.double, .float8): return .double(Double(bitPattern: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self))))
+        case (.date, .float8): return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)))))
+        case (.string, .text), (.string, .bytes):
+            return .string(String(decoding: UnsafeRawBufferPointer(start: raw, count: Int(PQgetlength(result, r, c))), as: UTF8.self))
+        default: return try PostgresRecords.decode(value(row, column), bits: .null, type: type, store: store)
         }
     }
 

@@ -34,7 +34,8 @@ extension PostgresConnection {
     /// to every listener when, and only when, the transaction commits.
     func commit(notifying channel: String) throws {
         let notify = "NOTIFY \(PostgresCatalog.quote(channel))"
-        guard !queued.isEmpty else { return try execute("\(notify); COMMIT") }
+        // A save that sent nothing yet: BEGIN, lock and guard go in this one pipeline too.
+        guard !queued.isEmpty || beginPending else { return try execute("\(notify); COMMIT") }
         try sendQueue(then: [.command(notify), .command("COMMIT")])
     }
 }

@@ -38,6 +38,8 @@ public final class PostgresStore: DataStore {
     struct Writer: ~Copyable {
         var connection: PostgresConnection?
         var transaction: SQLSaveTransaction<PostgresSaveRecords>?
+        /// The connection a save just lost, until `save` asked whether the save may run again.
+        var lostConnection: PostgresConnection?
     }
 
     /// Connects and opens the store, creating its namespace and tables if it holds none.
@@ -79,7 +81,8 @@ public final class PostgresStore: DataStore {
             throw error.strataError(store: name)
         }
         identifier = opened.storeIdentifier
-        writer = Mutex(Writer(connection: configuration.isReadOnly ? nil : connection, transaction: nil))
+        connection.openedFingerprint = configuration.isReadOnly ? nil : mapping.schema.fingerprint
+        writer = Mutex(Writer(connection: configuration.isReadOnly ? nil : connection, transaction: nil, lostConnection: nil))
     }
 
     /// Everything the contract has, plus pushdown and indexes.
@@ -198,6 +201,11 @@ public final class PostgresStore: DataStore {
             while true {
                 do {
                     return try saveOnce(request, &writer)
+                } catch let error as PostgresError where error.isConnectionLost && lostBeforeWriting(&writer) && attempt < Self.saveAttempts {
+                    // The connection was found dropped (a restarted server, a terminated backend)
+                    // by the save's first pipeline, before anything reached the tables: go on over
+                    // a new one (`saveOnce` let go of the old one).
+                    attempt += 1
                 } catch let error as PostgresError where error.isRetryable && attempt < Self.saveAttempts {
                     attempt += 1
                     retriedSaves.add(1, ordering: .relaxed)
@@ -206,6 +214,14 @@ public final class PostgresStore: DataStore {
                 }
             }
         }
+    }
+
+    /// Whether the last attempt's connection was lost in the pipeline that began its transaction,
+    /// with no COMMIT in it (`PostgresConnection.lostBeforeWriting`).
+    private func lostBeforeWriting(_ writer: inout Writer) -> Bool {
+        guard let lost = writer.lostConnection else { return false }
+        writer.lostConnection = nil
+        return lost.lostBeforeWriting
     }
 
     /// How many times a save runs at most when the server aborts it as a deadlock victim or a
@@ -226,7 +242,11 @@ public final class PostgresStore: DataStore {
                 connection = try writerConnection(&writer)
                 try connection.beginWrite()
             }
-            afterWriteLock.withLock { $0 }?()
+            if let hook = afterWriteLock.withLock({ $0 }) {
+                // The hook runs holding the write lock: the pending begin goes now.
+                try connection.sendPendingBegin()
+                hook()
+            }
             let transaction: SQLSaveTransaction<PostgresSaveRecords>
             if let reused = writer.transaction {
                 transaction = reused
@@ -250,12 +270,15 @@ public final class PostgresStore: DataStore {
                 return result
             } catch {
                 try? connection.rollback()
+                // The begin's guard found another schema: another process migrated the store.
+                if connection.schemaChanged { throw try transaction.records.recordedSchema().savedAfterMigration(opening: schema, file: name) }
                 throw error
             }
         } catch let error as PostgresError {
             if error.isConnectionLost || !connection.isAlive {
                 writer.connection = nil
                 writer.transaction = nil
+                writer.lostConnection = connection
             }
             throw error
         }
@@ -268,6 +291,7 @@ public final class PostgresStore: DataStore {
         writer.connection = nil
         writer.transaction = nil
         let connection = try readers.connect()
+        connection.openedFingerprint = mapping.schema.fingerprint
         writer.connection = connection
         return connection
     }

@@ -355,6 +355,13 @@ static void step_update_one(void *context) {
     if (run_command(u->b, "update", 3, &p, "update-one")) commit(u->b);
 }
 
+/// update-one's next round: scanned row `index` gets `price`.
+static void pick_update(void *context, int index, double price) {
+    one_update *u = context;
+    u->key = u->b->rows[index].key;
+    u->price = price;
+}
+
 static void batch_row(baseline *b, int i, params *p, char text[32]) {
     (void)text;
     put_double(p, 0, 1, -(double)i);
@@ -453,8 +460,7 @@ int strata_postgres_baseline(const char *conninfo, int records, const char *only
     prepare_statements(&b);
     if (b.failed) goto done;
 
-    probes q = { &b, malloc(sizeof(int64_t) * 10000), 10000 };
-    for (int i = 0; i < q.count; i++) q.keys[i] = (int64_t)(strata_next_random(&b.rng) % (uint64_t)records) + 1;
+    probes q = { &b, strata_probe_keys(&b.rng, records, 10000), 10000 };
     figures->fetch_by_id_per_second = q.count / timed(&b, "fetch-by-id", step_fetch_by_id, &q);
     free(q.keys);
     if (b.failed) goto done;
@@ -466,14 +472,8 @@ int strata_postgres_baseline(const char *conninfo, int records, const char *only
     if (b.failed) goto done;
 
     one_update u = { &b, 0, 0 };
-    double durations[100];
-    for (int round = 0; round < 100 && !b.failed; round++) {
-        u.key = b.rows[strata_next_random(&b.rng) % (uint64_t)records].key;
-        u.price = round + 0.5;
-        durations[round] = timed(&b, "update-one", step_update_one, &u) * 1000;
-    }
+    figures->update_one_ms = strata_update_one_median(b.only_step, &b.rng, records, 100, pick_update, step_update_one, &u, &b.failed);
     if (b.failed) goto done;
-    figures->update_one_ms = strata_median(durations, 100);
 
     figures->update_batch_per_second = (records / 10) / timed(&b, "update-batch", step_update_batch, &b);
     if (b.failed) goto done;

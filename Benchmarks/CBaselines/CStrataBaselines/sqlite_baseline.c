@@ -233,6 +233,13 @@ static void step_update_one(void *context) {
     if (step_done(u->b, u->stmt, "update-one")) step_done(u->b, u->b->commit, "COMMIT");
 }
 
+/// update-one's next round: scanned row `index` gets `price`.
+static void pick_update(void *context, int index, double price) {
+    one_update *u = context;
+    u->key = u->b->rows[index].key;
+    u->price = price;
+}
+
 static void step_update_batch(void *context) {
     baseline *b = context;
     if (!step_done(b, b->begin, "BEGIN")) return;
@@ -311,8 +318,7 @@ int strata_sqlite_baseline(const char *directory, int records, const char *only_
     figures->reopen_ms = timed(&b, "reopen", step_reopen, &b) * 1000;
     if (b.failed) goto done;
 
-    probes p = { &b, malloc(sizeof(int64_t) * 10000), 10000 };
-    for (int i = 0; i < p.count; i++) p.keys[i] = (int64_t)(strata_next_random(&b.rng) % (uint64_t)records) + 1;
+    probes p = { &b, strata_probe_keys(&b.rng, records, 10000), 10000 };
     figures->fetch_by_id_per_second = p.count / timed(&b, "fetch-by-id", step_fetch_by_id, &p);
     free(p.keys);
     if (b.failed) goto done;
@@ -324,15 +330,9 @@ int strata_sqlite_baseline(const char *directory, int records, const char *only_
     if (b.failed) goto done;
 
     one_update u = { &b, prepare(&b, "UPDATE \"Item\" SET \"price\" = ?, \"price__bits\" = ? WHERE \"_pk\" = ?"), 0, 0 };
-    double durations[100];
-    for (int round = 0; round < 100 && !b.failed; round++) {
-        u.key = b.rows[strata_next_random(&b.rng) % (uint64_t)records].key;
-        u.price = round + 0.5;
-        durations[round] = timed(&b, "update-one", step_update_one, &u) * 1000;
-    }
+    figures->update_one_ms = strata_update_one_median(b.only_step, &b.rng, records, 100, pick_update, step_update_one, &u, &b.failed);
     sqlite3_finalize(u.stmt);
     if (b.failed) goto done;
-    figures->update_one_ms = strata_median(durations, 100);
 
     figures->update_batch_per_second = (records / 10) / timed(&b, "update-batch", step_update_batch, &b);
     if (b.failed) goto done;

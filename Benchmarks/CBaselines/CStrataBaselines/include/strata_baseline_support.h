@@ -45,4 +45,26 @@ static inline double strata_median(double *values, int count) {
     return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
 }
 
+/// The workload's `count` fetch-by-id probes: keys 1…`records` drawn from `*rng` as the backend
+/// draws them. Allocated with malloc (NULL when out of memory); the caller frees them.
+static inline int64_t *strata_probe_keys(uint64_t *rng, int records, int count) {
+    int64_t *keys = malloc(sizeof(int64_t) * (size_t)count);
+    if (keys) for (int i = 0; i < count; i++) keys[i] = (int64_t)(strata_next_random(rng) % (uint64_t)records) + 1;
+    return keys;
+}
+
+/// update-one: `rounds` (at most 100) saves each timed alone as step "update-one". Before each
+/// round's clock starts, `setup(context, index, price)` is told the round's item, the scan's row
+/// `index` drawn from `*rng` below `records` as the backend draws it, and its new price (`round +
+/// 0.5`). Stops early once `*failed` is set. Returns the median in milliseconds.
+static inline double strata_update_one_median(const char *only_step, uint64_t *rng, int records, int rounds, void (*setup)(void *, int, double), void (*body)(void *), void *context, const int *failed) {
+    double durations[100];
+    int done = 0;
+    for (int round = 0; round < rounds && round < 100 && !*failed; round++) {
+        setup(context, (int)(strata_next_random(rng) % (uint64_t)records), round + 0.5);
+        durations[done++] = strata_timed(only_step, "update-one", body, context) * 1000;
+    }
+    return done > 0 ? strata_median(durations, done) : 0;
+}
+
 #endif
