@@ -138,6 +138,11 @@ def main():
     base = build_tool()
     if base.returncode != 0:
         print(base.stdout[-3000:]); print("The unmutated copy does not build."); return 2
+    # A kill means something only if the unmutated copy passes the same check: a test that fails
+    # anyway (an environment problem, a broken main) would otherwise "kill" every mutant it judges.
+    for backend in sorted({m[4] for m in chosen}):
+        if suite_fails(backend) is not False:
+            print(f"The unmutated copy fails its check on {backend}: no verdict would mean anything."); return 2
     results = {"KILLED": [], "SURVIVED": [], "STALE": [], "NO-BUILD": []}
     for m in chosen:
         (mid, path, search, replace, backend, why) = m
