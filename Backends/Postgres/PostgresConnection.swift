@@ -99,6 +99,11 @@ final class PostgresConnection {
     /// Whether the connection is still usable (false once the server went away).
     var isAlive: Bool { PQstatus(handle) == CONNECTION_OK }
 
+    /// Whether the connection is still usable once what the server sent unasked is read, without
+    /// waiting (`PQconsumeInput`): a server that closed it (a restart, a terminated backend) is
+    /// seen before anything more is sent.
+    var isOpenAfterReading: Bool { isAlive && PQconsumeInput(handle) == 1 && isAlive }
+
     /// Runs SQL without parameters and results (several statements allowed): DDL, BEGIN, COMMIT.
     /// Under `attempt` the savepoint and its release go in the same round trip (one simple query:
     /// a failing statement skips the release and leaves the savepoint to roll back to).

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
 /// Live sequences on PostgreSQL follow every process's saves through `LISTEN`/`NOTIFY`: each save
 /// sends a notification on the store's channel inside its transaction (`NOTIFY` is delivered only
@@ -37,5 +38,19 @@ extension PostgresConnection {
         // A save that sent nothing yet: BEGIN, lock and guard go in this one pipeline too.
         guard !queued.isEmpty || beginPending else { return try execute("\(notify); COMMIT") }
         try sendQueue(then: [.command(notify), .command("COMMIT")])
+    }
+
+    /// The pending begin's `BEGIN` and lock (`beginWrite`; the schema guard is in the UPDATE),
+    /// the prepared one-record UPDATE `sql` with `parameters` (`PostgresStore+SingleUpdate.swift`),
+    /// the notification and COMMIT: one pipeline, one round trip. Throws the first failure; the
+    /// COMMIT is then skipped by the server and the transaction must be rolled back.
+    func commitSingleUpdate(_ sql: String, _ parameters: [SQLValue], notifying channel: String) throws {
+        let encoded = PostgresParameters(parameters)
+        let name = try statement(sql, types: encoded.types)
+        beginPending = false
+        try sendQueue(then: [
+            .command("BEGIN"), .command("SELECT pg_advisory_xact_lock(\(writeLockKey))"), .prepared(name: name, parameters: encoded),
+            .command("NOTIFY \(PostgresCatalog.quote(channel))"), .command("COMMIT"),
+        ])
     }
 }

@@ -23,6 +23,9 @@ public final class PostgresStore: DataStore {
     let readers: PostgresConnectionPool
     let writer: Mutex<Writer>
     private let saveStart: SQLSaveStart
+    /// Per entity, the UPDATE of a save that updates one record in one round trip
+    /// (`PostgresStore+SingleUpdate.swift`), nil for an entity with a to-many.
+    let singleUpdateStatements: [String?]
     /// How many saves were run again after the server aborted them (a deadlock victim, a
     /// serialization failure); the tests read it.
     let retriedSaves = Atomic<Int>(0)
@@ -53,6 +56,7 @@ public final class PostgresStore: DataStore {
         let mapping = try SQLMapping(schema: configuration.schema, dialect: PostgresDialect.self)
         self.mapping = mapping
         self.saveStart = SQLSaveStart(mapping)
+        self.singleUpdateStatements = Self.singleUpdateStatements(for: mapping)
         let name = configuration.name
         self.name = name
         let readers = PostgresConnectionPool(settings: configuration.settings, namespace: configuration.namespace, store: name, mapping: mapping)
@@ -246,6 +250,8 @@ public final class PostgresStore: DataStore {
                 // The hook runs holding the write lock: the pending begin goes now.
                 try connection.sendPendingBegin()
                 hook()
+            } else if connection.beginPending, let update = singleUpdate(request), let result = try savedInOneRoundTrip(update, on: connection) {
+                return result
             }
             let transaction: SQLSaveTransaction<PostgresSaveRecords>
             if let reused = writer.transaction {
@@ -270,8 +276,13 @@ public final class PostgresStore: DataStore {
                 return result
             } catch {
                 try? connection.rollback()
-                // The begin's guard found another schema: another process migrated the store.
-                if connection.schemaChanged { throw try transaction.records.recordedSchema().savedAfterMigration(opening: schema, file: name) }
+                // The begin's guard found another schema: another process migrated the store. A
+                // statement prepared after the migration (before the guard could run) fails
+                // instead for a column or table the migration renamed or dropped (SQLSTATE class
+                // 42): the recorded fingerprint, read again, tells.
+                if connection.schemaChanged || (error as? PostgresError)?.sqlstate.hasPrefix("42") == true && migratedSinceOpening(connection) {
+                    throw try transaction.records.recordedSchema().savedAfterMigration(opening: schema, file: name)
+                }
                 throw error
             }
         } catch let error as PostgresError {
@@ -282,6 +293,13 @@ public final class PostgresStore: DataStore {
             }
             throw error
         }
+    }
+
+    /// Whether the store now records another schema than the one it was opened at (false when
+    /// that cannot be read).
+    private func migratedSinceOpening(_ connection: PostgresConnection) -> Bool {
+        guard let rows = try? connection.query(SQLText.recordedFingerprint.sql), rows.count > 0, case .text(let recorded) = rows.value(0, 0) else { return false }
+        return recorded != mapping.schema.fingerprint
     }
 
     /// The writer's open connection, else a new one (`storeUnavailable` when the server cannot be
