@@ -61,7 +61,7 @@ extension PostgresStore {
             let assignments = sets.enumerated().map { "\($1) = $\($0 + 1)" }
             var conditions = ["\(q("_pk")) = $\(sets.count + 1)"]
             for (r, column) in toOnes.enumerated() { conditions.append("\(q(column)) IS NOT DISTINCT FROM $\(sets.count + 2 + r)") }
-            // The fingerprint, the last parameter (`PostgresConnection.commitSingleUpdate`).
+            // The fingerprint, the last parameter (`singleUpdate`).
             conditions.append("(\(SQLText.recordedFingerprint.sql)) = convert_from($\(sets.count + 2 + toOnes.count), 'UTF8')")
             // A table without attribute columns has nothing to set: the key set to itself.
             let set = assignments.isEmpty ? "\(q("_pk")) = \(q("_pk"))" : assignments.joined(separator: ", ")
@@ -83,7 +83,7 @@ extension PostgresStore {
         else { return nil }
         let table = mapping.tables[entity.index]
         var parameters: [SQLValue] = []
-        parameters.reserveCapacity(table.attributeColumns.count * 2 + 1 + entity.relationships.count)
+        parameters.reserveCapacity(table.attributeColumns.count * 2 + 2 + entity.relationships.count)
         for (i, value) in snapshot.attributeValues.enumerated() {
             let (main, bits) = SQLValueCodec.encode(value)
             parameters.append(main)
@@ -102,6 +102,8 @@ extension PostgresStore {
             guard !target.isTemporary, target.storeIdentifier == identifier, target.entityName == destination.name else { return nil }
             parameters.append(.integer(target.primaryKey))
         }
+        // The fingerprint the store was opened at (the writer's `openedFingerprint`).
+        parameters.append(.text(mapping.schema.fingerprint))
         return (sql, parameters)
     }
 
@@ -112,9 +114,9 @@ extension PostgresStore {
     func savedInOneRoundTrip(_ update: (sql: String, parameters: [SQLValue]), on connection: PostgresConnection) throws -> SaveResult<DefaultSnapshot>? {
         // A connection the server closed since the last save (a restart, a terminated backend)
         // is found before anything is sent: the shared way then reconnects and runs the save.
-        guard connection.isOpenAfterReading, connection.beginPending, let fingerprint = connection.openedFingerprint else { return nil }
+        guard connection.isOpenAfterReading, connection.beginPending else { return nil }
         do {
-            try connection.commitSingleUpdate(update.sql, update.parameters + [.text(fingerprint)], notifying: Self.commitChannel(configuration.namespace))
+            try connection.commitSingleUpdate(update.sql, update.parameters, notify: commitNotify)
         } catch let error as PostgresError where !error.isConnectionLost && connection.isAlive {
             _ = error  // the shared save finds and reports the fault
             try connection.rollback()

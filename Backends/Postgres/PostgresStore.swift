@@ -26,6 +26,8 @@ public final class PostgresStore: DataStore {
     /// Per entity, the UPDATE of a save that updates one record in one round trip
     /// (`PostgresStore+SingleUpdate.swift`), nil for an entity with a to-many.
     let singleUpdateStatements: [String?]
+    /// The `NOTIFY` every save sends (`commitNotify(_:)`, PostgresStore+Watching.swift).
+    let commitNotify: String
     /// How many saves were run again after the server aborted them (a deadlock victim, a
     /// serialization failure); the tests read it.
     let retriedSaves = Atomic<Int>(0)
@@ -57,6 +59,7 @@ public final class PostgresStore: DataStore {
         self.mapping = mapping
         self.saveStart = SQLSaveStart(mapping)
         self.singleUpdateStatements = Self.singleUpdateStatements(for: mapping)
+        self.commitNotify = Self.commitNotify(configuration.namespace)
         let name = configuration.name
         self.name = name
         let readers = PostgresConnectionPool(settings: configuration.settings, namespace: configuration.namespace, store: name, mapping: mapping)
@@ -269,7 +272,7 @@ public final class PostgresStore: DataStore {
                 let deleted = Set(transaction.deleted.map { transaction.records.id(schema.entities[$0.entity].name, $0.key) })
                 let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
                 if configuration.recordsHistory { try recordHistory(request, result, connection: connection, records: transaction.records.records) }
-                try connection.commit(notifying: Self.commitChannel(configuration.namespace))  // wakes live sequences (+Watching)
+                try connection.commit(notify: commitNotify)  // wakes live sequences (+Watching)
                 #if STRATA_INTERNAL_CHECKS
                 checkInvariantsAfterSave()  // PostgresStore+Invariants.swift
                 #endif
