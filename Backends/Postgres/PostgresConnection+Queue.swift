@@ -20,7 +20,7 @@ import StrataSQLSupport
 /// transaction and is thrown; the save rolls back.
 ///
 /// Every other statement sends the queue first, **in the same pipeline** (`query`: the queue, then
-/// the statement, one sync point; the save's COMMIT likewise, `commit(notifying:)`), so a read
+/// the statement, one sync point; the save's COMMIT likewise, `commit(notify:)`), so a read
 /// inside the save sees every row queued before it and a queued write costs no round trip of its
 /// own. `beginWrite` and `rollback` discard what a failed save left queued.
 extension PostgresConnection {

@@ -264,7 +264,10 @@ public final class PostgresStore: DataStore {
                 writer.transaction = transaction
             }
             // Left clean for the next save whatever happens, holding nothing of this one.
-            defer { transaction.reset() }
+            defer {
+                transaction.reset()
+                transaction.records.prefetched.clear()
+            }
             do {
                 try transaction.run(request)
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
