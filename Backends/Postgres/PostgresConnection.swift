@@ -29,7 +29,8 @@ final class PostgresConnection {
     /// Statement names by SQL text and parameter types.
     private var prepared: [PreparedKey: String] = [:]
     /// The statement `statement(_:types:)` found last: a save repeats one statement, whose text
-    /// (hundreds of bytes) is then compared, usually by identity, instead of hashed.
+    /// (hundreds of bytes) is then compared, usually by identity, instead of hashed. Its types
+    /// need only agree where a value is not NULL.
     private var lastPrepared: (key: PreparedKey, name: String)?
     /// Where `attempt`'s savepoint is (`PostgresConnection+SQLConnection.swift`): asked for, the
     /// next `query` sends it, the statement and its release in one round trip.
@@ -268,7 +269,12 @@ final class PostgresConnection {
 
     /// The name of the prepared statement for `sql` with these parameter types, preparing it once.
     func statement(_ sql: String, types: [UInt32]) throws -> String {
-        if let last = lastPrepared, last.key.sql == sql, last.key.types == types { return last.name }
+        if let last = lastPrepared, last.key.sql == sql, last.key.types.count == types.count,
+           zip(types, last.key.types).allSatisfy({ $0 == 0 || $0 == $1 }) {
+            // A NULL (type 0, "unknown") fits a parameter of any type: rows that differ only in
+            // which values are NULL share the statement found last.
+            return last.name
+        }
         let key = PreparedKey(sql: sql, types: types)
         if let name = prepared[key] {
             lastPrepared = (key, name)
