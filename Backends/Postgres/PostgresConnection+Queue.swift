@@ -20,18 +20,65 @@ import StrataSQLSupport
 /// transaction and is thrown; the save rolls back.
 ///
 /// Every other statement sends the queue first, **in the same pipeline** (`query`: the queue, then
-/// the statement, one sync point; the save's COMMIT likewise, `commit(notifying:)`), so a read
+/// the statement, one sync point; the save's COMMIT likewise, `commit(notify:)`), so a read
 /// inside the save sees every row queued before it and a queued write costs no round trip of its
 /// own. `beginWrite` and `rollback` discard what a failed save left queued.
 extension PostgresConnection {
     var queuesInserts: Bool { true }
 
     /// A statement waiting in the queue: a save's INSERT of a record (`queueInsert`, refusals
-    /// noted) or a write whose answer is not needed (`queueWrite`).
+    /// noted) or a write whose answer is not needed (`queueWrite`), with its prepared statement's
+    /// name and its parameters, encoded when queued (`QueuedParameters`).
     struct Queued {
-        let sql: String
-        let parameters: [SQLValue]
+        let name: String
+        /// The row's first parameter in `queuedParameters`, and how many it has.
+        let first: Int
+        let count: Int
         let isInsert: Bool
+    }
+
+    /// The parameters of every queued statement, in libpq's binary format, one buffer for the
+    /// whole queue. Why: a `[SQLValue]` kept per row, then encoded per row into three arrays and
+    /// handed to libpq through three more, cost an insert about 6,000 instructions a row in
+    /// allocations and reference counting.
+    struct QueuedParameters {
+        /// Every value's bytes, one after another.
+        var bytes: [UInt8] = []
+        /// Per parameter: where its bytes start in `bytes`, -1 for NULL.
+        var offsets: [Int] = []
+        /// Per parameter: how many bytes.
+        var lengths: [Int32] = []
+        /// The most parameters one queued statement has.
+        var widest = 0
+
+        mutating func removeAll() {
+            bytes.removeAll(keepingCapacity: true)
+            offsets.removeAll(keepingCapacity: true)
+            lengths.removeAll(keepingCapacity: true)
+            widest = 0
+        }
+
+        /// Appends `values` in binary; returns the first one's index.
+        mutating func append(_ values: [SQLValue]) -> Int {
+            let first = offsets.count
+            widest = max(widest, values.count)
+            for value in values {
+                let start = bytes.count
+                switch value {
+                case .null:
+                    offsets.append(-1)
+                    lengths.append(0)
+                    continue
+                case .integer(let v): withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) }
+                case .real(let v): withUnsafeBytes(of: v.bitPattern.bigEndian) { bytes.append(contentsOf: $0) }
+                case .text(let t): bytes.append(contentsOf: t.utf8)
+                case .blob(let d): bytes.append(contentsOf: d)
+                }
+                offsets.append(start)
+                lengths.append(Int32(bytes.count - start))
+            }
+            return first
+        }
     }
 
     /// What a pipeline carries after the queue: a prepared statement whose rows the caller wants,
@@ -48,13 +95,40 @@ extension PostgresConnection {
 
     /// A full chunk goes out at once: a big save's rows are not all held in memory twice.
     func queueInsert(_ statement: PostgresStatement) throws {
-        queued.append(Queued(sql: statement.sql, parameters: statement.parameters, isInsert: true))
-        if queued.count >= Self.pipelineChunk { try sendQueue() }
+        try enqueue(statement, isInsert: true)
     }
 
     func queueWrite(_ statement: PostgresStatement) throws {
-        queued.append(Queued(sql: statement.sql, parameters: statement.parameters, isInsert: false))
+        try enqueue(statement, isInsert: false)
+    }
+
+    /// Queues `statement` with its bound parameters, encoded now, under the name of its prepared
+    /// statement (`queueName`).
+    private func enqueue(_ statement: PostgresStatement, isInsert: Bool) throws {
+        let parameters = statement.parameters
+        let name = try queueName(statement, parameters, isInsert: isInsert)
+        let first = queuedParameters.append(parameters)
+        queued.append(Queued(name: name, first: first, count: parameters.count, isInsert: isInsert))
         if queued.count >= Self.pipelineChunk { try sendQueue() }
+    }
+
+    /// The prepared statement a queued row of `statement` runs as (an INSERT with `ON CONFLICT DO
+    /// NOTHING`), kept on the statement: the row's parameter types are compared with the kept
+    /// statement's, and a NULL (no type) fits any. Only another shape of types prepares (or
+    /// finds) another statement: no hashing of the SQL text per row.
+    private func queueName(_ statement: PostgresStatement, _ parameters: [SQLValue], isInsert: Bool) throws -> String {
+        if let kept = statement.queued, kept.isInsert == isInsert, kept.types.count == parameters.count {
+            var fits = true
+            for (i, value) in parameters.enumerated() {
+                let type = PostgresParameters.type(of: value)
+                if type != 0 && type != kept.types[i] { fits = false; break }
+            }
+            if fits { return kept.name }
+        }
+        let types = parameters.map(PostgresParameters.type(of:))
+        let name = try self.statement(isInsert ? statement.sql + " ON CONFLICT DO NOTHING" : statement.sql, types: types)
+        statement.queued = (isInsert, types, name)
+        return name
     }
 
     func sendQueuedInserts() throws -> [Int] {
@@ -68,7 +142,8 @@ extension PostgresConnection {
 
     /// Forgets the queue and its refusals (a new or rolled-back transaction).
     func discardQueue() {
-        queued = []
+        queued.removeAll(keepingCapacity: true)
+        queuedParameters.removeAll()
         refusedInserts = []
         insertsSinceLastSend = 0
     }
@@ -78,48 +153,36 @@ extension PostgresConnection {
     /// element of `tail`.
     @discardableResult
     func sendQueue(then tail: [PipelineTail] = []) throws -> PostgresRows? {
-        let queue = queued
-        queued = []
+        // Emptied whatever happens: a failed save rolls back and sends none of it.
+        defer {
+            queued.removeAll(keepingCapacity: true)
+            queuedParameters.removeAll()
+        }
         // A pending begin goes first (`beginWrite`): BEGIN, the write lock, the schema guard.
         var head: [PipelineTail] = []
         if beginPending {
             beginPending = false
-            head = [.command("BEGIN"), .command("SELECT pg_advisory_xact_lock(\(writeLockKey))"), .fingerprintGuard(openedFingerprint ?? "")]
+            head = [.command("BEGIN"), .command(writeLockSQL), .fingerprintGuard(openedFingerprint ?? "")]
         }
         var start = 0
-        var last: (sql: String, types: [UInt32], name: String)?
         var rows: PostgresRows?
         repeat {
-            let chunk = queue[start..<min(start + Self.pipelineChunk, queue.count)]
-            // Encoded and prepared before the pipeline starts (`PQprepare` waits for its answer);
-            // the types change with the NULLs a row holds.
-            var encoded: [(name: String, parameters: PostgresParameters, isInsert: Bool)] = []
-            encoded.reserveCapacity(chunk.count)
-            for row in chunk {
-                let parameters = PostgresParameters(row.parameters)
-                let name: String
-                if let last, last.sql == row.sql, last.types == parameters.types {
-                    name = last.name
-                } else {
-                    name = try statement(row.isInsert ? row.sql + " ON CONFLICT DO NOTHING" : row.sql, types: parameters.types)
-                    last = (row.sql, parameters.types, name)
-                }
-                encoded.append((name, parameters, row.isInsert))
-            }
-            start += chunk.count
-            rows = try sendPipelined(head, encoded, then: start >= queue.count ? tail : [])
+            let end = min(start + Self.pipelineChunk, queued.count)
+            rows = try sendPipelined(head, start..<end, then: end >= queued.count ? tail : [])
             head = []
-        } while start < queue.count
+            start = end
+        } while start < queued.count
         return rows
     }
 
-    /// One pipeline: `head`, `rows`, then `tail`, one sync point, their results read. An INSERT
+    /// One pipeline: `head`, the queued statements `rows`, then `tail`, one sync point, their
+    /// results read. An INSERT
     /// that inserted nothing was refused for a unique value: its position among the INSERTs since
     /// the last `sendQueuedInserts` goes into `refusedInserts`. Throws the first failure once every
     /// result is read (the statements after it were aborted by the server); a failed fingerprint
     /// guard sets `schemaChanged`, a connection lost in a pipeline that began the transaction and
     /// holds no COMMIT sets `lostBeforeWriting`.
-    private func sendPipelined(_ head: [PipelineTail], _ rows: [(name: String, parameters: PostgresParameters, isInsert: Bool)], then tail: [PipelineTail]) throws -> PostgresRows? {
+    private func sendPipelined(_ head: [PipelineTail], _ rows: Range<Int>, then tail: [PipelineTail]) throws -> PostgresRows? {
         guard PQenterPipelineMode(handle) == 1 else { throw PostgresError(result: nil, connection: handle, settings: settings) }
         defer { PQexitPipelineMode(handle) }
         let commits = tail.contains { if case .command(let sql) = $0 { sql == "COMMIT" } else { false } }
@@ -134,7 +197,8 @@ extension PostgresConnection {
                     PQsendQueryPrepared(handle, name, Int32(parameters.types.count), values, lengths, formats, 1)
                 }
             case .command(let sql):
-                PQsendQueryParams(handle, sql, 0, nil, nil, nil, nil, 1)
+                // The string's own bytes (`withCString`), not a copy made per call.
+                sql.withCString { PQsendQueryParams(handle, $0, 0, nil, nil, nil, nil, 1) }
             case .fingerprintGuard(let fingerprint):
                 fingerprint.withCString { value in
                     [Optional(value)].withUnsafeBufferPointer { PQsendQueryParams(handle, Self.fingerprintGuardSQL, 1, nil, $0.baseAddress, nil, nil, 1) }
@@ -142,11 +206,32 @@ extension PostgresConnection {
             }
         }
         for item in head { guard send(item) == 1 else { throw lost() } }
-        for row in rows {
-            let sent = row.parameters.withPointers { values, lengths, formats in
-                PQsendQueryPrepared(handle, row.name, Int32(row.parameters.types.count), values, lengths, formats, 1)
+        if !rows.isEmpty {
+            // One pointer array for every row (libpq copies the values before it returns).
+            let sent = queuedParameters.bytes.withUnsafeBufferPointer { buffer in
+                let base = UnsafeRawPointer(buffer.baseAddress) ?? UnsafeRawPointer(bitPattern: 1)!
+                let width = queuedParameters.widest
+                return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: max(width, 1)) { values in
+                    withUnsafeTemporaryAllocation(of: Int32.self, capacity: max(width, 1)) { formats in
+                        formats.initialize(repeating: 1)
+                        return queuedParameters.lengths.withUnsafeBufferPointer { lengths in
+                            for n in rows {
+                                let row = queued[n]
+                                for j in 0..<row.count {
+                                    let offset = queuedParameters.offsets[row.first + j]
+                                    values.initializeElement(at: j, to: offset < 0 ? nil : (base + offset).assumingMemoryBound(to: CChar.self))
+                                }
+                                let sent = row.name.withCString {
+                                    PQsendQueryPrepared(handle, $0, Int32(row.count), values.baseAddress, lengths.baseAddress.map { $0 + row.first }, formats.baseAddress, 1)
+                                }
+                                guard sent == 1 else { return false }
+                            }
+                            return true
+                        }
+                    }
+                }
             }
-            guard sent == 1 else { throw lost() }
+            guard sent else { throw lost() }
         }
         for item in tail { guard send(item) == 1 else { throw lost() } }
         guard PQpipelineSync(handle) == 1 else { throw lost() }
@@ -155,6 +240,7 @@ extension PostgresConnection {
         var kept: OpaquePointer?
         var index = 0
         let firstRow = head.count, firstTail = head.count + rows.count
+        let rowsStart = rows.lowerBound
         var emptyAnswers = 0
         // One result per statement (each followed by a nil), then the sync's own result.
         while true {
@@ -171,7 +257,7 @@ extension PostgresConnection {
             if status == PGRES_PIPELINE_SYNC { PQclear(result); break }
             defer { index += 1 }
             let succeeded = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK
-            if succeeded, index >= firstRow, index < firstTail, rows[index - firstRow].isInsert {
+            if succeeded, index >= firstRow, index < firstTail, queued[rowsStart + index - firstRow].isInsert {
                 // "0": ON CONFLICT DO NOTHING skipped the row.
                 if let tuples = PQcmdTuples(result), tuples[0] == 0x30, tuples[1] == 0 { refusedInserts.append(insertsSinceLastSend) }
                 insertsSinceLastSend += 1

@@ -15,7 +15,11 @@ final class PostgresConnection {
     let handle: OpaquePointer
     let settings: PostgresConnectionSettings
     /// The advisory lock key a save's transaction takes (the namespace's, set by `PostgresCatalog.use`).
-    var writeLockKey: Int64 = 0
+    var writeLockKey: Int64 = 0 {
+        didSet { writeLockSQL = "SELECT pg_advisory_xact_lock(\(writeLockKey))" }
+    }
+    /// The statement that takes the write lock, built once (not per save).
+    private(set) var writeLockSQL = "SELECT pg_advisory_xact_lock(0)"
     /// The store's recorded schema fingerprint as the current write transaction read it right after
     /// taking the write lock (`beginWrite`); nil outside a save.
     var fingerprintAtBegin: String?
@@ -24,6 +28,10 @@ final class PostgresConnection {
     var textColumns: Set<Int64> = []
     /// Statement names by SQL text and parameter types.
     private var prepared: [PreparedKey: String] = [:]
+    /// The statement `statement(_:types:)` found last: a save repeats one statement, whose text
+    /// (hundreds of bytes) is then compared, usually by identity, instead of hashed. Its types
+    /// need only agree where a value is not NULL.
+    private var lastPrepared: (key: PreparedKey, name: String)?
     /// Where `attempt`'s savepoint is (`PostgresConnection+SQLConnection.swift`): asked for, the
     /// next `query` sends it, the statement and its release in one round trip.
     var savepoint = Savepoint.none
@@ -41,6 +49,8 @@ final class PostgresConnection {
 
     /// The INSERTs and writes a save queued (`PostgresConnection+Queue.swift`), not sent yet.
     var queued: [Queued] = []
+    /// Their parameters, encoded.
+    var queuedParameters = QueuedParameters()
     /// How many queued INSERTs were sent since the last `sendQueuedInserts`, and the positions
     /// among them of those the server refused for a unique value.
     var insertsSinceLastSend = 0
@@ -98,6 +108,11 @@ final class PostgresConnection {
 
     /// Whether the connection is still usable (false once the server went away).
     var isAlive: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether the connection is still usable once what the server sent unasked is read, without
+    /// waiting (`PQconsumeInput`): a server that closed it (a restart, a terminated backend) is
+    /// seen before anything more is sent.
+    var isOpenAfterReading: Bool { isAlive && PQconsumeInput(handle) == 1 && isAlive }
 
     /// Runs SQL without parameters and results (several statements allowed): DDL, BEGIN, COMMIT.
     /// Under `attempt` the savepoint and its release go in the same round trip (one simple query:
@@ -254,8 +269,17 @@ final class PostgresConnection {
 
     /// The name of the prepared statement for `sql` with these parameter types, preparing it once.
     func statement(_ sql: String, types: [UInt32]) throws -> String {
+        if let last = lastPrepared, last.key.sql == sql, last.key.types.count == types.count,
+           zip(types, last.key.types).allSatisfy({ $0 == 0 || $0 == $1 }) {
+            // A NULL (type 0, "unknown") fits a parameter of any type: rows that differ only in
+            // which values are NULL share the statement found last.
+            return last.name
+        }
         let key = PreparedKey(sql: sql, types: types)
-        if let name = prepared[key] { return name }
+        if let name = prepared[key] {
+            lastPrepared = (key, name)
+            return name
+        }
         let name = "strata_\(prepared.count)"
         roundTrips += 1
         let result = PQprepare(handle, name, sql, Int32(types.count), types)

@@ -14,11 +14,33 @@ struct PostgresParameters {
     static let float8: UInt32 = 701
     static let bytea: UInt32 = 17
 
+    /// The OID of `value`'s type as bound (0, "unknown", for NULL).
+    static func type(of value: SQLValue) -> UInt32 {
+        switch value {
+        case .null: 0
+        case .integer: int8
+        case .real: float8
+        case .text, .blob: bytea
+        }
+    }
+
     init(_ values: [SQLValue]) {
         var types: [UInt32] = []
         var bytes: [UInt8] = []
         var ranges: [Range<Int>?] = []
         types.reserveCapacity(values.count)
+        ranges.reserveCapacity(values.count)
+        // The bytes' size worked out first: growing the buffer value by value reallocated it.
+        var size = 0
+        for value in values {
+            switch value {
+            case .null: break
+            case .integer, .real: size += 8
+            case .text(let s): size += s.utf8.count
+            case .blob(let d): size += d.count
+            }
+        }
+        bytes.reserveCapacity(size)
         for value in values {
             let start = bytes.count
             switch value {
@@ -51,13 +73,18 @@ struct PostgresParameters {
         bytes.withUnsafeBufferPointer { buffer in
             // A non-nil base even for zero bytes: an empty string or empty Data is a value, not NULL.
             let base = UnsafeRawPointer(buffer.baseAddress) ?? UnsafeRawPointer(bitPattern: 1)!
-            let pointers: [UnsafePointer<CChar>?] = ranges.map { range in
-                range.map { (base + $0.lowerBound).assumingMemoryBound(to: CChar.self) }
-            }
-            let lengths = ranges.map { Int32($0?.count ?? 0) }
-            let formats = [Int32](repeating: 1, count: ranges.count)
-            return pointers.withUnsafeBufferPointer { p in
-                lengths.withUnsafeBufferPointer { l in formats.withUnsafeBufferPointer { f in body(p.baseAddress, l.baseAddress, f.baseAddress) } }
+            let count = ranges.count
+            // On the stack for the usual few parameters: three arrays per statement were three
+            // allocations per row of a pipelined save.
+            return withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: count) { pointers in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { numbers in
+                    for (i, range) in ranges.enumerated() {
+                        pointers.initializeElement(at: i, to: range.map { (base + $0.lowerBound).assumingMemoryBound(to: CChar.self) })
+                        numbers.initializeElement(at: i, to: Int32(range?.count ?? 0))
+                        numbers.initializeElement(at: count + i, to: 1)
+                    }
+                    return body(UnsafePointer(pointers.baseAddress), UnsafePointer(numbers.baseAddress), numbers.baseAddress.map { UnsafePointer($0 + count) })
+                }
             }
         }
     }

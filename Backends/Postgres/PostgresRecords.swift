@@ -23,32 +23,50 @@ struct PostgresRecords {
     func snapshots(_ rows: PostgresRows, _ entity: EntitySchema) throws -> [DefaultSnapshot] {
         var result: [DefaultSnapshot] = []
         result.reserveCapacity(rows.count)
-        for row in 0..<rows.count { result.append(try snapshot(rows, row, entity)) }
+        let layout = RowLayout(entity, mapping.tables[entity.index])
+        for row in 0..<rows.count { result.append(try snapshot(rows, row, entity, layout)) }
         return result
+    }
+
+    /// How a row of an entity's table reads, worked out once per result. Why: reading the
+    /// schema's and the mapping's arrays of structs per row (`entity.attributes`,
+    /// `mapping.tables[i]`) copied their elements, about 60 reference-count operations a row of a
+    /// scan.
+    struct RowLayout {
+        let types: [AttributeType]
+        /// Per attribute: whether a `__bits` companion column follows its column.
+        let hasBits: [Bool]
+        let relationships: [SQLMapping.RelationshipStorage]
+        let destinations: [String]
+
+        init(_ entity: EntitySchema, _ table: SQLMapping.Table) {
+            types = entity.attributeTypes
+            hasBits = table.bitsColumns.map { $0 != nil }
+            relationships = table.relationships
+            destinations = entity.destinationNames
+        }
     }
 
     /// The snapshot of row `row` of `rows` (selected with `columns(entity)`); `knownTargets` may
     /// supply a to-many's keys the caller already knows (else they are read).
-    func snapshot(_ rows: PostgresRows, _ row: Int, _ entity: EntitySchema, knownTargets: (Int) -> [Int64]? = { _ in nil }) throws -> DefaultSnapshot {
-        let table = mapping.tables[entity.index]
+    func snapshot(_ rows: PostgresRows, _ row: Int, _ entity: EntitySchema, _ layout: RowLayout, knownTargets: (Int) -> [Int64]? = { _ in nil }) throws -> DefaultSnapshot {
         let key = rows.integer(row, 0) ?? 0
         var column = 1
         var values: [Value] = []
-        values.reserveCapacity(entity.attributes.count)
-        for (i, attribute) in entity.attributes.enumerated() {
-            let bits = table.bitsColumns[i] == nil ? nil : column + 1
-            values.append(try rows.attribute(row, column, bits: bits, type: attribute.type, store: store))
+        values.reserveCapacity(layout.types.count)
+        for (i, type) in layout.types.enumerated() {
+            let bits = layout.hasBits[i] ? column + 1 : nil
+            values.append(try rows.attribute(row, column, bits: bits, type: type, store: store))
             column += bits == nil ? 1 : 2
         }
         var links: [RelationshipValue] = []
-        links.reserveCapacity(table.relationships.count)
-        for (r, storage) in table.relationships.enumerated() {
-            let destination = entity.destinationNames[r]
+        links.reserveCapacity(layout.relationships.count)
+        for (r, storage) in layout.relationships.enumerated() {
             if case .column = storage {
-                links.append(.toOne(rows.integer(row, column).map { id(destination, $0) }))
+                links.append(.toOne(rows.integer(row, column).map { id(layout.destinations[r], $0) }))
                 column += 1
             } else {
-                links.append(.toMany(try (knownTargets(r) ?? targets(entity, key, r)).map { id(destination, $0) }))
+                links.append(.toMany(try (knownTargets(r) ?? targets(entity, key, r)).map { id(layout.destinations[r], $0) }))
             }
         }
         return DefaultSnapshot(entity: entity, persistentIdentifier: id(entity.name, key), attributes: values, relationships: links)
@@ -64,7 +82,7 @@ struct PostgresRecords {
     func snapshot(_ entity: EntitySchema, _ key: Int64, knownTargets: (Int) -> [Int64]? = { _ in nil }) throws -> DefaultSnapshot? {
         let rows = try connection.query(mapping.texts[entity.index].selectByKey.sql, [.integer(key)])
         guard rows.count > 0 else { return nil }
-        return try snapshot(rows, 0, entity, knownTargets: knownTargets)
+        return try snapshot(rows, 0, entity, RowLayout(entity, mapping.tables[entity.index]), knownTargets: knownTargets)
     }
 
     /// Whether `entity` has a record with this key.

@@ -9,6 +9,9 @@ final class PostgresStatement: SQLStatement {
     let sql: String
     /// The bound parameters, 1…n.
     private(set) var parameters: [SQLValue] = []
+    /// The prepared statement this one's rows last went into the save's queue as (an INSERT's
+    /// with `ON CONFLICT DO NOTHING`), with its parameter types (`PostgresConnection.queueName`).
+    var queued: (isInsert: Bool, types: [UInt32], name: String)?
     private var result: PostgresRows?
     private var row = -1
 

@@ -23,6 +23,11 @@ public final class PostgresStore: DataStore {
     let readers: PostgresConnectionPool
     let writer: Mutex<Writer>
     private let saveStart: SQLSaveStart
+    /// Per entity, the UPDATE of a save that updates one record in one round trip
+    /// (`PostgresStore+SingleUpdate.swift`), nil for an entity with a to-many.
+    let singleUpdateStatements: [String?]
+    /// The `NOTIFY` every save sends (`commitNotify(_:)`, PostgresStore+Watching.swift).
+    let commitNotify: String
     /// How many saves were run again after the server aborted them (a deadlock victim, a
     /// serialization failure); the tests read it.
     let retriedSaves = Atomic<Int>(0)
@@ -53,6 +58,8 @@ public final class PostgresStore: DataStore {
         let mapping = try SQLMapping(schema: configuration.schema, dialect: PostgresDialect.self)
         self.mapping = mapping
         self.saveStart = SQLSaveStart(mapping)
+        self.singleUpdateStatements = Self.singleUpdateStatements(for: mapping)
+        self.commitNotify = Self.commitNotify(configuration.namespace)
         let name = configuration.name
         self.name = name
         let readers = PostgresConnectionPool(settings: configuration.settings, namespace: configuration.namespace, store: name, mapping: mapping)
@@ -246,6 +253,8 @@ public final class PostgresStore: DataStore {
                 // The hook runs holding the write lock: the pending begin goes now.
                 try connection.sendPendingBegin()
                 hook()
+            } else if connection.beginPending, let update = singleUpdate(request), let result = try savedInOneRoundTrip(update, on: connection) {
+                return result
             }
             let transaction: SQLSaveTransaction<PostgresSaveRecords>
             if let reused = writer.transaction {
@@ -255,7 +264,10 @@ public final class PostgresStore: DataStore {
                 writer.transaction = transaction
             }
             // Left clean for the next save whatever happens, holding nothing of this one.
-            defer { transaction.reset() }
+            defer {
+                transaction.reset()
+                transaction.records.prefetched.clear()
+            }
             do {
                 try transaction.run(request)
                 var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
@@ -263,15 +275,20 @@ public final class PostgresStore: DataStore {
                 let deleted = Set(transaction.deleted.map { transaction.records.id(schema.entities[$0.entity].name, $0.key) })
                 let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
                 if configuration.recordsHistory { try recordHistory(request, result, connection: connection, records: transaction.records.records) }
-                try connection.commit(notifying: Self.commitChannel(configuration.namespace))  // wakes live sequences (+Watching)
+                try connection.commit(notify: commitNotify)  // wakes live sequences (+Watching)
                 #if STRATA_INTERNAL_CHECKS
                 checkInvariantsAfterSave()  // PostgresStore+Invariants.swift
                 #endif
                 return result
             } catch {
                 try? connection.rollback()
-                // The begin's guard found another schema: another process migrated the store.
-                if connection.schemaChanged { throw try transaction.records.recordedSchema().savedAfterMigration(opening: schema, file: name) }
+                // The begin's guard found another schema: another process migrated the store. A
+                // statement prepared after the migration (before the guard could run) fails
+                // instead for a column or table the migration renamed or dropped (SQLSTATE class
+                // 42): the recorded fingerprint, read again, tells.
+                if connection.schemaChanged || (error as? PostgresError)?.sqlstate.hasPrefix("42") == true && migratedSinceOpening(connection) {
+                    throw try transaction.records.recordedSchema().savedAfterMigration(opening: schema, file: name)
+                }
                 throw error
             }
         } catch let error as PostgresError {
@@ -282,6 +299,13 @@ public final class PostgresStore: DataStore {
             }
             throw error
         }
+    }
+
+    /// Whether the store now records another schema than the one it was opened at (false when
+    /// that cannot be read).
+    private func migratedSinceOpening(_ connection: PostgresConnection) -> Bool {
+        guard let rows = try? connection.query(SQLText.recordedFingerprint.sql), rows.count > 0, case .text(let recorded) = rows.value(0, 0) else { return false }
+        return recorded != mapping.schema.fingerprint
     }
 
     /// The writer's open connection, else a new one (`storeUnavailable` when the server cannot be

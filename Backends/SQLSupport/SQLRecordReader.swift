@@ -33,6 +33,18 @@
     /// to `targets` in relationship order (the record's base is `targets.count` before the call).
     func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value], targets: inout SQLStoredTargets) throws -> [Int]?
 
+    /// Whether `prefetchStoredRows` reads anything: a backend on a server, where each
+    /// `storedRow` run alone is a round trip (PostgreSQL). SQLite, where a read costs none: false
+    /// (the default), and the save does not call it.
+    static var prefetchesStoredRows: Bool { get }
+
+    /// Reads the rows of the records `ids` names (those of this store) in as few statements as
+    /// it can, before a save's updates ask `storedRow` for them one by one, which then answers
+    /// from what was read. Read in the open write transaction, as `storedRow` reads, with the same
+    /// locks; forgotten when the save ends. Called only when `prefetchesStoredRows`, for a save
+    /// that updates more than one record.
+    func prefetchStoredRows(_ ids: [PersistentIdentifier]) throws
+
     /// Attribute `i` of a record as its column holds it (the `__bits` companion aside), or `nil` if
     /// the record does not exist.
     func storedAttribute(_ entity: EntitySchema, _ key: Int64, _ i: Int) throws -> SQLValue?
@@ -65,6 +77,12 @@
 }
 
 extension SQLRecordReader {
+    /// Reads nothing ahead (`SQLRecordReader.prefetchesStoredRows`).
+    @inlinable package static var prefetchesStoredRows: Bool { false }
+
+    /// Never called: `prefetchesStoredRows` is false.
+    @inlinable package func prefetchStoredRows(_ ids: [PersistentIdentifier]) throws {}
+
     /// The snapshot of one record, every list read.
     @inlinable
     package func snapshot(_ entity: EntitySchema, _ key: Int64) throws -> DefaultSnapshot? {

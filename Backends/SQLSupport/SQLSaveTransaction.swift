@@ -239,6 +239,10 @@ import Foundation
         }
         var seen = Set<Key>()
         let alone = request.updated.count == 1
+        // A server backend reads the updated records' rows in one go, not one round trip each.
+        if Records.prefetchesStoredRows, !alone, !request.updated.isEmpty {
+            try records.prefetchStoredRows(request.updated.map(\.persistentIdentifier))
+        }
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)

@@ -127,6 +127,24 @@ struct PostgresMigrationTests {
         #expect(try after.fetchCount(FetchDescriptor(entity: "Item")) == 3)
     }
 
+    @Test("a one-record update during a migration (its statement prepared before) is refused with schemaMismatch; nothing is written")
+    func updateDuringMigration() throws {
+        defer { try? PostgresStore.dropStore(configuration(Self.v1)) }
+        let stale = try seed()
+        let alps = try #require(try stale.fetch(FetchDescriptor(entity: "Item")).first)
+        _ = try stale.save(SaveRequest(updated: [try alps.updating(["title": "Alps 1"])]))
+        let outcome = try duringMigration {
+            try stale.save(SaveRequest(updated: [try alps.updating(["title": "Alps 2"])])).changedSnapshots.count
+        }
+        guard case .failure(let error) = outcome, let refusal = error as? StrataError else {
+            Issue.record("the stale update was not refused: \(outcome)")
+            return
+        }
+        #expect(refusal.code == .schemaMismatch, "\(refusal)")
+        let after = try PostgresStore(configuration(Self.v2))
+        #expect(try after.snapshot(for: alps.persistentIdentifier)?.value("name") == .string("Alps 1"))
+    }
+
     @Test("reading the recorded schema during a migration waits for it and reads the version it leaves")
     func recordedSchemaDuringMigration() throws {
         defer { try? PostgresStore.dropStore(configuration(Self.v1)) }

@@ -2,11 +2,14 @@
 // tables, columns, indexes, foreign key and delete trigger as the StrataPostgres backend
 // (docs/formats/postgres.md), in a namespace of its own; every statement with values prepared once
 // (PQprepare with its parameter types) and run with binary parameters and binary results; each save
-// one transaction that takes the same advisory write lock as the backend's (BEGIN and the lock in
-// one round trip); the rows of a many-row save sent in pipeline mode, in chunks of 512 with a sync
-// point after each, as the backend's `PostgresConnection.run(_:rows:)` does; the server's own
-// durability (synchronous_commit as the server has it: on by default, and on in the test cluster).
-// So the backend's cost over this is the cost of Strata: its Swift code and any extra round trips.
+// one transaction that takes the same advisory write lock as the backend's, sent in pipeline mode:
+// a one-statement save (update-one, unique-violation, cascade-delete) is BEGIN, the lock, the
+// statement and COMMIT (or ROLLBACK) in one round trip, its outcome checked from the statement's
+// own result (update-one: one row updated); the rows of a many-row save go in chunks of 512 with a
+// sync point after each, BEGIN and the lock in the first and COMMIT in the last, as the backend's
+// pipelines carry them; the server's own durability (synchronous_commit and fsync as the server
+// has them, the same for both sides). So the backend's cost over this is the cost of Strata: its
+// Swift code and any extra round trips.
 #include "postgres_baseline.h"
 #include "strata_baseline_support.h"
 
@@ -38,7 +41,7 @@ typedef struct baseline {
     PGconn *conn;
     const char *conninfo;
     char schema[64];
-    char begin_sql[128];  // BEGIN and the advisory write lock, one round trip
+    char lock_sql[96];  // the advisory write lock, sent after BEGIN in a save's first pipeline
     int records;
     const char *only_step;
     strata_baseline_figures *figures;
@@ -53,6 +56,11 @@ static const double epoch_since_2001 = 1700000000.0 - 978307200.0;
 static int pipelined = 1;
 
 void strata_postgres_baseline_set_pipelined(int value) { pipelined = value != 0; }
+
+/// Sends a statement without parameters into the open pipeline.
+static int send_command(baseline *b, const char *sql) {
+    return PQsendQueryParams(b->conn, sql, 0, NULL, NULL, NULL, NULL, 1) == 1;
+}
 
 static void fail(baseline *b, const char *what, const char *message) {
     if (b->failed) return;
@@ -211,19 +219,57 @@ static int run_command(baseline *b, const char *name, int count, const params *p
 /// Builds row `i`'s parameters of a many-row save.
 typedef void (*row_builder)(baseline *b, int i, params *p, char text[32]);
 
-/// Runs prepared statement `name` for the rows `first`, `first + stride`, … below `end`, inside the
-/// open transaction: pipelined in chunks (each ended by a sync point) or one round trip each.
+/// Reads the pipeline's results up to its next sync point. Result `checked` (counted from 0; -1 for
+/// none) must be a command that changed exactly one row; a result that failed with SQLSTATE
+/// `expected_state` (NULL for none) is expected, and then must come. Any other failure fails the
+/// run; the statements after a failure are skipped by the server (PGRES_PIPELINE_ABORTED).
+static void read_to_sync(baseline *b, const char *what, int checked, const char *expected_state) {
+    int index = 0, expected_seen = 0;
+    for (;;) {
+        PGresult *result = PQgetResult(b->conn);
+        if (!result) {
+            if (PQstatus(b->conn) != CONNECTION_OK) { fail(b, what, NULL); return; }
+            continue;  // the end of one query's results
+        }
+        ExecStatusType status = PQresultStatus(result);
+        if (status == PGRES_PIPELINE_SYNC) { PQclear(result); break; }
+        if (status == PGRES_FATAL_ERROR && expected_state) {
+            const char *state = PQresultErrorField(result, PG_DIAG_SQLSTATE);
+            if (state && strcmp(state, expected_state) == 0) expected_seen = 1;
+            else fail(b, what, PQresultErrorMessage(result));
+        } else if (status == PGRES_PIPELINE_ABORTED) {
+            if (!expected_seen) fail(b, what, "a pipelined statement was aborted");
+        } else if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+            fail(b, what, PQresultErrorMessage(result));
+        } else if (index == checked && strcmp(PQcmdTuples(result), "1") != 0) {
+            fail(b, what, "the statement did not change exactly one row");
+        }
+        PQclear(result);
+        index++;
+    }
+    if (expected_state && !expected_seen) fail(b, what, "the expected failure did not come");
+}
+
+/// Sends BEGIN and the write lock into the open pipeline.
+static int send_begin(baseline *b) { return send_command(b, "BEGIN") && send_command(b, b->lock_sql); }
+
+/// Runs prepared statement `name` for the rows `first`, `first + stride`, … below `end`, as one
+/// transaction: pipelined in chunks (each ended by a sync point), BEGIN and the lock in the first
+/// chunk and COMMIT in the last; or, unpipelined, one round trip per statement.
 static void run_rows(baseline *b, const char *name, int count, int first, int end, int stride, row_builder build, const char *what) {
     params p;
     char text[32];
     if (!pipelined) {
+        if (!exec(b, "BEGIN") || !exec(b, b->lock_sql)) return;
         for (int i = first; i < end && !b->failed; i += stride) {
             build(b, i, &p, text);
             run_command(b, name, count, &p, what);
         }
+        if (!b->failed) exec(b, "COMMIT");
         return;
     }
     if (PQenterPipelineMode(b->conn) != 1) { fail(b, "pipeline mode", NULL); return; }
+    if (!send_begin(b)) fail(b, what, NULL);
     for (int start = first; start < end && !b->failed; start += PIPELINE_CHUNK * stride) {
         int stop = start + PIPELINE_CHUNK * stride;
         if (stop > end) stop = end;
@@ -231,24 +277,29 @@ static void run_rows(baseline *b, const char *name, int count, int first, int en
             build(b, i, &p, text);
             if (PQsendQueryPrepared(b->conn, name, count, p.values, p.lengths, p.formats, 1) != 1) { fail(b, what, NULL); break; }
         }
+        if (stop >= end && !b->failed && !send_command(b, "COMMIT")) fail(b, what, NULL);
         if (b->failed || PQpipelineSync(b->conn) != 1) { fail(b, "pipeline sync", NULL); break; }
-        for (;;) {
-            PGresult *result = PQgetResult(b->conn);
-            if (!result) {
-                if (PQstatus(b->conn) != CONNECTION_OK) { fail(b, what, NULL); break; }
-                continue;  // the end of one query's results
-            }
-            ExecStatusType status = PQresultStatus(result);
-            if (status == PGRES_PIPELINE_SYNC) { PQclear(result); break; }
-            if (status != PGRES_COMMAND_OK) fail(b, what, PQresultErrorMessage(result));
-            PQclear(result);
-        }
+        read_to_sync(b, what, -1, NULL);
     }
     PQexitPipelineMode(b->conn);
 }
 
-static int begin(baseline *b) { return exec(b, b->begin_sql); }
-static int commit(baseline *b) { return exec(b, "COMMIT"); }
+/// One save of one prepared statement in one round trip: BEGIN, the lock, `name` with `p`, then
+/// COMMIT, one sync point. With `expected_state`, the statement must fail so; the transaction is
+/// then rolled back in the same round trip (a ROLLBACK after a second sync point, which ends the
+/// skipping of the failed part). With `one_row`, the statement must change exactly one row.
+static void run_save(baseline *b, const char *name, int count, const params *p, int one_row, const char *expected_state, const char *what) {
+    if (PQenterPipelineMode(b->conn) != 1) { fail(b, "pipeline mode", NULL); return; }
+    int sent = send_begin(b) && PQsendQueryPrepared(b->conn, name, count, p->values, p->lengths, p->formats, 1) == 1;
+    if (sent && !expected_state) sent = send_command(b, "COMMIT") && PQpipelineSync(b->conn) == 1;
+    if (sent && expected_state) sent = PQpipelineSync(b->conn) == 1 && send_command(b, "ROLLBACK") && PQpipelineSync(b->conn) == 1;
+    if (!sent) fail(b, what, NULL);
+    else {
+        read_to_sync(b, what, one_row ? 2 : -1, expected_state);
+        if (expected_state) read_to_sync(b, what, -1, NULL);
+    }
+    PQexitPipelineMode(b->conn);
+}
 
 // ---- steps -------------------------------------------------------------------------------------
 
@@ -273,10 +324,35 @@ static void item_row_values(baseline *b, int i, params *p, char text[32]) {
 
 static void step_insert(void *context) {
     baseline *b = context;
-    if (!begin(b)) return;
-    run_rows(b, "owner_insert", 2, 0, b->records / 100, 1, owner_row, "owner insert");
-    run_rows(b, "item_insert", 9, 0, b->records, 1, item_row_values, "item insert");
-    if (!b->failed) commit(b);
+    // One transaction: the owners, then the items, in pipelined chunks of 512 rows each ended by a
+    // sync point; BEGIN and the lock go in the first chunk, COMMIT in the last.
+    int owners = b->records / 100, total = owners + b->records;
+    params p;
+    char text[32];
+    if (!pipelined) {
+        if (!exec(b, "BEGIN") || !exec(b, b->lock_sql)) return;
+        for (int i = 0; i < total && !b->failed; i++) {
+            if (i < owners) { owner_row(b, i, &p, text); run_command(b, "owner_insert", 2, &p, "owner insert"); }
+            else { item_row_values(b, i - owners, &p, text); run_command(b, "item_insert", 9, &p, "item insert"); }
+        }
+        if (!b->failed) exec(b, "COMMIT");
+        return;
+    }
+    if (PQenterPipelineMode(b->conn) != 1) { fail(b, "pipeline mode", NULL); return; }
+    if (!send_begin(b)) fail(b, "insert", NULL);
+    for (int start = 0; start < total && !b->failed; start += PIPELINE_CHUNK) {
+        int stop = start + PIPELINE_CHUNK < total ? start + PIPELINE_CHUNK : total;
+        for (int i = start; i < stop; i++) {
+            int sent;
+            if (i < owners) { owner_row(b, i, &p, text); sent = PQsendQueryPrepared(b->conn, "owner_insert", 2, p.values, p.lengths, p.formats, 1); }
+            else { item_row_values(b, i - owners, &p, text); sent = PQsendQueryPrepared(b->conn, "item_insert", 9, p.values, p.lengths, p.formats, 1); }
+            if (sent != 1) { fail(b, "insert", NULL); break; }
+        }
+        if (stop >= total && !b->failed && !send_command(b, "COMMIT")) fail(b, "insert", NULL);
+        if (b->failed || PQpipelineSync(b->conn) != 1) { fail(b, "pipeline sync", NULL); break; }
+        read_to_sync(b, "insert", -1, NULL);
+    }
+    PQexitPipelineMode(b->conn);
 }
 
 static void step_reopen(void *context) {
@@ -349,10 +425,9 @@ typedef struct one_update { baseline *b; int64_t key; double price; } one_update
 static void step_update_one(void *context) {
     one_update *u = context;
     params p;
-    if (!begin(u->b)) return;
     put_double(&p, 0, 1, u->price);
     put_int(&p, 2, u->key);
-    if (run_command(u->b, "update", 3, &p, "update-one")) commit(u->b);
+    run_save(u->b, "update", 3, &p, 1, NULL, "update-one");
 }
 
 /// update-one's next round: scanned row `index` gets `price`.
@@ -370,31 +445,23 @@ static void batch_row(baseline *b, int i, params *p, char text[32]) {
 
 static void step_update_batch(void *context) {
     baseline *b = context;
-    if (!begin(b)) return;
     run_rows(b, "update", 3, 0, b->row_count, 10, batch_row, "update-batch");
-    if (!b->failed) commit(b);
 }
 
 static void step_unique_violation(void *context) {
     baseline *b = context;
-    if (!begin(b)) return;
     params p;
     char text[32];
     item_row_values(b, 7, &p, text);
     put_int(&p, 0, (int64_t)b->records + 1);
-    PGresult *r = run_prepared(b, "item_insert", 9, &p);
-    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-    if (PQresultStatus(r) != PGRES_FATAL_ERROR || !state || strcmp(state, "23505") != 0) fail(b, "a duplicate name was accepted", PQresultErrorMessage(r));
-    PQclear(r);
-    exec(b, "ROLLBACK");
+    run_save(b, "item_insert", 9, &p, 0, "23505", "unique-violation (a duplicate name must fail with 23505)");
 }
 
 static void step_cascade_delete(void *context) {
     baseline *b = context;
-    if (!begin(b)) return;
     params p;
     put_int(&p, 0, 10);
-    if (run_command(b, "delete_owners", 1, &p, "cascade-delete")) commit(b);
+    run_save(b, "delete_owners", 1, &p, 0, NULL, "cascade-delete");
 }
 
 // ---- driver ------------------------------------------------------------------------------------
@@ -440,7 +507,7 @@ int strata_postgres_baseline(const char *conninfo, int records, const char *only
     clock_gettime(CLOCK_REALTIME, &now);
     snprintf(b.schema, sizeof b.schema, "strata_raw_%ld_%lx", (long)getpid(), (unsigned long)now.tv_nsec);
     // The backend's write lock is an advisory lock on a key of the namespace; any key serves here.
-    snprintf(b.begin_sql, sizeof b.begin_sql, "BEGIN; SELECT pg_advisory_xact_lock(%lld)", (long long)(0x5354524154410000ll + getpid()));
+    snprintf(b.lock_sql, sizeof b.lock_sql, "SELECT pg_advisory_xact_lock(%lld)", (long long)(0x5354524154410000ll + getpid()));
 
     b.conn = PQconnectdb(b.conninfo);
     if (!b.conn || PQstatus(b.conn) != CONNECTION_OK) { fail(&b, "connect", NULL); goto done; }

@@ -1,0 +1,131 @@
+import Foundation
+@_spi(StrataEngine) import Strata
+import StrataSQLSupport
+
+/// A save that updates one record and changes none of its relationships, in one round trip.
+///
+/// Why: such a save (the model layer's most common one: one object's property set, then `save()`)
+/// took two round trips through the shared save (`SQLSaveTransaction`): the first read the row
+/// (`FOR UPDATE`) to learn whether it exists, which columns change and what its relationships hold;
+/// the second wrote it and committed. A server round trip is the whole cost of such a save.
+///
+/// Here the checks the read served run on the server, inside the one pipeline: `BEGIN`, the write
+/// lock, then
+///
+///     WITH u AS (UPDATE "T" SET <every attribute column> WHERE "_pk" = $k
+///                AND <every to-one column> IS NOT DISTINCT FROM <the value sent>
+///                AND (<the recorded schema fingerprint>) = <the opened one> RETURNING 1)
+///     SELECT 1 / count(*) FROM u
+///
+/// then `NOTIFY` and `COMMIT`. An UPDATE that found no such row (the record is gone, a to-one
+/// column holds something else than the snapshot sends, or another process migrated the store)
+/// divides by zero: the server aborts the transaction, the pipeline skips the COMMIT, and nothing
+/// is written. So does any other failure (a unique value taken, a column a migration renamed).
+/// The save is then rolled back and run again the shared way, which finds and reports the fault
+/// exactly as for any other save (`unknownIdentifier`, `uniqueConstraintViolation`,
+/// `schemaMismatch`) or applies the relationship change. There is no read-then-write race: the
+/// existence, relationship and schema checks and the write are one statement, under the row's lock
+/// and after the store's write lock (READ COMMITTED: the statement's snapshot is taken after the
+/// lock was granted, so it sees a migration that committed while the save waited). The schema
+/// check rides in the UPDATE instead of a statement of its own (the shared way's guard): one
+/// statement less for the server to parse, plan and run.
+///
+/// Writing every attribute column, not only those that differ, has the shared save's meaning: a
+/// whole-snapshot update leaves the record holding the snapshot's values either way (a column
+/// written with its stored value keeps its index entries: PostgreSQL compares them before
+/// updating an index).
+///
+/// Only where nothing else of the save needs the shared transaction: one updated snapshot, nothing
+/// inserted or deleted, no `updatedProperties` (merging and conflict checks read the row), no
+/// history recording, every relationship of the entity a to-one stored in its own column (a
+/// to-many's targets are in other rows), no required to-one sent empty, every value of the
+/// snapshot's shape and of this store (`SaveValidation.checkValues`). Anything else, or a
+/// connection found closed before the pipeline is sent, goes the shared way at once.
+extension PostgresStore {
+    /// Per entity, the one-round-trip UPDATE's SQL, or nil when an entity has a to-many
+    /// relationship (its targets are stored in other rows). Its parameters: the attribute columns
+    /// in table order, the key, the to-one columns, the opened schema fingerprint.
+    static func singleUpdateStatements(for mapping: SQLMapping) -> [String?] {
+        let q = PostgresCatalog.quote
+        return mapping.tables.map { table in
+            var toOnes: [String] = []
+            for storage in table.relationships {
+                guard case .column(let column, _) = storage else { return nil }
+                toOnes.append(column)
+            }
+            var sets: [String] = []
+            for (i, column) in table.attributeColumns.enumerated() {
+                sets.append(q(column))
+                if let bits = table.bitsColumns[i] { sets.append(q(bits)) }
+            }
+            let assignments = sets.enumerated().map { "\($1) = $\($0 + 1)" }
+            var conditions = ["\(q("_pk")) = $\(sets.count + 1)"]
+            for (r, column) in toOnes.enumerated() { conditions.append("\(q(column)) IS NOT DISTINCT FROM $\(sets.count + 2 + r)") }
+            // The fingerprint, the last parameter (`singleUpdate`).
+            conditions.append("(\(SQLText.recordedFingerprint.sql)) = convert_from($\(sets.count + 2 + toOnes.count), 'UTF8')")
+            // A table without attribute columns has nothing to set: the key set to itself.
+            let set = assignments.isEmpty ? "\(q("_pk")) = \(q("_pk"))" : assignments.joined(separator: ", ")
+            return "WITH u AS (UPDATE \(q(table.name)) SET \(set) WHERE \(conditions.joined(separator: " AND ")) RETURNING 1) SELECT 1 / count(*) FROM u"
+        }
+    }
+
+    /// The parameters of the one-round-trip UPDATE of `request`'s one updated snapshot, or nil when
+    /// the save must go the shared way (see the extension's comment).
+    func singleUpdate(_ request: SaveRequest<DefaultSnapshot>) -> (sql: String, parameters: [SQLValue])? {
+        guard request.updated.count == 1, request.inserted.isEmpty, request.deleted.isEmpty,
+              request.updatedProperties.isEmpty, !configuration.recordsHistory else { return nil }
+        let snapshot = request.updated[0]
+        let id = snapshot.persistentIdentifier
+        guard !id.isTemporary, id.storeIdentifier == identifier,
+              let entity = try? SaveValidation.entity(of: id, given: snapshot.entity, in: schema),
+              let sql = singleUpdateStatements[entity.index],
+              (try? SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)) != nil
+        else { return nil }
+        let table = mapping.tables[entity.index]
+        var parameters: [SQLValue] = []
+        parameters.reserveCapacity(table.attributeColumns.count * 2 + 2 + entity.relationships.count)
+        for (i, value) in snapshot.attributeValues.enumerated() {
+            let (main, bits) = SQLValueCodec.encode(value)
+            parameters.append(main)
+            if table.bitsColumns[i] != nil { parameters.append(bits) }
+        }
+        parameters.append(.integer(id.primaryKey))
+        for (r, value) in snapshot.relationshipValues.enumerated() {
+            guard case .toOne(let target) = value else { return nil }
+            guard let target else {
+                // A required to-one sent empty fails validation: the shared save reports it.
+                guard entity.relationships[r].isOptional else { return nil }
+                parameters.append(.null)
+                continue
+            }
+            let destination = schema.entities[entity.destinationIndices[r]]
+            guard !target.isTemporary, target.storeIdentifier == identifier, target.entityName == destination.name else { return nil }
+            parameters.append(.integer(target.primaryKey))
+        }
+        // The fingerprint the store was opened at (the writer's `openedFingerprint`).
+        parameters.append(.text(mapping.schema.fingerprint))
+        return (sql, parameters)
+    }
+
+    /// Runs `update` (`singleUpdate`) in the transaction `beginWrite` left pending, with its
+    /// COMMIT, in one round trip; its result, or nil when the server refused it (rolled back, so
+    /// the caller runs the save the shared way). Throws when the connection was lost (the save
+    /// applied whole or not at all: `storeUnavailable`).
+    func savedInOneRoundTrip(_ update: (sql: String, parameters: [SQLValue]), on connection: PostgresConnection) throws -> SaveResult<DefaultSnapshot>? {
+        // A connection the server closed since the last save (a restart, a terminated backend)
+        // is found before anything is sent: the shared way then reconnects and runs the save.
+        guard connection.isOpenAfterReading, connection.beginPending else { return nil }
+        do {
+            try connection.commitSingleUpdate(update.sql, update.parameters, notify: commitNotify)
+        } catch let error as PostgresError where !error.isConnectionLost && connection.isAlive {
+            _ = error  // the shared save finds and reports the fault
+            try connection.rollback()
+            try connection.beginWrite()
+            return nil
+        }
+        #if STRATA_INTERNAL_CHECKS
+        checkInvariantsAfterSave()  // PostgresStore+Invariants.swift
+        #endif
+        return SaveResult(storeIdentifier: identifier, remappedIdentifiers: [:], deletedIdentifiers: [], changedSnapshots: [:])
+    }
+}
