@@ -27,6 +27,14 @@ struct SQLiteRowLayout: Sendable {
         /// Read through `SQLiteValueCodec.decodePresent` after a type check (blobs, URLs, and
         /// doubles or dates without a companion).
         case checked(AttributeType)
+
+        /// How many columns the attribute takes: a REAL and its companion, or one.
+        var width: Int32 {
+            switch self {
+            case .double, .date: 2
+            default: 1
+            }
+        }
     }
 
     let entity: EntitySchema
@@ -57,6 +65,25 @@ struct SQLiteRowLayout: Sendable {
         destinations = table.entity.destinationNames
     }
 
+    /// Attribute `i` of the row `s` is on, its column at `column`: an update's old value, read from
+    /// the row the save compares in place (`SQLiteRecords.storedRow`) when the store records history.
+    func attribute(_ i: Int, of s: SQLiteStatement, at column: Int32, file: String) throws -> Value {
+        try Self.value(reads[i], SQLiteColumnReads(s.handle), s, at: column, file: file)
+    }
+
+    /// One attribute's value from its column (and companion).
+    @inline(__always)
+    private static func value(_ read: Read, _ row: SQLiteColumnReads, _ s: SQLiteStatement, at column: Int32, file: @autoclosure () -> String) throws -> Value {
+        switch read {
+        case .bool: row.int64OrNil(column).map { .bool($0 != 0) } ?? .null
+        case .int: row.int64OrNil(column).map { .int($0) } ?? .null
+        case .string: try row.text(column, sql: s.sql).map { .string($0) } ?? .null
+        case .double: row.real(column).map { .double($0) } ?? .null
+        case .date: row.real(column).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null
+        case .checked(let type): row.isNull(column) ? .null : try SQLiteValueCodec.decodePresent(s, column, type: type, file: file())
+        }
+    }
+
     /// The snapshot of the row `s` is on; `targets` reads a to-many's keys (a second statement).
     func snapshot(_ s: SQLiteStatement, storeIdentifier: String, file: @autoclosure () -> String, targets: (Int, Int64) throws -> [Int64]) throws -> DefaultSnapshot {
         let row = SQLiteColumnReads(s.handle)
@@ -65,23 +92,8 @@ struct SQLiteRowLayout: Sendable {
         var values: [Value] = []
         values.reserveCapacity(reads.count)
         for read in reads {
-            switch read {
-            case .bool:
-                values.append(row.int64OrNil(column).map { .bool($0 != 0) } ?? .null)
-            case .int:
-                values.append(row.int64OrNil(column).map { .int($0) } ?? .null)
-            case .string:
-                values.append(try row.text(column, sql: s.sql).map { .string($0) } ?? .null)
-            case .double:
-                values.append(row.real(column).map { .double($0) } ?? .null)
-                column += 1
-            case .date:
-                values.append(row.real(column).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null)
-                column += 1
-            case .checked(let type):
-                values.append(row.isNull(column) ? .null : try SQLiteValueCodec.decodePresent(s, column, type: type, file: file()))
-            }
-            column += 1
+            values.append(try Self.value(read, row, s, at: column, file: file()))
+            column += read.width
         }
         var links: [RelationshipValue] = []
         let count = relationshipQueries.count
