@@ -15,6 +15,8 @@ import StrataSQLSupport
 /// The table is made when a store that records opens (a file that never recorded has none).
 enum SQLiteHistory {
     static let table = "strata_history"
+    /// A save's history row, built once (interpolating it on every save cost 3,300 instructions).
+    private static let insert = "INSERT INTO \"\(table)\" (\"token\", \"author\", \"transaction\") VALUES (?, ?, ?)"
 
     static func createTable(_ db: SQLiteConnection) throws {
         try db.execute("CREATE TABLE IF NOT EXISTS \"\(table)\" (\"token\" INTEGER PRIMARY KEY, \"author\" TEXT, \"transaction\" BLOB NOT NULL)")
@@ -36,8 +38,7 @@ enum SQLiteHistory {
         guard !recorder.isEmpty else { return nil }
         let number = try (last ?? newest(db)) + 1
         let transaction = recorder.transaction(number, author: author)
-        try db.prepare("INSERT INTO \"\(table)\" (\"token\", \"author\", \"transaction\") VALUES (?, ?, ?)")
-            .run([.integer(number), author.map { .text($0) } ?? .null, .blob(Data(try transaction.encoded()))])
+        try db.prepare(insert).run([.integer(number), author.map { .text($0) } ?? .null, .blob(Data(try transaction.encoded()))])
         return number
     }
 

@@ -31,11 +31,22 @@ extension HistoryRecorder {
         _ request: SaveRequest<S>, _ result: SaveResult<S>, schema: Schema,
         updated values: (PersistentIdentifier) throws -> (old: Values, new: Values)?, deleted tombstone: (PersistentIdentifier) throws -> [Value]?
     ) throws {
-        let inserted = Set(result.remappedIdentifiers.permanentIdentifiers)
-        for id in result.remappedIdentifiers.permanentIdentifiers where !result.deletedIdentifiers.contains(id) {
+        let permanent = result.remappedIdentifiers.permanentIdentifiers
+        if request.updated.count == 1, permanent.isEmpty, result.deletedIdentifiers.isEmpty,
+            result.changedSnapshots.isEmpty || (result.changedSnapshots.count == 1 && result.changedSnapshots[request.updated[0].persistentIdentifier] != nil)
+        {
+            // One record updated and nothing else changed, the commonest save: no sets to build.
+            let id = request.updated[0].persistentIdentifier
+            if let (old, new) = try values(id) { updated(try schema.requireEntity(id.entityName), id.primaryKey, old: old, new: new) }
+            return
+        }
+        let inserted = Set(permanent)
+        for id in permanent where !result.deletedIdentifiers.contains(id) {
             recordInsert(try schema.requireEntity(id.entityName), id.primaryKey)
         }
-        var changed = Set(request.updated.map { $0.persistentIdentifier }).union(result.changedSnapshots.keys)
+        var changed = Set<PersistentIdentifier>(minimumCapacity: request.updated.count + result.changedSnapshots.count)
+        for snapshot in request.updated { changed.insert(snapshot.persistentIdentifier) }
+        for id in result.changedSnapshots.keys { changed.insert(id) }
         changed.subtract(result.deletedIdentifiers)
         changed.subtract(inserted)
         for id in changed.sorted(by: Self.order) {
