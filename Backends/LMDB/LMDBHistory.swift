@@ -6,8 +6,11 @@ import Foundation
 /// the save's own write transaction (atomic with the data) and needs no database of its own (an
 /// environment made before history opens unchanged): one entry per transaction under
 /// `history.<number, 20 digits>` (so key order is token order), the encoded
-/// `StoreHistoryTransaction`; `history_last` and `history_horizon` hold the newest number recorded
-/// and the newest deleted, 8 bytes big-endian.
+/// `StoreHistoryTransaction`. `history_horizon` (8 bytes big-endian) holds the newest number
+/// deleted: the floor of the next number once every entry is deleted, so numbers are never reused.
+/// The newest number is the last entry's, or the horizon, whichever is larger (`newest`); a save
+/// writes only its entry. Environments written before also kept `history_last`, the newest number
+/// recorded, which always equals that maximum: read as a third floor, no longer written.
 struct LMDBHistory {
     let txn: OpaquePointer
     let meta: MDB_dbi
@@ -37,12 +40,44 @@ struct LMDBHistory {
         try LMDBMeta.put(txn, meta, name, withUnsafeBytes(of: LMDBKeyCodec.bigEndian(value)) { Array($0) })
     }
 
-    /// The newest transaction number recorded (0: none).
-    var last: Int64 { get throws { try counter("history_last") } }
+    /// The newest transaction number recorded or deleted (0: none): the last entry's, the horizon
+    /// or an older Strata's `history_last`, whichever is largest.
+    var newest: Int64 { get throws { max(try lastEntry, try horizon, try counter("history_last")) } }
+
+    /// The number of the last entry (0: none): one cursor step back from the first key after the
+    /// entries' prefix.
+    private var lastEntry: Int64 {
+        get throws {
+            var cursor: OpaquePointer?
+            try lmdbCheck(mdb_cursor_open(txn, meta, &cursor), "open a cursor")
+            defer { mdb_cursor_close(cursor) }
+            var after = Self.prefix
+            after[after.count - 1] += 1  // "history/": every entry key sorts before it
+            return try after.withUnsafeMutableBytes { raw in
+                var k = MDB_val(mv_size: raw.count, mv_data: raw.baseAddress)
+                var data = MDB_val()
+                var rc = mdb_cursor_get(cursor, &k, &data, MDB_SET_RANGE)
+                if rc == MDB_NOTFOUND {
+                    rc = mdb_cursor_get(cursor, &k, &data, MDB_LAST)
+                } else {
+                    try lmdbCheck(rc, "read the history")
+                    rc = mdb_cursor_get(cursor, &k, &data, MDB_PREV)
+                }
+                if rc == MDB_NOTFOUND { return 0 }
+                try lmdbCheck(rc, "read the history")
+                let key = k.bytes
+                guard key.count == Self.prefix.count + 20, key.starts(with: Self.prefix) else { return 0 }
+                guard let number = Int64(String(decoding: key[Self.prefix.count...], as: UTF8.self)) else {
+                    throw StrataError(.corruptStore, "A history entry key in the metadata database is damaged.", file: file)
+                }
+                return number
+            }
+        }
+    }
     /// The newest deleted transaction number (0: none).
     var horizon: Int64 { get throws { try counter("history_horizon") } }
 
-    /// Appends a transaction (numbered `last + 1` by the caller).
+    /// Appends a transaction (numbered after `newest` by the caller).
     func append(_ transaction: StoreHistoryTransaction) throws {
         var key = Self.entryKey(transaction.token.transaction)
         var value = try transaction.encoded()
@@ -54,7 +89,6 @@ struct LMDBHistory {
             }
         }
         try lmdbCheck(rc, "write a history transaction")
-        try setCounter("history_last", transaction.token.transaction)
     }
 
     /// Visits the entries from number `first` in order; stop by returning false.
@@ -94,6 +128,7 @@ struct LMDBHistory {
 
     /// Removes the entries through `number` and moves the horizon.
     func delete(through number: Int64) throws {
+        let newest = try self.newest
         var doomed: [Int64] = []
         try scan(from: 0) { n, _ in
             guard n <= number else { return false }
@@ -109,6 +144,6 @@ struct LMDBHistory {
             if rc != MDB_NOTFOUND { try lmdbCheck(rc, "delete a history transaction") }
         }
         let horizon = try self.horizon
-        try setCounter("history_horizon", max(horizon, min(number, try last)))
+        try setCounter("history_horizon", max(horizon, min(number, newest)))
     }
 }

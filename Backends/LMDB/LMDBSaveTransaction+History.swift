@@ -13,8 +13,16 @@ extension LMDBSaveTransaction {
         if oldLists![slot] == nil { oldLists![slot] = try records.targets(entities[entity], key, r) }
     }
 
-    /// Writes the save's transaction into the history (nothing when it changed no stored value).
-    func recordHistory(requested: Set<PersistentIdentifier>, author: String?, file: String) throws {
+    /// Writes the save's transaction into the history (nothing when it changed no stored value),
+    /// numbered after `last` when the store knows the newest number still holds (`LMDBStore`'s
+    /// `historyLast`), else after the newest in the environment (`LMDBHistory.newest`). Returns the
+    /// number written, or `nil`.
+    ///
+    /// The values before the save are the cached records as the save first read them
+    /// (`Cached.original`) and the lists kept before their first change (`oldLists`); after, the
+    /// cached records as the save leaves them. A relationship is turned into identifiers only when
+    /// it changed: an unchanged one is the same placeholder on both sides, which the recorder skips.
+    func recordHistory(requested: Set<PersistentIdentifier>, author: String?, file: String, last: Int64?) throws -> Int64? {
         var recorder = HistoryRecorder(storeIdentifier: storeIdentifier, requested: requested)
         for e in entities.indices {
             for (i, record) in inserted[e].enumerated() where record != nil { recorder.inserted(entities[e], firstInserted[e] + Int64(i)) }
@@ -28,20 +36,37 @@ extension LMDBSaveTransaction {
             // A record the save never loaded kept its attributes and to-ones: read as it is now.
             guard let now = try load(k.entity, k.key) else { continue }
             let before = cache[k]?.original ?? now
-            let new = try records.snapshot(entity, k.key, now)
             let destinations = entity.destinationNames
-            let old: [RelationshipValue] = entity.relationships.indices.map { r in
-                guard entity.relationshipIsToMany[r] else { return .toOne(before.toOne[r].map { records.id(destinations[r], $0) }) }
-                guard let list = oldLists?[Slot(entity: k.entity, key: k.key, relationship: r)] else { return new.relationships[r] }
-                return .toMany(list.map { records.id(destinations[r], $0) })
+            var old: [RelationshipValue] = [], new: [RelationshipValue] = []
+            old.reserveCapacity(destinations.count)
+            new.reserveCapacity(destinations.count)
+            for r in destinations.indices {
+                if entity.relationshipIsToMany[r] {
+                    if let list = oldLists?[Slot(entity: k.entity, key: k.key, relationship: r)] {
+                        let current = try records.targets(entity, k.key, r)
+                        if list != current {
+                            old.append(.toMany(list.map { records.id(destinations[r], $0) }))
+                            new.append(.toMany(current.map { records.id(destinations[r], $0) }))
+                            continue
+                        }
+                    }
+                } else if before.toOne[r] != now.toOne[r] {
+                    old.append(.toOne(before.toOne[r].map { records.id(destinations[r], $0) }))
+                    new.append(.toOne(now.toOne[r].map { records.id(destinations[r], $0) }))
+                    continue
+                }
+                old.append(.toOne(nil))
+                new.append(.toOne(nil))
             }
-            recorder.updated(entity, k.key, old: (before.attributes, old), new: (now.attributes, new.relationships))
+            recorder.updated(entity, k.key, old: (before.attributes, old), new: (now.attributes, new))
         }
         for k in deleted where !isInserted(k.entity, k.key) {
             if let before = cache[k]?.original { recorder.deleted(entities[k.entity], k.key, attributes: before.attributes) }
         }
-        guard !recorder.isEmpty else { return }
+        guard !recorder.isEmpty else { return nil }
         let history = LMDBHistory(txn: txn, meta: layout.meta, file: file)
-        try history.append(recorder.transaction(try history.last + 1, author: author))
+        let number = try (last ?? history.newest) + 1
+        try history.append(recorder.transaction(number, author: author))
+        return number
     }
 }

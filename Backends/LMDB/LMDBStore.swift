@@ -26,6 +26,11 @@ public final class LMDBStore: HistoryRecordingStore {
     let context: LMDBContext
     /// Runs inside every save after its writes and before its commit (tests watch readers there).
     let beforeCommit = Mutex<(@Sendable () -> Void)?>(nil)
+    /// The newest history number this store's last save left, with that save's write transaction
+    /// id: while the next write transaction's id is the one after it, nobody committed between, so
+    /// the save numbers on from here without reading the environment (`LMDBHistory.newest`).
+    /// `nil` until a save records, and after `deleteHistory`.
+    let historyLast = Mutex<(transaction: Int, number: Int64)?>(nil)
 
     /// Opens the environment in `configuration.folder`, creating it if the folder is missing or empty.
     ///
@@ -139,19 +144,26 @@ public final class LMDBStore: HistoryRecordingStore {
             throw StrataError.readOnly("LMDB store", toDo: "save", file: environment.path)
         }
         do {
+            // The history number this save recorded (or still knows), with its transaction id.
+            var recorded: (transaction: Int, number: Int64)?
             let result = try environment.write { txn in
+                recorded = nil
                 try checkSchemaUnchanged(txn)
                 let transaction = try LMDBSaveTransaction(txn: txn, context: context)
                 if configuration.recordsHistory { transaction.oldLists = [:] }
                 try transaction.run(request)
                 if configuration.recordsHistory {
-                    try transaction.recordHistory(requested: HistoryRecorder.requested(request), author: request.author, file: environment.path)
+                    let id = mdb_txn_id(txn)
+                    let last = historyLast.withLock { known in known.flatMap { $0.transaction + 1 == id ? $0.number : nil } }
+                    let number = try transaction.recordHistory(requested: HistoryRecorder.requested(request), author: request.author, file: environment.path, last: last)
+                    recorded = number.map { (id, $0) } ?? last.map { (id, $0) }
                 }
                 var changed: [PersistentIdentifier: LMDBSnapshot] = [:]
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
                 if let hook = beforeCommit.withLock({ $0 }) { hook() }
                 return SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: transaction.deletedIdentifiers, changedSnapshots: changed)
             }
+            if let recorded { historyLast.withLock { $0 = recorded } }
             #if STRATA_INTERNAL_CHECKS
             checkInvariantsAfterSave()  // LMDBStore+Invariants.swift
             #endif
@@ -183,6 +195,7 @@ public final class LMDBStore: HistoryRecordingStore {
         try token.requireStore(identifier)
         do {
             try environment.write { txn in try LMDBHistory(txn: txn, meta: layout.meta, file: environment.path).delete(through: token.transaction) }
+            historyLast.withLock { $0 = nil }
         } catch let error as LMDBError {
             throw error.strataError(path: environment.path)
         }

@@ -52,7 +52,10 @@ struct SQLiteRecords {
     /// the stored values, returned; and the targets of every relationship, appended to `targets`
     /// (the record's base is `targets.count` before the call). One query for the row, one per
     /// to-many.
-    func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value], targets: inout SQLStoredTargets) throws -> [Int]? {
+    ///
+    /// With `oldValues` (a store that records history), each changed attribute's value as stored
+    /// is kept there too, read from the same row: the history needs no read of its own.
+    func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value], targets: inout SQLStoredTargets, oldValues: SQLiteOldValues? = nil) throws -> [Int]? {
         // Its one parameter is bound below: no need to clear it first (`reuse`).
         let statement = try db.reuse(mapping.texts[entity.index].selectByKey)
         try statement.bind(.integer(key), at: 1)
@@ -70,6 +73,14 @@ struct SQLiteRecords {
                 changed.append(i)
             }
             column += bits == nil ? 1 : 2
+        }
+        if let oldValues {
+            do {
+                try oldValues.keep(key, changed, from: statement, layout: layouts[entity.index], columns: table.bitsColumns, file: db.path)
+            } catch {
+                statement.resetKeepingBindings()
+                throw error
+            }
         }
         let relationships = table.relationships
         let toOnesOnly = relationships.allSatisfy { if case .column = $0 { true } else { false } }

@@ -57,6 +57,19 @@ struct SQLiteRowLayout: Sendable {
         destinations = table.entity.destinationNames
     }
 
+    /// Attribute `i` of the row `s` is on, its column at `column`: an update's old value, read from
+    /// the row the save compares in place (`SQLiteRecords.storedRow`) when the store records
+    /// history. The same values as `snapshot`, whose loop stays as it is (a shared helper there cost
+    /// fetch-by-id 0.5%).
+    func attribute(_ i: Int, of s: SQLiteStatement, at column: Int32, file: String) throws -> Value {
+        let row = SQLiteColumnReads(s.handle)
+        switch reads[i] {
+        case .double: return row.real(column).map { .double($0) } ?? .null
+        case .date: return row.real(column).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null
+        default: return row.isNull(column) ? .null : try SQLiteValueCodec.decodePresent(s, column, type: entity.attributeTypes[i], file: file)
+        }
+    }
+
     /// The snapshot of the row `s` is on; `targets` reads a to-many's keys (a second statement).
     func snapshot(_ s: SQLiteStatement, storeIdentifier: String, file: @autoclosure () -> String, targets: (Int, Int64) throws -> [Int64]) throws -> DefaultSnapshot {
         let row = SQLiteColumnReads(s.handle)

@@ -11,6 +11,8 @@ struct SQLiteSaveRecords: SQLRecordReader {
     /// The store, whose reader connections see the last committed state. Unowned: the store owns
     /// the transaction that holds this value, and outlives its saves.
     unowned let store: SQLiteStore
+    /// Where an update's old values are kept for the history, when the store records it.
+    let oldValues: SQLiteOldValues?
 
     var connection: SQLiteConnection { records.db }
     var mapping: SQLMapping { records.mapping }
@@ -21,7 +23,7 @@ struct SQLiteSaveRecords: SQLRecordReader {
     func targets(_ entity: EntitySchema, _ key: Int64, _ r: Int) throws -> [Int64] { try records.targets(entity, key, r) }
 
     func storedRow(_ entity: EntitySchema, _ key: Int64, against attributes: [Value], targets: inout SQLStoredTargets) throws -> [Int]? {
-        try records.storedRow(entity, key, against: attributes, targets: &targets)
+        try records.storedRow(entity, key, against: attributes, targets: &targets, oldValues: oldValues)
     }
 
     func storedAttribute(_ entity: EntitySchema, _ key: Int64, _ i: Int) throws -> SQLValue? { try records.storedAttribute(entity, key, i) }

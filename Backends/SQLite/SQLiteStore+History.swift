@@ -1,20 +1,105 @@
 import Foundation
 @_spi(StrataEngine) import Strata
+import StrataSQLSupport
 
-/// History on SQLite: a save that records adds one row to `strata_history` before its COMMIT; the
-/// values before the save are read on a reader connection (WAL: the last committed state), the
-/// values after on the writer connection (the open transaction). A small hook at the end of the
-/// save: the save transaction itself is unchanged.
+/// History on SQLite: a save that records adds one row to `strata_history` before its COMMIT. An
+/// update's values before the save come from the row the save itself reads on the writer to compare
+/// (`SQLiteOldValues`), its values after from the request (or the save's result, for a record the
+/// store changed further); only a deleted record's tombstone and a record the store changed on its
+/// own are read, on a reader connection (WAL: the last committed state). A small hook at the end of
+/// the save: the save transaction itself is unchanged.
 extension SQLiteStore {
-    /// Builds and writes the save's history transaction, inside the save.
-    func recordHistory(_ request: SaveRequest<DefaultSnapshot>, _ result: SaveResult<DefaultSnapshot>, db: SQLiteConnection, records: SQLiteRecords) throws {
+    /// Builds and writes the save's history transaction, inside the save; `last` is the newest
+    /// number if the writer knows it (`Writer.history`). Returns the number written, or `nil` when
+    /// the save changed nothing to record.
+    func recordHistory(_ request: SaveRequest<DefaultSnapshot>, _ result: SaveResult<DefaultSnapshot>, _ transaction: SQLSaveTransaction<SQLiteSaveRecords>, last: Int64?) throws -> Int64? {
+        let records = transaction.records.records
         var recorder = HistoryRecorder(storeIdentifier: identifier, requested: HistoryRecorder.requested(request))
-        try recorder.record(request, result, schema: schema) { id in
-            try lookup(try schema.requireEntity(id.entityName), id)
-        } after: { id in
-            try records.snapshot(try schema.requireEntity(id.entityName), id.primaryKey)
+        let known = KnownUpdates(request, transaction)
+        try recorder.record(request, result, schema: schema, updated: { id in
+            if let values = known.values(id, after: result.changedSnapshots[id], records: records) { return values }
+            let entity = try schema.requireEntity(id.entityName)
+            guard let old = try lookup(entity, id), let new = try result.changedSnapshots[id] ?? records.snapshot(entity, id.primaryKey) else { return nil }
+            return ((old.attributes, old.relationships), (new.attributes, new.relationships))
+        }, deleted: { id in try lookup(try schema.requireEntity(id.entityName), id)?.attributes })
+        return try SQLiteHistory.append(transaction.db, recorder, author: request.author, last: last)
+    }
+
+    /// The request's whole-record updates whose old values the save kept (`SQLiteOldValues`): the
+    /// `n`-th update is the save's write after its inserts, and the `n`-th row it read.
+    private struct KnownUpdates {
+        let request: SaveRequest<DefaultSnapshot>
+        let transaction: SQLSaveTransaction<SQLiteSaveRecords>
+        let kept: [(key: Int64, old: [(index: Int, value: Value)])]
+        /// Each update's place in the request, when there are several.
+        let places: [PersistentIdentifier: Int]
+
+        init(_ request: SaveRequest<DefaultSnapshot>, _ transaction: SQLSaveTransaction<SQLiteSaveRecords>) {
+            self.request = request
+            self.transaction = transaction
+            kept = transaction.records.oldValues?.updates ?? []
+            var places: [PersistentIdentifier: Int] = [:]
+            if request.updated.count > 1 {
+                for (n, snapshot) in request.updated.enumerated() { places[snapshot.persistentIdentifier] = n }
+            }
+            self.places = places
         }
-        try SQLiteHistory.append(db, recorder, author: request.author)
+
+        /// The values of record `id` before and after the save, if it is a whole-record update of
+        /// the request; `after` is the save's result for it, if the store changed it further.
+        func values(_ id: PersistentIdentifier, after: DefaultSnapshot?, records: SQLiteRecords) -> (old: HistoryRecorder.Values, new: HistoryRecorder.Values)? {
+            let n: Int
+            if request.updated.count == 1 {
+                guard request.updated[0].persistentIdentifier == id else { return nil }
+                n = 0
+            } else {
+                guard let place = places[id] else { return nil }
+                n = place
+            }
+            // A partial update's row was merged with the stored one: read the old way.
+            if !request.updatedProperties.isEmpty, request.updatedProperties[id] != nil { return nil }
+            let writes = transaction.writes, at = request.inserted.count + n
+            guard n < kept.count, at < writes.count else { return nil }
+            let w = writes[at]
+            guard !w.isInsert, w.key == id.primaryKey, kept[n].key == w.key, w.entity.name == id.entityName else { return nil }
+            let entity = w.entity
+            let newAttributes = after?.attributes ?? w.attributes
+            var oldAttributes = newAttributes
+            for (i, value) in kept[n].old where i < oldAttributes.count { oldAttributes[i] = value }
+            // Relationships as identifiers, only those that changed: one that did not is the same
+            // placeholder on both sides, which the recorder skips without building identifiers.
+            var oldLinks: [RelationshipValue] = [], newLinks: [RelationshipValue] = []
+            let count = entity.relationships.count
+            oldLinks.reserveCapacity(count)
+            newLinks.reserveCapacity(count)
+            for r in 0..<count {
+                let stored = transaction.stored(w, r)
+                if let after {
+                    newLinks.append(after.relationships[r])
+                } else if Self.same(w.links[r], stored) {
+                    oldLinks.append(.toOne(nil))
+                    newLinks.append(.toOne(nil))
+                    continue
+                } else {
+                    newLinks.append(Self.value(w.links[r].keys[...], entity, r, records))
+                }
+                oldLinks.append(Self.value(stored, entity, r, records))
+            }
+            return ((oldAttributes, oldLinks), (newAttributes, newLinks))
+        }
+
+        private static func same(_ link: SQLLink, _ stored: ArraySlice<Int64>) -> Bool {
+            switch link {
+            case .one(let key): key.map { stored.count == 1 && stored.first == $0 } ?? stored.isEmpty
+            case .many(let keys): keys.elementsEqual(stored)
+            }
+        }
+
+        private static func value(_ keys: ArraySlice<Int64>, _ entity: EntitySchema, _ r: Int, _ records: SQLiteRecords) -> RelationshipValue {
+            let destination = entity.destinationNames[r]
+            if entity.relationshipIsToMany[r] { return .toMany(keys.map { records.id(destination, $0) }) }
+            return .toOne(keys.first.map { records.id(destination, $0) })
+        }
     }
 
     /// The recorded history, read in one read transaction (another process's commits included).
@@ -36,6 +121,8 @@ extension SQLiteStore {
                 try db.execute("BEGIN IMMEDIATE")
                 do {
                     try SQLiteHistory.delete(db, through: token.transaction)
+                    // The next save reads the newest number from the table again.
+                    writer.history = nil
                     try db.execute("COMMIT")
                     signalCommit()
                 } catch {

@@ -87,6 +87,17 @@ public final class SQLiteStore: HistoryRecordingStore {
     struct Writer: ~Copyable {
         let db: SQLiteConnection
         var transaction: SQLSaveTransaction<SQLiteSaveRecords>?
+        /// The newest history number this writer committed, with the data version its commit left
+        /// (`SQLiteConnection.dataVersion`): while the version is unchanged nobody else committed,
+        /// so the next save numbers its transaction from here without reading the table
+        /// (`SQLiteHistory.append`). `nil` until a save records, and after `deleteHistory`.
+        var history: (stamp: Int64, number: Int64)?
+
+        /// The newest history number if this writer knows it still holds at data version `stamp`.
+        func historyLast(_ stamp: Int64) -> Int64? {
+            guard let history, history.stamp == stamp else { return nil }
+            return history.number
+        }
     }
 
     /// Everything the contract has, plus pushdown and indexes.
@@ -193,9 +204,11 @@ public final class SQLiteStore: HistoryRecordingStore {
                     transaction = reused
                 } else {
                     let records = SQLiteRecords(db: db, mapping: mapping, layouts: layouts, storeIdentifier: identifier)
-                    transaction = SQLSaveTransaction(records: SQLiteSaveRecords(records: records, store: self), start: saveStart)
+                    let oldValues = configuration.recordsHistory ? SQLiteOldValues() : nil
+                    transaction = SQLSaveTransaction(records: SQLiteSaveRecords(records: records, store: self, oldValues: oldValues), start: saveStart)
                     writer.transaction = transaction
                 }
+                transaction.records.oldValues?.removeAll()
                 // Left clean for the next save whatever happens, holding nothing of this one.
                 defer { transaction.reset() }
                 let records = transaction.records.records
@@ -204,11 +217,15 @@ public final class SQLiteStore: HistoryRecordingStore {
                 for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
                 let deleted = Set(transaction.deleted.map { records.id(schema.entities[$0.entity].name, $0.key) })
                 let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
-                if configuration.recordsHistory { try recordHistory(request, result, db: db, records: records) }
+                var historyNumber: Int64?
+                if configuration.recordsHistory {
+                    historyNumber = try recordHistory(request, result, transaction, last: writer.historyLast(db.dataVersion))
+                }
                 try db.reuse(.commit).run()
                 // The data version this commit left: the next save reads the recorded schema again
                 // only if another connection commits before it (`SQLiteSaveRecords.schemaStamp`).
                 transaction.checkedSchemaStamp = db.dataVersion
+                if let historyNumber { writer.history = (transaction.checkedSchemaStamp!, historyNumber) }
                 #if STRATA_INTERNAL_CHECKS
                 checkInvariantsAfterSave()  // SQLiteStore+Invariants.swift
                 #endif

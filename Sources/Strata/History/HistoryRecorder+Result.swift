@@ -14,21 +14,49 @@ extension HistoryRecorder {
         _ request: SaveRequest<S>, _ result: SaveResult<S>, schema: Schema,
         before: (PersistentIdentifier) throws -> DefaultSnapshot?, after: (PersistentIdentifier) throws -> DefaultSnapshot?
     ) throws {
-        let inserted = Set(result.remappedIdentifiers.permanentIdentifiers)
-        for id in result.remappedIdentifiers.permanentIdentifiers where !result.deletedIdentifiers.contains(id) {
+        try record(request, result, schema: schema, updated: { id in
+            guard let old = try before(id), let new = try after(id) else { return nil }
+            return ((old.attributes, old.relationships), (new.attributes, new.relationships))
+        }, deleted: { id in try before(id)?.attributes })
+    }
+
+    /// Records what `request` and its `result` changed, for a backend that knows an updated record's
+    /// values before and after without reading them (SQLite: the old values from the row its save
+    /// compares, the new ones from the request).
+    ///
+    /// - Parameters:
+    ///   - updated: a record the save changed (and did not delete): its values before and after.
+    ///   - deleted: a deleted record's attributes as last committed (its tombstone).
+    public mutating func record<S: DataStoreSnapshot>(
+        _ request: SaveRequest<S>, _ result: SaveResult<S>, schema: Schema,
+        updated values: (PersistentIdentifier) throws -> (old: Values, new: Values)?, deleted tombstone: (PersistentIdentifier) throws -> [Value]?
+    ) throws {
+        let permanent = result.remappedIdentifiers.permanentIdentifiers
+        if request.updated.count == 1, permanent.isEmpty, result.deletedIdentifiers.isEmpty,
+            result.changedSnapshots.isEmpty || (result.changedSnapshots.count == 1 && result.changedSnapshots[request.updated[0].persistentIdentifier] != nil)
+        {
+            // One record updated and nothing else changed, the commonest save: no sets to build.
+            let id = request.updated[0].persistentIdentifier
+            if let (old, new) = try values(id) { updated(try schema.requireEntity(id.entityName), id.primaryKey, old: old, new: new) }
+            return
+        }
+        let inserted = Set(permanent)
+        for id in permanent where !result.deletedIdentifiers.contains(id) {
             recordInsert(try schema.requireEntity(id.entityName), id.primaryKey)
         }
-        var changed = Set(request.updated.map { $0.persistentIdentifier }).union(result.changedSnapshots.keys)
+        var changed = Set<PersistentIdentifier>(minimumCapacity: request.updated.count + result.changedSnapshots.count)
+        for snapshot in request.updated { changed.insert(snapshot.persistentIdentifier) }
+        for id in result.changedSnapshots.keys { changed.insert(id) }
         changed.subtract(result.deletedIdentifiers)
         changed.subtract(inserted)
         for id in changed.sorted(by: Self.order) {
             let entity = try schema.requireEntity(id.entityName)
-            guard let old = try before(id), let new = try after(id) else { continue }
-            updated(entity, id.primaryKey, old: (old.attributes, old.relationships), new: (new.attributes, new.relationships))
+            guard let (old, new) = try values(id) else { continue }
+            updated(entity, id.primaryKey, old: old, new: new)
         }
         for id in result.deletedIdentifiers.subtracting(inserted).sorted(by: Self.order) {
-            guard let old = try before(id) else { continue }
-            deleted(try schema.requireEntity(id.entityName), id.primaryKey, attributes: old.attributes)
+            guard let attributes = try tombstone(id) else { continue }
+            deleted(try schema.requireEntity(id.entityName), id.primaryKey, attributes: attributes)
         }
     }
 

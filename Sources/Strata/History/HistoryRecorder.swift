@@ -41,12 +41,12 @@ import Foundation
         inserts.append((RecordKey(entity: entity.index, key: key), StoreHistoryChange(.insert, identifier(entity, key))))
     }
 
+    /// A record's values: its attributes and relationships (as identifiers), in schema order.
+    public typealias Values = (attributes: [Value], relationships: [RelationshipValue])
+
     /// Records an update from the record's values before and after the save (relationships as
     /// identifiers); nothing if no value differs.
-    public mutating func updated(
-        _ entity: EntitySchema, _ key: Int64, old: (attributes: [Value], relationships: [RelationshipValue]),
-        new: (attributes: [Value], relationships: [RelationshipValue])
-    ) {
+    public mutating func updated(_ entity: EntitySchema, _ key: Int64, old: Values, new: Values) {
         var attributes: [HistoryAttributeChange] = []
         for i in entity.attributes.indices where i < old.attributes.count && i < new.attributes.count && old.attributes[i] != new.attributes[i] {
             attributes.append(HistoryAttributeChange(entity.attributes[i].name, old: old.attributes[i], new: new.attributes[i]))
