@@ -9,14 +9,17 @@
 /// model users the gain of LMDB's lazily decoded snapshots (docs/benchmarks.md, "The model layer
 /// on LMDB's own snapshots").
 ///
-/// Another type is held in a class (`OtherSnapshot`), not an existential: an enum with an
-/// existential payload is address-only, and reading its identifier or a value copied the whole
-/// payload out first (callgrind on the model-level scan: twice the retains, +16 % on SQLite).
+/// Another type is held in a class (`OtherRows`: a fetch's whole array, each record an index into
+/// it), not an existential: an enum with an existential payload is address-only, and reading its
+/// identifier or a value copied the whole payload out first (callgrind on the model-level scan:
+/// twice the retains, +16 % on SQLite); and a class per record cost an allocation and the generic
+/// class's metadata lookup each (1,130 instructions a record on LMDB's scan). As with LMDB's byte
+/// blocks, a kept object keeps its fetch's snapshots alive until it is refreshed or released.
 enum StoredSnapshot: Equatable, Sendable {
     /// A `DefaultSnapshot` (SQLite, memory, JSON, XML, PostgreSQL, a migration's staging store).
     case plain(Strata.DefaultSnapshot)
-    /// Any other backend's snapshot.
-    case other(OtherSnapshot)
+    /// Any other backend's snapshot: record `index` of a fetch's rows.
+    case other(OtherRows, index: Int)
 
     /// Wraps a backend's snapshot: a `DefaultSnapshot` inline, any other type as it is.
     @inline(__always)
@@ -24,7 +27,7 @@ enum StoredSnapshot: Equatable, Sendable {
         if S.self == Strata.DefaultSnapshot.self {
             self = .plain(_identicalCast(snapshot, to: Strata.DefaultSnapshot.self))
         } else {
-            self = .other(TypedSnapshot(snapshot))
+            self = .other(TypedRow(snapshot), index: 0)
         }
     }
 
@@ -32,7 +35,7 @@ enum StoredSnapshot: Equatable, Sendable {
     var persistentIdentifier: PersistentIdentifier {
         switch self {
         case .plain(let s): s.persistentIdentifier
-        case .other(let s): s.persistentIdentifier
+        case .other(let rows, let i): rows.persistentIdentifier(i)
         }
     }
 
@@ -40,7 +43,7 @@ enum StoredSnapshot: Equatable, Sendable {
     var entity: EntitySchema {
         switch self {
         case .plain(let s): s.entity
-        case .other(let s): s.entity
+        case .other(let rows, let i): rows.entity(i)
         }
     }
 
@@ -49,7 +52,7 @@ enum StoredSnapshot: Equatable, Sendable {
     func attribute(at index: Int) -> Value {
         switch self {
         case .plain(let s): s.attributes[index]
-        case .other(let s): s.attributeValue(at: index)
+        case .other(let rows, let i): rows.attributeValue(i, at: index)
         }
     }
 
@@ -57,7 +60,7 @@ enum StoredSnapshot: Equatable, Sendable {
     func relationship(at index: Int) -> RelationshipValue {
         switch self {
         case .plain(let s): s.relationships[index]
-        case .other(let s): s.relationshipValue(at: index)
+        case .other(let rows, let i): rows.relationshipValue(i, at: index)
         }
     }
 
@@ -65,7 +68,7 @@ enum StoredSnapshot: Equatable, Sendable {
     var attributeCount: Int {
         switch self {
         case .plain(let s): s.attributes.count
-        case .other(let s): s.entity.attributes.count
+        case .other(let rows, let i): rows.entity(i).attributes.count
         }
     }
 
@@ -73,7 +76,7 @@ enum StoredSnapshot: Equatable, Sendable {
     var attributeValues: [Value] {
         switch self {
         case .plain(let s): s.attributes
-        case .other(let s): s.attributeValues
+        case .other(let rows, let i): rows.attributeValues(i)
         }
     }
 
@@ -81,7 +84,7 @@ enum StoredSnapshot: Equatable, Sendable {
     var relationshipValues: [RelationshipValue] {
         switch self {
         case .plain(let s): s.relationships
-        case .other(let s): s.relationshipValues
+        case .other(let rows, let i): rows.relationshipValues(i)
         }
     }
 
@@ -90,7 +93,7 @@ enum StoredSnapshot: Equatable, Sendable {
     var plain: Strata.DefaultSnapshot {
         switch self {
         case .plain(let s): s
-        case .other(let s): Strata.DefaultSnapshot(entity: s.entity, persistentIdentifier: s.persistentIdentifier, attributes: s.attributeValues, relationships: s.relationshipValues)
+        case .other(let rows, let i): Strata.DefaultSnapshot(entity: rows.entity(i), persistentIdentifier: rows.persistentIdentifier(i), attributes: rows.attributeValues(i), relationships: rows.relationshipValues(i))
         }
     }
 
@@ -120,36 +123,50 @@ extension Array where Element == StoredSnapshot {
                 initialized = count
             }
         } else {
-            self = rows.map { .other(TypedSnapshot($0)) }
+            let box = TypedRows(rows)
+            self = box.rows.indices.map { .other(box, index: $0) }
         }
     }
 }
 
-/// Another backend's snapshot in a class, so that `StoredSnapshot` stays loadable (see there);
-/// `TypedSnapshot` holds the value, one allocation per record.
-class OtherSnapshot: @unchecked Sendable {  // no state of its own; `TypedSnapshot` holds a `Sendable` value in a `let`
-    /// The record's identifier.
-    var persistentIdentifier: PersistentIdentifier { preconditionFailure("TypedSnapshot overrides it") }
-    /// The entity.
-    var entity: EntitySchema { preconditionFailure("TypedSnapshot overrides it") }
-    /// The attribute value at `index`.
-    func attributeValue(at index: Int) -> Value { preconditionFailure("TypedSnapshot overrides it") }
-    /// The relationship value at `index`.
-    func relationshipValue(at index: Int) -> RelationshipValue { preconditionFailure("TypedSnapshot overrides it") }
-    /// Every attribute value.
-    var attributeValues: [Value] { preconditionFailure("TypedSnapshot overrides it") }
-    /// Every relationship value.
-    var relationshipValues: [RelationshipValue] { preconditionFailure("TypedSnapshot overrides it") }
+/// Another backend's snapshots — a fetch's rows, or one looked up — in a class, so that
+/// `StoredSnapshot` stays loadable and a fetch makes one box, not one per record (see there).
+/// `TypedRows` holds a fetch's values, `TypedRow` a point lookup's.
+class OtherRows: @unchecked Sendable {  // no state of its own; subclasses hold `Sendable` values in a `let`
+    /// Record `row`'s identifier.
+    func persistentIdentifier(_ row: Int) -> PersistentIdentifier { preconditionFailure("every subclass overrides it") }
+    /// Record `row`'s entity.
+    func entity(_ row: Int) -> EntitySchema { preconditionFailure("every subclass overrides it") }
+    /// Record `row`'s attribute value at `index`.
+    func attributeValue(_ row: Int, at index: Int) -> Value { preconditionFailure("every subclass overrides it") }
+    /// Record `row`'s relationship value at `index`.
+    func relationshipValue(_ row: Int, at index: Int) -> RelationshipValue { preconditionFailure("every subclass overrides it") }
+    /// Record `row`'s attribute values.
+    func attributeValues(_ row: Int) -> [Value] { preconditionFailure("every subclass overrides it") }
+    /// Record `row`'s relationship values.
+    func relationshipValues(_ row: Int) -> [RelationshipValue] { preconditionFailure("every subclass overrides it") }
 }
 
-/// A backend's snapshot of type `S`, read through `DataStoreSnapshot`.
-final class TypedSnapshot<S: Strata.DataStoreSnapshot>: OtherSnapshot {
-    let value: S
-    init(_ value: S) { self.value = value }
-    override var persistentIdentifier: PersistentIdentifier { value.persistentIdentifier }
-    override var entity: EntitySchema { value.entity }
-    override func attributeValue(at index: Int) -> Value { value.attributeValue(at: index) }
-    override func relationshipValue(at index: Int) -> RelationshipValue { value.relationshipValue(at: index) }
-    override var attributeValues: [Value] { value.attributeValues }
-    override var relationshipValues: [RelationshipValue] { value.relationshipValues }
+/// A backend's snapshots of type `S`, read through `DataStoreSnapshot`.
+final class TypedRows<S: Strata.DataStoreSnapshot>: OtherRows {
+    let rows: [S]
+    init(_ rows: [S]) { self.rows = rows }
+    override func persistentIdentifier(_ row: Int) -> PersistentIdentifier { rows[row].persistentIdentifier }
+    override func entity(_ row: Int) -> EntitySchema { rows[row].entity }
+    override func attributeValue(_ row: Int, at index: Int) -> Value { rows[row].attributeValue(at: index) }
+    override func relationshipValue(_ row: Int, at index: Int) -> RelationshipValue { rows[row].relationshipValue(at: index) }
+    override func attributeValues(_ row: Int) -> [Value] { rows[row].attributeValues }
+    override func relationshipValues(_ row: Int) -> [RelationshipValue] { rows[row].relationshipValues }
+}
+
+/// One backend snapshot of type `S` (a point lookup): one allocation, no array.
+final class TypedRow<S: Strata.DataStoreSnapshot>: OtherRows {
+    let row: S
+    init(_ row: S) { self.row = row }
+    override func persistentIdentifier(_: Int) -> PersistentIdentifier { row.persistentIdentifier }
+    override func entity(_: Int) -> EntitySchema { row.entity }
+    override func attributeValue(_: Int, at index: Int) -> Value { row.attributeValue(at: index) }
+    override func relationshipValue(_: Int, at index: Int) -> RelationshipValue { row.relationshipValue(at: index) }
+    override func attributeValues(_: Int) -> [Value] { row.attributeValues }
+    override func relationshipValues(_: Int) -> [RelationshipValue] { row.relationshipValues }
 }
