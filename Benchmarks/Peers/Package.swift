@@ -25,6 +25,7 @@ let package = Package(
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataModel", package: "Strata"),
                 .product(name: "StrataSQLite", package: "Strata"),
+                .product(name: "StrataLMDB", package: "Strata"),
                 .product(name: "StrataConformance", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

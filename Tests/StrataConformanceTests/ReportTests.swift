@@ -89,6 +89,14 @@ struct ReportTests {
         #expect(markdown.contains("## Strata's model layer beside its peers on SQLite"))
         #expect(markdown.contains("| scan | records/s | 1,000,000 | 500,000 (×0.50) | 250,000 (×0.25) | ×2.00 |"), "\(markdown)")
         #expect(page.contains("Strata&#39;s model layer beside its peers") || page.contains("Strata's model layer beside its peers"))
+        // The goals section: each goal beside the ratio measured, met or not; the peers' from the same run.
+        #expect(markdown.contains("## Speed goals, met or not"))
+        #expect(markdown.contains("| strata-model | scan | GRDB's hand-written records, same run, N = 1,000 | ≥ ×1.00 | ×2.00 | met |"), "\(markdown)")
+        #expect(markdown.contains("| strata-model | scan | raw C on SQLite, same run | ≥ ×0.60 | ×0.50 | not met |"))
+        #expect(markdown.contains("| strata-model | insert | GRDB's hand-written records, same run, N = 1,000 | ≥ ×1.00 | — | not measured |"))
+        #expect(markdown.contains("| lmdb | scan | the raw engine beneath it, N = 1,000 | ≥ ×0.50 | — | not measured |"))
+        #expect(markdown.range(of: #"\| sqlite \| scan \| the raw engine beneath it, N = 1,000 \| ≥ ×0\.60 \| ×[0-9.]+ \| (met|not met) \|"#, options: .regularExpression) != nil)
+        #expect(page.contains("Speed goals, met or not"))
     }
 
     /// A peers file (what `make peers` writes) with two libraries and one step.

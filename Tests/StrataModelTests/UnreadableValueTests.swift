@@ -34,7 +34,7 @@ import Testing
         try context.save()
         let id = holder.badges[0].persistentModelID
         // Below the model layer, as a program that knows only the schema would write it.
-        let stored = try #require(try container.store.fetch(Strata.FetchDescriptor(entity: "Badge", predicate: .identifierIn([id]))).first)
+        let stored = try #require(try container.store.fetch(Strata.FetchDescriptor(entity: "Badge", predicate: .identifierIn([id]))).first).plain
         var attributes = stored.attributes
         attributes[try #require(stored.entity.attributeIndex(property))] = value
         let changed = Strata.DefaultSnapshot(entity: stored.entity, persistentIdentifier: id, attributes: attributes, relationships: stored.relationships)

@@ -10,6 +10,14 @@ public enum WorkloadGoals {
         "memory": ["insert": 0.4, "fetch-by-id": 0.8],
     ]
 
+    /// The peers issue's (31) goal for Strata's model layer against GRDB's hand-written records, in the
+    /// same run (`make peers`): at least as fast (model speed ÷ GRDB speed, each against raw C).
+    public static let modelOverGRDB = 1.0
+    /// The steps `modelOverGRDB` is set for.
+    public static let modelOverGRDBSteps = ["insert", "fetch-by-id", "scan", "filter", "update-one", "update-batch", "cascade-delete"]
+    /// The peers issue's goal for the model layer's full fetch against raw C on SQLite, same run.
+    public static let modelScanOfC = 0.6
+
     /// The goal of `step` on `backend`, if one is set.
     public static func goal(_ backend: String, _ step: String) -> Double? { relativeSpeed[backend]?[step] }
 }

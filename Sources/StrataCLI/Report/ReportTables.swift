@@ -21,7 +21,7 @@ struct ReportTables {
     let document: ReportDocument
 
     var sections: [ReportSection] {
-        [backendsTable(), conformanceMatrix(), capabilityMatrix(), workloadTable(), durabilityTable(), scalingTable(), peersTable(), migrationTable(), document.conversions?.section, advice(), failures()].compactMap { $0 }
+        [backendsTable(), conformanceMatrix(), capabilityMatrix(), workloadTable(), durabilityTable(), scalingTable(), peersTable(), goalsTable(), migrationTable(), document.conversions?.section, advice(), failures()].compactMap { $0 }
     }
 
     /// The lines under the page title: version, date, machine, sizes.

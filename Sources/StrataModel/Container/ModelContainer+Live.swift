@@ -93,7 +93,7 @@ public struct LiveResults<T: PersistentModel>: AsyncSequence {
         private var subscription: StoreWakes?
         private var wakes: AsyncStream<Void>.Iterator?
         private var failure: (any Error)?
-        private var last: [Strata.DefaultSnapshot]?
+        private var last: [StoredSnapshot]?
 
         init(context: ModelContext, descriptor: FetchDescriptor<T>) {
             self.context = context

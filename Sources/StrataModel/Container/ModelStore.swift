@@ -1,12 +1,13 @@
-/// A store of any backend behind one non-generic interface, speaking `DefaultSnapshot`.
+/// A store of any backend behind one non-generic interface.
 ///
-/// A backend whose snapshot type is `DefaultSnapshot` (most) passes through without a copy; any
-/// other snapshot type is converted through the `DataStoreSnapshot` protocol, so the model layer
-/// works with every backend, including ones written after it.
+/// Reads hand out the backend's own snapshots as `StoredSnapshot`s (a `DefaultSnapshot` inline and
+/// without a copy; any other type as it is, read through `DataStoreSnapshot`), so the model layer
+/// works with every backend, including ones written after it, and never decodes a value nobody
+/// reads. Saves speak `DefaultSnapshot`: the model layer builds its requests from its objects.
 protocol ModelStore: Sendable {
     var identifier: String { get }
-    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [Strata.DefaultSnapshot]
-    func snapshot(for id: PersistentIdentifier) throws -> Strata.DefaultSnapshot?
+    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [StoredSnapshot]
+    func snapshot(for id: PersistentIdentifier) throws -> StoredSnapshot?
     func fetchCount(_ descriptor: Strata.FetchDescriptor) throws -> Int
     func fetchIdentifiers(_ descriptor: Strata.FetchDescriptor) throws -> [PersistentIdentifier]
     func save(_ request: SaveRequest<Strata.DefaultSnapshot>) throws -> SaveResult<Strata.DefaultSnapshot>
@@ -56,19 +57,16 @@ final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
 
     var identifier: String { store.identifier }
 
-    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [Strata.DefaultSnapshot] {
-        let rows = try store.fetch(descriptor)
-        // The same type: reinterpreted, not cast (`as?` on an array checks every element of
-        // every fetch; `strata-model-bench`'s scan). Checked under STRATA_INTERNAL_CHECKS.
-        if Store.Snapshot.self == Strata.DefaultSnapshot.self { return _identicalCast(rows, to: [Strata.DefaultSnapshot].self) }
-        return rows.map(Self.read)
+    /// The store's rows as they are: a `DefaultSnapshot` moved into its wrapper (reinterpreted, not
+    /// cast: `as?` on an array checks every element), any other snapshot type kept, not converted.
+    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [StoredSnapshot] {
+        [StoredSnapshot](taking: try store.fetch(descriptor))
     }
 
     /// The store's point lookup (store contract §6): one keyed read where the backend has one.
-    func snapshot(for id: PersistentIdentifier) throws -> Strata.DefaultSnapshot? {
+    func snapshot(for id: PersistentIdentifier) throws -> StoredSnapshot? {
         guard let row = try store.snapshot(for: id) else { return nil }
-        if Store.Snapshot.self == Strata.DefaultSnapshot.self { return _identicalCast(row, to: Strata.DefaultSnapshot.self) }
-        return Self.read(row)
+        return StoredSnapshot(row)
     }
 
     func fetchCount(_ descriptor: Strata.FetchDescriptor) throws -> Int { try store.fetchCount(descriptor) }

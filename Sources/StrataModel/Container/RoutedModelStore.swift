@@ -59,12 +59,12 @@ final class RoutedModelStore: ModelStore {
         return index
     }
 
-    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [Strata.DefaultSnapshot] {
-        try stores[storeIndex(of: descriptor.entityName)].fetch(descriptor).map(toContainer)
+    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [StoredSnapshot] {
+        try stores[storeIndex(of: descriptor.entityName)].fetch(descriptor).map { .plain(toContainer($0.plain)) }
     }
 
-    func snapshot(for id: PersistentIdentifier) throws -> Strata.DefaultSnapshot? {
-        try stores[storeIndex(of: id.entityName)].snapshot(for: id).map(toContainer)
+    func snapshot(for id: PersistentIdentifier) throws -> StoredSnapshot? {
+        try stores[storeIndex(of: id.entityName)].snapshot(for: id).map { .plain(toContainer($0.plain)) }
     }
 
     func fetchCount(_ descriptor: Strata.FetchDescriptor) throws -> Int {

@@ -102,9 +102,9 @@ extension ModelContext {
         for (id, snapshot) in result.changedSnapshots {
             guard let model = registered[id] else { continue }
             if model.persistentBackingData.hasChanges {
-                model.persistentBackingData.snapshot = snapshot  // keep the pending values, base them on the new state
+                model.persistentBackingData.snapshot = .plain(snapshot)  // keep the pending values, base them on the new state
             } else {
-                refresh(model, with: snapshot)
+                refresh(model, with: .plain(snapshot))
             }
         }
         container.publish(ModelChanges(inserted: [], updated: Array(result.changedSnapshots.keys), deleted: Array(result.deletedIdentifiers)))

@@ -134,7 +134,7 @@ extension ModelContext {
 
     private func updateSnapshot(_ model: any PersistentModel) throws -> (Strata.DefaultSnapshot, UpdatedProperties) {
         let backing = model.persistentBackingData
-        guard var snapshot = backing.snapshot else { throw StrataError(.invalidRequest, "\(model.persistentModelID) has no stored state to update.") }
+        guard var snapshot = backing.snapshot?.plain else { throw StrataError(.invalidRequest, "\(model.persistentModelID) has no stored state to update.") }
         var properties = UpdatedProperties()
         for ordinal in backing.changedOrdinals {
             let value = model._$encode(ordinal)
@@ -149,8 +149,8 @@ extension ModelContext {
             }
         }
         if checksConflicts, let stored = backing.snapshot {
-            properties.expectedAttributes = properties.attributes.map { stored.attributes[$0] }
-            properties.expectedRelationships = properties.relationships.map { stored.relationships[$0] }
+            properties.expectedAttributes = properties.attributes.map { stored.attribute(at: $0) }
+            properties.expectedRelationships = properties.relationships.map { stored.relationship(at: $0) }
         }
         return (snapshot, properties)
     }
@@ -191,12 +191,12 @@ extension ModelContext {
             let backing = model.persistentBackingData
             guard let permanent = remap[sent.persistentIdentifier] else { continue }
             backing.persistentModelID = permanent
-            backing.snapshot = Self.stored(sent, as: permanent, remap)
+            backing.snapshot = .plain(Self.stored(sent, as: permanent, remap))
             backing.clearChanges()
             registered[permanent] = model
         }
         for (model, sent) in updatedPairs {
-            model.persistentBackingData.snapshot = Self.stored(sent, as: sent.persistentIdentifier, remap)
+            model.persistentBackingData.snapshot = .plain(Self.stored(sent, as: sent.persistentIdentifier, remap))
             model.persistentBackingData.clearChanges()
         }
         for id in result.deletedIdentifiers {
@@ -206,7 +206,7 @@ extension ModelContext {
         }
         for (id, snapshot) in result.changedSnapshots {
             guard let model = registered[id] else { continue }
-            model.persistentBackingData.snapshot = snapshot
+            model.persistentBackingData.snapshot = .plain(snapshot)
             model._$refault()
         }
         guard let holds else {

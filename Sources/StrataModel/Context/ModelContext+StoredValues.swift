@@ -8,10 +8,10 @@ extension ModelContext {
     /// `upsert` throw `typeMismatch` naming the record, the property and the stored value. Only
     /// the attributes that can fail are checked (`ModelTypeInfo.checkedAttributes`); a model of
     /// core types only pays nothing.
-    func checkRepresentable<T: PersistentModel>(_ snapshot: Strata.DefaultSnapshot, as type: T.Type, info: ModelTypeInfo) throws {
+    func checkRepresentable<T: PersistentModel>(_ snapshot: StoredSnapshot, as type: T.Type, info: ModelTypeInfo) throws {
         guard !info.checkedAttributes.isEmpty else { return }
-        for (index, name, check) in info.checkedAttributes where index < snapshot.attributes.count {
-            do { try check(snapshot.attributes[index]) } catch {
+        for (index, name, check) in info.checkedAttributes where index < snapshot.attributeCount {
+            do { try check(snapshot.attribute(at: index)) } catch {
                 let reason = (error as? StrataError)?.message ?? "\(error)"
                 throw StrataError(
                     .typeMismatch, "\(T.self) \(snapshot.persistentIdentifier): the stored value of '\(name)' cannot be read as its Swift type. \(reason)",

@@ -197,7 +197,8 @@ public final class ModelContext {
         guard let snapshot = try store.snapshot(for: identifier) else {
             throw StrataError(.unknownIdentifier, "The store holds no record \(identifier) (never saved, or deleted).", entity: identifier.entityName, identifiers: [identifier])
         }
-        return try register(snapshot, as: T.self)
+        // Moved into the new object, not copied.
+        return try register(taking: snapshot, as: T.self, info: ModelTypeInfo.of(T.self))
     }
 
     /// The object for a fetched snapshot: the registered one (refreshed if it has no unsaved
@@ -207,11 +208,12 @@ public final class ModelContext {
     /// default-value access, which inserts it where the lookup found no entry.
     ///
     /// - Throws: `typeMismatch` when a stored value does not fit its Swift type (see `checkRepresentable`).
-    func register<T: PersistentModel>(_ snapshot: Strata.DefaultSnapshot, as type: T.Type, info: ModelTypeInfo = ModelTypeInfo.of(T.self)) throws -> T {
+    func register<T: PersistentModel>(_ snapshot: StoredSnapshot, as type: T.Type, info: ModelTypeInfo = ModelTypeInfo.of(T.self)) throws -> T {
         if !info.checkedAttributes.isEmpty { try checkRepresentable(snapshot, as: T.self, info: info) }
         var made: T?
-        let entry = Self.access(&registered[snapshot.persistentIdentifier, default: {
-            let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, context: self))
+        let id = snapshot.persistentIdentifier
+        let entry = Self.access(&registered[id, default: {
+            let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: self))
             made = model
             return model
         }()])
@@ -221,8 +223,8 @@ public final class ModelContext {
             return known
         }
         // Another type registered under this identifier (a record of another entity): replaced.
-        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, context: self))
-        registered[snapshot.persistentIdentifier] = model
+        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: self))
+        registered[id] = model
         return model
     }
 
@@ -234,7 +236,7 @@ public final class ModelContext {
     /// the array first copied each snapshot through outlined copies). The objects are placed from
     /// the back, so they come out in the snapshots' order (docs/benchmarks.md, "The model layer's
     /// full fetch").
-    func registerAll<T: PersistentModel>(_ snapshots: consuming [Strata.DefaultSnapshot], as type: T.Type) throws -> [T] {
+    func registerAll<T: PersistentModel>(_ snapshots: consuming [StoredSnapshot], as type: T.Type) throws -> [T] {
         let info = ModelTypeInfo.of(T.self)
         var rest = snapshots
         let count = rest.count
@@ -256,15 +258,15 @@ public final class ModelContext {
     }
 
     /// `register(_:as:info:)` for a snapshot the caller gives up: it moves into the new object.
-    func register<T: PersistentModel>(taking snapshot: consuming Strata.DefaultSnapshot, as type: T.Type, info: ModelTypeInfo) throws -> T {
+    func register<T: PersistentModel>(taking snapshot: consuming StoredSnapshot, as type: T.Type, info: ModelTypeInfo) throws -> T {
         if !info.checkedAttributes.isEmpty { try checkRepresentable(snapshot, as: T.self, info: info) }
         let id = snapshot.persistentIdentifier
-        var pending: Strata.DefaultSnapshot? = consume snapshot
+        var pending: StoredSnapshot? = consume snapshot
         var made: T?
         let entry = Self.access(&registered[id, default: {
-            var taken: Strata.DefaultSnapshot?
+            var taken: StoredSnapshot?
             swap(&taken, &pending)
-            let model = T(_$fetched: _FetchedRecord(snapshot: taken, context: self))
+            let model = T(_$fetched: _FetchedRecord(snapshot: taken, id: id, context: self))
             made = model
             return model
         }()])
@@ -275,7 +277,7 @@ public final class ModelContext {
             return known
         }
         // Another type registered under this identifier (a record of another entity): replaced.
-        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, context: self))
+        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: self))
         registered[id] = model
         return model
     }
@@ -285,7 +287,7 @@ public final class ModelContext {
     private static func access(_ entry: inout any PersistentModel) -> any PersistentModel { entry }
 
     /// Replaces an unchanged object's stored state with a newer one and unloads its values.
-    func refresh(_ model: any PersistentModel, with snapshot: Strata.DefaultSnapshot) {
+    func refresh(_ model: any PersistentModel, with snapshot: StoredSnapshot) {
         let backing = model.persistentBackingData
         guard !backing.hasChanges, backing.snapshot != snapshot else { return }
         backing.snapshot = snapshot

@@ -4,7 +4,7 @@ enum PendingRecord {
     /// A registered or inserted object.
     case object(any PersistentModel)
     /// A record as the store returned it.
-    case snapshot(Strata.DefaultSnapshot)
+    case snapshot(StoredSnapshot)
 
     var identifier: PersistentIdentifier {
         switch self {
@@ -24,14 +24,14 @@ final class PendingReader: PredicateReader {
     typealias Key = PersistentIdentifier
 
     private let context: ModelContext
-    private var fetched: [PersistentIdentifier: Strata.DefaultSnapshot?] = [:]
+    private var fetched: [PersistentIdentifier: StoredSnapshot?] = [:]
 
     init(_ context: ModelContext) { self.context = context }
 
     func attribute(_ record: PendingRecord, _ index: Int) -> Value {
         switch record {
         case .snapshot(let snapshot):
-            return snapshot.attributes[index]
+            return snapshot.attribute(at: index)
         case .object(let model):
             let backing = model.persistentBackingData
             guard index < backing.info.attributeOrdinals.count else { return .null }
@@ -45,11 +45,11 @@ final class PendingReader: PredicateReader {
     func targets(_ record: PendingRecord, _ index: Int) -> [PersistentIdentifier] {
         switch record {
         case .snapshot(let snapshot):
-            return snapshot.relationships[index].targets
+            return snapshot.relationship(at: index).targets
         case .object(let model):
             let backing = model.persistentBackingData
             // A hidden inverse (one-way relationship) has no property: the stored side is all there is.
-            guard index < backing.info.relationshipOrdinals.count else { return backing.snapshot?.relationships[index].targets ?? [] }
+            guard index < backing.info.relationshipOrdinals.count else { return backing.snapshot?.relationship(at: index).targets ?? [] }
             let ordinal = backing.info.relationshipOrdinals[index]
             switch model._$encode(ordinal) {
             case .toOne(let target): return target.map { [$0.persistentModelID] } ?? []

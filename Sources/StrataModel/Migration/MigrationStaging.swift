@@ -21,13 +21,13 @@ final class MigrationStaging: ModelStore {
         var state = StoreState(schema: schema, storeIdentifier: store.identifier)
         for entity in schema.entities {
             for record in try store.fetch(Strata.FetchDescriptor(entity: entity.name)) {
-                let links = record.relationships.map { value -> Link in
+                let links = record.relationshipValues.map { value -> Link in
                     switch value {
                     case .toOne(let id): .one(id?.primaryKey)
                     case .toMany(let ids): .many(ids.map(\.primaryKey))
                     }
                 }
-                try state.load(entity, key: record.persistentIdentifier.primaryKey, record: StoredRecord(attributes: record.attributes, links: links))
+                try state.load(entity, key: record.persistentIdentifier.primaryKey, record: StoredRecord(attributes: record.attributeValues, links: links))
             }
         }
         try state.finishLoading()
@@ -51,8 +51,8 @@ final class MigrationStaging: ModelStore {
     // MARK: ModelStore
 
     var identifier: String { engine.storeIdentifier }
-    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [Strata.DefaultSnapshot] { try engine.fetch(descriptor, as: Strata.DefaultSnapshot.self) }
-    func snapshot(for id: PersistentIdentifier) throws -> Strata.DefaultSnapshot? { try engine.snapshot(for: id) }
+    func fetch(_ descriptor: Strata.FetchDescriptor) throws -> [StoredSnapshot] { try engine.fetch(descriptor, as: Strata.DefaultSnapshot.self).map { .plain($0) } }
+    func snapshot(for id: PersistentIdentifier) throws -> StoredSnapshot? { try engine.snapshot(for: id).map { .plain($0) } }
     func fetchCount(_ descriptor: Strata.FetchDescriptor) throws -> Int { try engine.fetchCount(descriptor) }
     func fetchIdentifiers(_ descriptor: Strata.FetchDescriptor) throws -> [PersistentIdentifier] { try engine.fetchIdentifiers(descriptor) }
     func save(_ request: SaveRequest<Strata.DefaultSnapshot>) throws -> SaveResult<Strata.DefaultSnapshot> { try engine.save(request) }

@@ -27,9 +27,9 @@ public final class ModelBackingData {
     let info: ModelTypeInfo
     /// The record as stored when last loaded or saved; `nil` for a new object.
     #if STRATA_INTERNAL_CHECKS
-    var snapshot: Strata.DefaultSnapshot?
+    var snapshot: StoredSnapshot?
     #else
-    @exclusivity(unchecked) var snapshot: Strata.DefaultSnapshot?
+    @exclusivity(unchecked) var snapshot: StoredSnapshot?
     #endif
     /// Whether the object was deleted (pending or saved).
     public internal(set) var isDeleted = false
@@ -50,7 +50,10 @@ public final class ModelBackingData {
         var record = record
         context = record.context
         swap(&snapshot, &record.snapshot)
-        if let id = snapshot?.persistentIdentifier { persistentModelID = id }
+        // The identifier the context already read, moved in like the snapshot: reading it from the
+        // stored `StoredSnapshot?` copied the snapshot out and destroyed the copy, and assigning it
+        // copied its two strings (callgrind, model-level scan).
+        swap(&persistentModelID, &record.id)
     }
 
     /// Whether any property was set since the last save.
@@ -123,19 +126,21 @@ public final class ModelBackingData {
     @usableFromInline
     func storedAttribute(_ ordinal: Int) -> Value {
         guard let snapshot, let i = info.attributeIndex[ordinal] else { return .null }
-        return snapshot.attributes[i]
+        return snapshot.attribute(at: i)
     }
 
     /// The stored targets of relationship property `ordinal`.
     func storedTargets(_ ordinal: Int) -> [PersistentIdentifier] {
         guard let snapshot, let r = info.relationshipIndex[ordinal] else { return [] }
-        return snapshot.relationships[r].targets
+        return snapshot.relationship(at: r).targets
     }
 }
 
 /// A stored record on its way into a new model object.
 public struct _FetchedRecord {
     /// Never `nil` when made; optional so that `_$adopt` can move it out.
-    var snapshot: Strata.DefaultSnapshot?
+    var snapshot: StoredSnapshot?
+    /// The snapshot's identifier (`var` so that `_$adopt` can move it out).
+    var id: PersistentIdentifier
     let context: ModelContext
 }

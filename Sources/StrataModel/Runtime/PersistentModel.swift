@@ -37,8 +37,8 @@ extension PersistentModel {
     public var hasChanges: Bool { persistentBackingData.hasChanges }
     /// Whether the object was deleted (pending in its context, or saved).
     public var isDeleted: Bool { persistentBackingData.isDeleted }
-    /// The entity name: the class name.
-    public static var entityName: String { String(describing: Self.self) }
+    /// The entity name: the class name (described once per type: `EntityNames`).
+    public static var entityName: String { EntityNames.name(of: Self.self) }
 
     /// Objects are equal when they stand for the same record: the same `persistentModelID`, as in
     /// SwiftData. The same record fetched in two contexts gives two objects that are equal; two new

@@ -3,6 +3,7 @@ import GRDB
 import PeersCBaselines
 import Strata
 import StrataConformance
+import StrataLMDB
 import StrataSQLite
 
 // strata-peers: the standard workload (docs/workload.md) on SQLite three ways in one process —
@@ -11,6 +12,7 @@ import StrataSQLite
 //
 //   strata-peers [--records N] [--runs K] [--out FILE.json]
 //   strata-peers --only strata-model --step scan     (one step inside strata_measure, for callgrind)
+//   strata-peers --only strata-model-lmdb --step scan (the model layer on LMDB: callgrind only, not a peer)
 
 /// The command line: `--name value` pairs.
 struct Options {
@@ -35,7 +37,7 @@ struct Options {
         }
         guard records >= 1_000, records % 100 == 0 else { throw WorkloadError("--records must be a multiple of 100 and at least 1000") }
         guard runs >= 1 else { throw WorkloadError("--runs must be at least 1") }
-        if let only, !Peer.all.map(\.name).contains(only), only != Peer.raw { throw WorkloadError("unknown peer \(only); peers: \(Peer.raw), \(Peer.all.map(\.name).joined(separator: ", "))") }
+        if let only, !(Peer.all + Peer.callgrindOnly).map(\.name).contains(only), only != Peer.raw { throw WorkloadError("unknown peer \(only); peers: \(Peer.raw), \(Peer.all.map(\.name).joined(separator: ", "))") }
     }
 }
 
@@ -50,6 +52,16 @@ struct Peer: Sendable {
 
     /// Strata's SQLite backend at its default durability (powerLoss: WAL, synchronous = FULL).
     static let sqlite = StoreFactory<SQLiteStore> { directory, schema in SQLiteStoreConfiguration(url: directory.appendingPathComponent("store.sqlite"), schema: schema) }
+
+    /// Strata's LMDB backend at its default durability.
+    static let lmdb = StoreFactory<LMDBStore> { directory, schema in LMDBStoreConfiguration(folder: directory.appendingPathComponent("store.lmdb"), schema: schema) }
+
+    /// Runs `--only` accepts that are not peers (no GRDB counterpart): the model layer on another backend.
+    static let callgrindOnly: [Peer] = [
+        Peer(
+            name: "strata-model-lmdb", description: "Strata's model layer on LMDBStoreConfiguration (callgrind of the model layer over LMDB's own snapshots).",
+            run: { records, bracket in try ModelWorkload.run(factory: lmdb, records: records, bracket: bracket) }),
+    ]
 
     static let all: [Peer] = [
         Peer(
@@ -110,7 +122,7 @@ do {
     let bracket = options.step.map(measuring)
     if let only = options.only {
         // One peer once (callgrind): no table, no JSON.
-        if only == Peer.raw { _ = try rawC(records: options.records, step: options.step) } else { _ = try Peer.all.first { $0.name == only }!.run(options.records, bracket) }
+        if only == Peer.raw { _ = try rawC(records: options.records, step: options.step) } else { _ = try (Peer.all + Peer.callgrindOnly).first { $0.name == only }!.run(options.records, bracket) }
         exit(0)
     }
     var raws: [[String: WorkloadReport.Figure]] = []
