@@ -145,6 +145,32 @@ struct ReportTests {
         #expect(markdown.contains("## Failures") && markdown.contains("did not run"))
     }
 
+    @Test func theConvertSectionHoldsEveryPairAndLeavesNothingBehind() throws {
+        // SQLite → JSON and JSON → SQLite at N = 1,000, in a temporary directory of this test's own.
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("strata-report-tmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let (folder, _, status) = try Self.report(
+            ["--records", "1000", "--sizes", "1000", "--backends", "sqlite,json", "--convert-records", "1000"], environment: ["TMPDIR": temporary.path])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any])
+        let conversions = try #require(json["conversions"] as? [String: Any])
+        #expect((conversions["failures"] as? [String])?.isEmpty == true, "\(conversions["failures"] ?? "")")
+        let figures = try #require(conversions["figures"] as? [[String: Any]])
+        #expect(Set(figures.map { "\($0["from"] ?? "") → \($0["to"] ?? "")" }) == ["sqlite → json", "json → sqlite"])
+        let left = try #require(figures.first?["records"] as? Int)
+        for figure in figures {
+            #expect(figure["keysKept"] as? Bool == true && figure["records"] as? Int == left && (figure["links"] as? Int ?? 0) > left, "\(figure)")
+        }
+        // The deletes leave fewer than N, and the section says how many.
+        #expect(left < 1_000 && left > 900, "\(left)")
+        let markdown = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(markdown.contains("## Converting a store to another backend") && markdown.contains("(\(left) records left after deletes"))
+        let entries = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("strata-convert-bench-") }
+        #expect(entries.isEmpty, "left behind: \(entries)")
+    }
+
     @Test func aStoppedConvertChildLeavesNoFolderBehind() throws {
         // Every child is stopped at its first check, the convert children too (SQLite → JSON and
         // JSON → SQLite); the report made each one's working folder before starting it, in a

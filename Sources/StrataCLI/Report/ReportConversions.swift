@@ -98,7 +98,8 @@ struct ReportConversions: Codable {
     var section: ReportSection {
         let names = Array(Set(figures.flatMap { [$0.from, $0.to] })).sorted()
         let isServerPair = { (f: ConvertBenchCommand.Figure) in servers.contains(f.from) || servers.contains(f.to) }
-        let left = figures.first { !isServerPair($0) }?.records ?? records
+        // Records left in the store of the convert N (a server's pairs at their own N say theirs apart).
+        let left = (figures.first { !isServerPair($0) } ?? figures.first { _ in serverRecords == records })?.records ?? records
         let withServers = servers.isEmpty ? "" : serverRecords == records ? " and \(servers.joined(separator: ", ")) on its server" : ""
         let only = pairsWith.map { " — only the pairs with \($0) (--convert-pairs-with)" } ?? ""
         let scope = everyPair
