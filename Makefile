@@ -166,8 +166,8 @@ perfcheck: release
 ## convert-pairs: every pair of built-in backends with files or a server (PostgreSQL on a private cluster)
 ## converts a random store written with CONVERT_RECORDS records (10,480: 10,011 left after the deletes) with
 ## `strata convert` (--verify on), and the dumps of both sides are byte-identical (Tests/Convert/pairs.sh,
-## docs/convert.md; 10–18 minutes under load, most of it the saves into PostgreSQL). Not part of test: the saves
-## into PostgreSQL go row by row, which takes minutes at 10,000 records; `make test` converts 800.
+## docs/convert.md; about 15 minutes under load, builds apart). Not part of test: 30 converts of 10,000 records and their
+## dumps take minutes, a server's pairs the longest; `make test` converts 800.
 ## Then the memory backend's pairs (a store in one process: ConvertMemoryPairsTests, the in-process API)
 ## at CONVERT_MEMORY_RECORDS (10,000; `make test` runs them at 2,000), memory into every other backend and back.
 CONVERT_RECORDS ?= 10480

@@ -118,6 +118,16 @@ public enum StoreConversion {
         return report
     }
 
+    /// Drops the staging namespaces that converts into the PostgreSQL store `destination` names (a
+    /// folder's namespace or a `postgresql://…#namespace` URL) left and no running convert claims:
+    /// a convert stopped mid-copy leaves one, which otherwise only the next convert to the same
+    /// destination drops. The destination namespace must not exist (drop it first); does nothing
+    /// when it does or when the server cannot be reached.
+    public static func dropAbandonedServerStaging(for destination: URL) {
+        // Claiming a new staging namespace drops the abandoned ones; then the new one goes too.
+        (try? PostgresStore.stage(for: PostgresServer.configuration(destination, schema: PostgresServer.emptySchema)))?.discard()
+    }
+
     /// Removes staging folders for `destination` whose convert process is gone (killed mid-copy).
     private static func removeAbandonedStaging(beside destination: URL) {
         let parent = destination.deletingLastPathComponent()

@@ -20,6 +20,7 @@ struct ConvertBenchCommand: ParsableCommand {
     @Option(help: "The seed of the source store.") var seed: UInt64 = 3
     @Option(help: "Records per save and per read.") var batchSize = 2_000
     @Option(help: "Output: text, json (one array at the end), or lines (one JSON figure a line, written as each convert ends).") var format = "text"
+    @Option(help: "The folder to work in (made if missing, removed at the end; default: a new one in the temporary directory). strata report names one and removes it itself, however the child ends.") var scratch: String?
 
     /// One timed convert.
     struct Figure: Codable {
@@ -48,15 +49,15 @@ struct ConvertBenchCommand: ParsableCommand {
     var destinations: [String] { to.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
 
     func run() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("strata-convert-bench-\(UUID().uuidString)")
+        let scratch = self.scratch.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.newScratch()
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let source = BuiltinStores.named(from)!, sourceFolder = scratch.appendingPathComponent("source")
+        defer { Self.removeScratch(scratch, from: from, to: destinations) }
+        let source = BuiltinStores.named(from)!, sourceFolder = Self.sourceFolder(in: scratch)
         defer { source.factory.destroyStore(sourceFolder) }
         try Self.write(source.factory, sourceFolder, records: records, seed: seed)
         var figures: [Figure] = []
         for name in destinations {
-            let destination = BuiltinStores.named(name)!, folder = scratch.appendingPathComponent("to-\(name)")
+            let destination = BuiltinStores.named(name)!, folder = Self.destinationFolder(name, in: scratch)
             defer { destination.factory.destroyStore(folder) }
             let started = ContinuousClock.now
             let report = try StoreConversion.convert(from: source, sourceFolder, to: destination, folder, options: .init(batchSize: batchSize))
@@ -79,6 +80,32 @@ struct ConvertBenchCommand: ParsableCommand {
                 print("\(f.from) → \(f.to): \(f.records) records, \(f.links) links in \(String(format: "%.2f", f.seconds)) s (\(Int(f.recordsPerSecond)) records/s)")
             }
         }
+    }
+
+    /// A new scratch folder in the temporary directory, not made yet: `strata-convert-bench-<UUID>`.
+    static func newScratch() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("strata-convert-bench-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    /// The source store's folder in `scratch`.
+    static func sourceFolder(in scratch: URL) -> URL { scratch.appendingPathComponent("source") }
+
+    /// The folder of the convert into `backend` in `scratch`.
+    static func destinationFolder(_ backend: String, in scratch: URL) -> URL { scratch.appendingPathComponent("to-\(backend)") }
+
+    /// Removes everything a run in `scratch` from `from` into `destinations` may have left, whether
+    /// it finished or was stopped mid-way (`strata report` calls it after each child, however it
+    /// ended): the stores a server backend keeps for its folders (PostgreSQL namespaces, and the
+    /// staging namespace of a convert stopped mid-copy), then the folder.
+    static func removeScratch(_ scratch: URL, from: String, to destinations: [String]) {
+        let servers = Set(BuiltinStores.servers.map(\.name))
+        if servers.contains(from) { BuiltinStores.named(from)?.factory.destroyStore(sourceFolder(in: scratch)) }
+        for name in destinations where servers.contains(name) {
+            let folder = destinationFolder(name, in: scratch)
+            BuiltinStores.named(name)?.factory.destroyStore(folder)
+            StoreConversion.dropAbandonedServerStaging(for: folder)
+        }
+        try? FileManager.default.removeItem(at: scratch)
     }
 
     private static func write<F: BuiltinStoreFactory>(_ factory: F, _ dir: URL, records: Int, seed: UInt64) throws {

@@ -13,9 +13,9 @@ struct ReportTests {
     static let steps = ["insert", "reopen", "fetch-by-id", "scan", "filter", "update-one", "update-batch", "unique-violation", "cascade-delete", "size", "peak-memory"]
 
     /// Runs `strata report` with `arguments` into a fresh folder; returns the folder and what it printed.
-    static func report(_ arguments: [String]) throws -> (folder: URL, output: String, status: Int32) {
+    static func report(_ arguments: [String], environment: [String: String] = [:]) throws -> (folder: URL, output: String, status: Int32) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("strata-report-test-\(UUID().uuidString)")
-        let run = try ChildProcess.run(BuiltProducts.strata, ["report"] + arguments + ["--out", folder.path], errors: .discarded)
+        let run = try ChildProcess.run(BuiltProducts.strata, ["report"] + arguments + ["--out", folder.path], environment: environment, errors: .discarded)
         return (folder, run.output, run.status)
     }
 
@@ -151,5 +151,51 @@ struct ReportTests {
         #expect(failures.count == 3 && failures.allSatisfy { $0.contains("was stopped after the time limit") }, "\(failures)")  // conformance, bench, migrations
         let markdown = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(markdown.contains("## Failures") && markdown.contains("did not run"))
+    }
+
+    @Test func theConvertSectionHoldsEveryPairAndLeavesNothingBehind() throws {
+        // SQLite → JSON and JSON → SQLite at N = 1,000, in a temporary directory of this test's own.
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("strata-report-tmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let (folder, _, status) = try Self.report(
+            ["--records", "1000", "--sizes", "1000", "--backends", "sqlite,json", "--convert-records", "1000"], environment: ["TMPDIR": temporary.path])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any])
+        let conversions = try #require(json["conversions"] as? [String: Any])
+        #expect((conversions["failures"] as? [String])?.isEmpty == true, "\(conversions["failures"] ?? "")")
+        let figures = try #require(conversions["figures"] as? [[String: Any]])
+        #expect(Set(figures.map { "\($0["from"] ?? "") → \($0["to"] ?? "")" }) == ["sqlite → json", "json → sqlite"])
+        let left = try #require(figures.first?["records"] as? Int)
+        for figure in figures {
+            #expect(figure["keysKept"] as? Bool == true && figure["records"] as? Int == left && (figure["links"] as? Int ?? 0) > left, "\(figure)")
+        }
+        // The deletes leave fewer than N, and the section says how many.
+        #expect(left < 1_000 && left > 900, "\(left)")
+        let markdown = try String(contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+        #expect(markdown.contains("## Converting a store to another backend") && markdown.contains("(\(left) records left after deletes"))
+        let entries = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("strata-convert-bench-") }
+        #expect(entries.isEmpty, "left behind: \(entries)")
+    }
+
+    @Test func aStoppedConvertChildLeavesNoFolderBehind() throws {
+        // Every child is stopped at its first check, the convert children too (SQLite → JSON and
+        // JSON → SQLite); the report made each one's working folder before starting it, in a
+        // temporary directory of this test's own, and must have removed it.
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("strata-report-tmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let (folder, _, status) = try Self.report(
+            ["--records", "1000", "--sizes", "1000", "--backends", "sqlite,json", "--convert-records", "1000", "--child-time-limit", "0"],
+            environment: ["TMPDIR": temporary.path])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any])
+        let conversions = try #require(json["conversions"] as? [String: Any])
+        let failures = try #require(conversions["failures"] as? [String])
+        #expect(failures.count == 2 && failures.allSatisfy { $0.contains("was stopped after the time limit") }, "\(failures)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path).filter { $0.hasPrefix("strata-convert-bench-") }
+        #expect(left.isEmpty, "left behind: \(left)")
     }
 }

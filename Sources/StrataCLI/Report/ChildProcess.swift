@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Runs this very executable again as a child process (`strata conformance …`, `strata bench …`), so
 /// each backend's crash, hang or memory stays in its own process and its peak-memory figure is its own.
 ///
@@ -33,7 +37,8 @@ struct ChildProcess {
     }
 
     let arguments: [String]
-    /// The longest the child may run before it is terminated.
+    /// The longest the child may run before it is killed (SIGKILL: a child started with SIGTERM
+    /// blocked, as a process started from a test thread is, would ignore `terminate()` and run on).
     let timeLimit: Duration
 
     /// Runs the child to its end, calling `tick` with the elapsed time about four times a second.
@@ -60,7 +65,7 @@ struct ChildProcess {
             let elapsed = ContinuousClock.now - start
             if elapsed >= timeLimit, !timedOut {  // checked before the first wait: a limit of 0 stops the child at once
                 timedOut = true
-                process.terminate()
+                kill(process.processIdentifier, SIGKILL)
             }
             tick(elapsed)
             Thread.sleep(forTimeInterval: 0.25)

@@ -63,9 +63,17 @@ struct ReportConversions: Codable {
         for (from, destinations, records) in runs {
             let task = "convert N=\(records) into \(destinations.joined(separator: ","))"
             var elapsed = Duration.zero
+            // The child's folder, made here and removed here however the child ends: a child stopped
+            // at the time limit cannot remove it (nor its stores on a server) itself.
+            let scratch = ConvertBenchCommand.newScratch()
+            defer { ConvertBenchCommand.removeScratch(scratch, from: from, to: destinations) }
             do {
+                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
                 let outcome = try ChildProcess(
-                    arguments: ["convert-bench", "--from", from, "--to", destinations.joined(separator: ","), "--records", String(records), "--format", "lines"],
+                    arguments: [
+                        "convert-bench", "--from", from, "--to", destinations.joined(separator: ","), "--records", String(records), "--format", "lines",
+                        "--scratch", scratch.path,
+                    ],
                     timeLimit: timeLimit
                 ).run { elapsed = $0; progress.running(from, task, elapsed: $0) }
                 let figures = try outcome.output.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(ConvertBenchCommand.Figure.self, from: Data($0)) }
@@ -90,7 +98,8 @@ struct ReportConversions: Codable {
     var section: ReportSection {
         let names = Array(Set(figures.flatMap { [$0.from, $0.to] })).sorted()
         let isServerPair = { (f: ConvertBenchCommand.Figure) in servers.contains(f.from) || servers.contains(f.to) }
-        let left = figures.first { !isServerPair($0) }?.records ?? records
+        // Records left in the store of the convert N (a server's pairs at their own N say theirs apart).
+        let left = (figures.first { !isServerPair($0) } ?? figures.first { _ in serverRecords == records })?.records ?? records
         let withServers = servers.isEmpty ? "" : serverRecords == records ? " and \(servers.joined(separator: ", ")) on its server" : ""
         let only = pairsWith.map { " — only the pairs with \($0) (--convert-pairs-with)" } ?? ""
         let scope = everyPair
