@@ -49,4 +49,24 @@ import Testing
             (error as? StrataError)?.code == .invalidSchema
         }
     }
+
+    /// `Schema([Trip.self])` reaches `BucketListItem`, so it has the shape (the fingerprint) of
+    /// `Schema([Trip.self, BucketListItem.self])`: the schema value still knows it was made from
+    /// `Trip` alone, whatever schema of that shape the process builds meanwhile (another test
+    /// running in parallel, other code of the app). Before, the type set registered last answered
+    /// for both, this container put both entities in the first store, and the relationship
+    /// between the stores went through.
+    @Test func schemasOfOneShapeKeepTheirOwnTypes() throws {
+        var trips = RecordingStoreConfiguration.unique()
+        trips.schema = Schema([Trip.self])
+        var items = RecordingStoreConfiguration.unique()
+        items.schema = Schema([BucketListItem.self])
+        let both = Schema([Trip.self, BucketListItem.self])
+        #expect(trips.schema == both)
+        #expect {
+            _ = try ModelContainer(for: Trip.self, BucketListItem.self, configurations: trips, items)
+        } throws: { error in
+            (error as? StrataError)?.code == .invalidSchema
+        }
+    }
 }

@@ -26,6 +26,10 @@ public struct Schema: Sendable, Hashable, Codable {
     /// The version of the application's models this schema describes (SwiftData's
     /// `Schema.version`); `1.0.0` unless set. Not part of the fingerprint. Stores record it.
     public var version: Version = Version(1, 0, 0)
+    /// Which registration of the model layer made this schema from model types, if one did: two
+    /// type sets of one shape (the same fingerprint) are then told apart by the schema value
+    /// itself, not by whichever was registered last. Not part of equality, hashing or coding.
+    package var modelTypesRegistration: Int?
 
     /// Validates entities declared with the builder.
     public init(@SchemaBuilder _ entities: () -> [Entity]) throws {

@@ -17,12 +17,16 @@ extension Schema {
     }
 }
 
-/// The model types behind each schema made from model types, by schema fingerprint: the core's
-/// `Schema` is a value of entities with no room for Swift types, and SwiftData's
-/// `ModelContainer(for: Schema, …)` needs them back.
+/// The model types behind each schema made from model types: the core's `Schema` is a value of
+/// entities with no room for Swift types, and SwiftData's `ModelContainer(for: Schema, …)` needs
+/// them back.
 ///
-/// Two type sets of the same shape (same entity names and properties) share a fingerprint; the one
-/// registered last is used, which only matters for untyped lookups (`model(for:)`).
+/// Each distinct type list (with its version) gets a registration number, which the schema value
+/// carries (`Schema.modelTypesRegistration`), so two type sets of the same shape — `Schema([Trip.self])`
+/// and `Schema([BucketListItem.self])` when each reaches the other, or the same model names in two
+/// modules — each find their own types, whatever else the process registers meanwhile. A schema
+/// value without the number (decoded, or built from entities) falls back to the type set of its
+/// fingerprint registered last, which only matters for untyped lookups (`model(for:)`).
 enum ModelTypeRegistry {
     /// What a schema was made from, or why it could not be made.
     struct Entry: @unchecked Sendable {  // metatypes and values, never mutated
@@ -32,8 +36,26 @@ enum ModelTypeRegistry {
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
+        /// By registration number.
+        var entries: [Entry] = []
+        /// The number of each type list already registered (its fingerprint, version and types),
+        /// so that building the same schema again does not grow the registry.
+        var numbers: [String: Int] = [:]
+        /// The number registered last for each fingerprint.
+        var latest: [String: Int] = [:]
         var invalidCount = 0
+
+        mutating func add(_ entry: Entry, fingerprint: String, key: String?) -> Int {
+            if let key, let number = numbers[key] {
+                latest[fingerprint] = number
+                return number
+            }
+            let number = entries.count
+            entries.append(entry)
+            if let key { numbers[key] = number }
+            latest[fingerprint] = number
+            return number
+        }
     }
 
     private static let state = Mutex(State())
@@ -42,8 +64,11 @@ enum ModelTypeRegistry {
     /// entry carries the error.
     static func register(_ types: [any PersistentModel.Type], version: Schema.Version) -> Schema {
         do {
-            let schema = try ModelSchema(types).schema
-            state.withLock { $0.entries[schema.fingerprint] = Entry(types: types, version: version, failure: nil) }
+            var schema = try ModelSchema(types).schema
+            let key = "\(schema.fingerprint) \(version) " + types.map { String(UInt(bitPattern: ObjectIdentifier($0))) }.joined(separator: ",")
+            schema.modelTypesRegistration = state.withLock {
+                $0.add(Entry(types: types, version: version, failure: nil), fingerprint: schema.fingerprint, key: key)
+            }
             return schema
         } catch {
             let failure = error as? StrataError ?? StrataError(.invalidSchema, "\(error)")
@@ -51,8 +76,8 @@ enum ModelTypeRegistry {
                 // A distinct placeholder per failure, so each container reports its own problem.
                 state.invalidCount += 1
                 let name = "_InvalidSchema\(state.invalidCount)"
-                guard let placeholder = try? Schema(entities: [Entity(name, members: [])]) else { return Schema.empty }
-                state.entries[placeholder.fingerprint] = Entry(types: [], version: version, failure: failure)
+                guard var placeholder = try? Schema(entities: [Entity(name, members: [])]) else { return Schema.empty }
+                placeholder.modelTypesRegistration = state.add(Entry(types: [], version: version, failure: failure), fingerprint: placeholder.fingerprint, key: nil)
                 return placeholder
             }
         }
@@ -60,7 +85,10 @@ enum ModelTypeRegistry {
 
     /// What `schema` was made from, if it was made from model types.
     static func entry(for schema: Schema) -> Entry? {
-        state.withLock { $0.entries[schema.fingerprint] }
+        state.withLock { state in
+            guard let number = schema.modelTypesRegistration ?? state.latest[schema.fingerprint] else { return nil }
+            return state.entries[number]
+        }
     }
 
     /// The model types of `schema`.
