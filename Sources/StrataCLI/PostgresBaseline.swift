@@ -7,7 +7,8 @@ import StrataConformance
 /// The standard workload on libpq, in C (`Benchmarks/CBaselines/CPostgresBaseline/postgres_baseline.c`):
 /// the backend's tables, indexes, foreign key and delete trigger in a namespace of its own on the
 /// same server, prepared statements with binary parameters and results, one transaction per save
-/// under the same advisory write lock, many-row saves pipelined, the server's `synchronous_commit`
+/// under the same advisory write lock, every save pipelined (a one-statement save is one round
+/// trip: BEGIN, the lock, the statement, COMMIT), the server's `synchronous_commit`
 /// (docs/benchmarks.md, "PostgreSQL against C on libpq"). It runs in this process against the server
 /// the backend uses (`--url`, else `STRATA_POSTGRES_URL`, else the `PG*` variables), so the ratio
 /// backend / C is measured in one run.
