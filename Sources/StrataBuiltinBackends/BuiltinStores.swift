@@ -47,6 +47,7 @@ public enum BuiltinStores {
         BuiltinStore(
             "postgres", "Real tables on a PostgreSQL server that several processes and machines share: native constraints, queries in SQL (libpq).",
             storage: .init(description: "one PostgreSQL schema (namespace) of real tables on a server", tools: ["psql", "pg_dump", "any PostgreSQL client"], humanReadable: false, onDisk: false),
+            place: { "the PostgreSQL schema \(PostgresServer.configuration($0, schema: PostgresServer.emptySchema).namespace) on the server" },
             factory: postgres),
     ]
 
@@ -109,6 +110,9 @@ public struct BuiltinStore: Sendable, CustomStringConvertible {
     /// The factory of its stores, its store type kept: pass it to a generic function
     /// (`func f<F: BuiltinStoreFactory>(_ factory: F)`) to get a typed `StoreFactory`.
     public let factory: any BuiltinStoreFactory
+    /// Where the store a location names lives, in the words its own tools use: the folder's path,
+    /// or for a server backend the namespace on the server (what `psql` needs).
+    public let place: @Sendable (_ location: URL) -> String
 
     /// Whether its stores live in files (the memory backend's do not outlive the process).
     public var isPersistentOnDisk: Bool { storage.onDisk }
@@ -118,7 +122,7 @@ public struct BuiltinStore: Sendable, CustomStringConvertible {
     init<Store: DataStore>(
         _ name: String, _ summary: String, storage: BackendReport.StorageFormat, detectsAllDamage: Bool = true,
         appendOnly: @escaping @Sendable (String) -> Bool = { _ in false }, wholeStore: @escaping @Sendable (String) -> Bool = { _ in false },
-        factory: StoreFactory<Store>
+        place: @escaping @Sendable (URL) -> String = { $0.path }, factory: StoreFactory<Store>
     ) {
         self.name = name
         self.summary = summary
@@ -126,6 +130,7 @@ public struct BuiltinStore: Sendable, CustomStringConvertible {
         self.detectsAllDamage = detectsAllDamage
         self.isAppendOnly = appendOnly
         self.holdsWholeStore = wholeStore
+        self.place = place
         self.factory = factory
     }
 }

@@ -14,6 +14,8 @@ struct BuiltinBackend: Sendable {
     let summary: String
     /// Whether its stores live in files (the memory backend's do not outlive the process).
     let isPersistentOnDisk: Bool
+    /// Where the store a location names lives (`BuiltinStore.place`): a path, or a server's namespace.
+    let place: @Sendable (_ location: URL) -> String
     let capabilities: @Sendable () throws -> StoreCapabilities
     let conformance: @Sendable () -> [ConformanceResult]
     /// The standard workload at a durability level (one of `BenchDurability.levels(of:)`), its
@@ -78,7 +80,7 @@ struct BuiltinBackend: Sendable {
             return configuration
         }
         return BuiltinBackend(
-            name: name, summary: entry.summary, isPersistentOnDisk: entry.isPersistentOnDisk,
+            name: name, summary: entry.summary, isPersistentOnDisk: entry.isPersistentOnDisk, place: entry.place,
             capabilities: {
                 let dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-caps-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -100,7 +102,8 @@ struct BuiltinBackend: Sendable {
                 return report
             },
             sample: { dir in
-                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                // A folder only for a store that lives in one (a server's store is a namespace there).
+                if entry.isPersistentOnDisk { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
                 return try FixtureDomain.writeSample(into: try Store(factory.configuration(dir, FixtureDomain.schema))).count
             },
             dump: { dir in

@@ -16,6 +16,9 @@ struct PostgresToolTests {
         let (written, wrote) = try ReliabilityToolTests.run(["sample", "--backend", "postgres", "--url", url, "--path", folder.path])
         #expect(written == 0, "\(wrote)")
         #expect(wrote.contains("Wrote 22 records"), "\(wrote)")
+        // It names the namespace psql needs, and makes no local folder (the store is on the server).
+        #expect(wrote.contains("the PostgreSQL schema \(PostgresServer.namespace(for: folder)) on the server"), "\(wrote)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
         let (dumped, dump) = try ReliabilityToolTests.run(["dump", "--backend", "postgres", "--url", url, "--path", folder.path])
         #expect(dumped == 0)
         #expect(dump.contains("\"Author\""), "\(dump.prefix(400))")
