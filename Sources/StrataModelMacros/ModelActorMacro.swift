@@ -5,8 +5,9 @@ import SwiftSyntaxMacros
 
 /// `@ModelActor`: an actor with its own `ModelContext` on a container, as in SwiftData.
 ///
-/// Adds `modelContainer`, `modelContext` and `init(modelContainer:)`, and the `ModelActor`
-/// conformance. The context is created on the actor and never leaves it; identifiers cross.
+/// Adds `modelExecutor`, `modelContainer` and `init(modelContainer:)`, as SwiftData's does, and the
+/// `ModelActor` conformance (which gives `modelContext`, the executor's). The actor runs on a
+/// `DefaultSerialModelExecutor` holding a fresh context; objects stay on it, identifiers cross.
 public struct ModelActorMacro: MemberMacro, ExtensionMacro {
     /// Expands the macro in this role.
     public static func expansion(
@@ -19,18 +20,19 @@ public struct ModelActorMacro: MemberMacro, ExtensionMacro {
         }
         return [
             """
+            /// The executor this actor runs on, holding its context (`modelContext`).
+            public nonisolated let modelExecutor: any StrataModel.ModelExecutor
+            """,
+            """
             /// The container this actor's context works on.
             public nonisolated let modelContainer: StrataModel.ModelContainer
             """,
             """
-            /// This actor's own context; use it only on the actor.
-            public let modelContext: StrataModel.ModelContext
-            """,
-            """
-            /// Makes the actor with a fresh context on `modelContainer`.
+            /// Makes the actor with a fresh context on `modelContainer`, run by its own serial executor.
             public init(modelContainer: StrataModel.ModelContainer) {
+                let modelContext = StrataModel.ModelContext(modelContainer)
+                self.modelExecutor = StrataModel.DefaultSerialModelExecutor(modelContext: modelContext)
                 self.modelContainer = modelContainer
-                self.modelContext = StrataModel.ModelContext(modelContainer)
             }
             """,
         ]

@@ -285,16 +285,17 @@ import Testing
             actor Importer {
                 func run() {}
 
+                /// The executor this actor runs on, holding its context (`modelContext`).
+                public nonisolated let modelExecutor: any StrataModel.ModelExecutor
+
                 /// The container this actor's context works on.
                 public nonisolated let modelContainer: StrataModel.ModelContainer
 
-                /// This actor's own context; use it only on the actor.
-                public let modelContext: StrataModel.ModelContext
-
-                /// Makes the actor with a fresh context on `modelContainer`.
+                /// Makes the actor with a fresh context on `modelContainer`, run by its own serial executor.
                 public init(modelContainer: StrataModel.ModelContainer) {
+                    let modelContext = StrataModel.ModelContext(modelContainer)
+                    self.modelExecutor = StrataModel.DefaultSerialModelExecutor(modelContext: modelContext)
                     self.modelContainer = modelContainer
-                    self.modelContext = StrataModel.ModelContext(modelContainer)
                 }
             }
 

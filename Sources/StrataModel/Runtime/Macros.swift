@@ -54,7 +54,7 @@ public macro Unique<T>(_ constraints: [PartialKeyPath<T>]...) = #externalMacro(m
 public macro Index<T>(_ indexes: [PartialKeyPath<T>]...) = #externalMacro(module: "StrataModelMacros", type: "ConstraintMacro")
 
 /// Makes an actor with its own `ModelContext`, for background work: `@ModelActor actor Importer { … }`.
-@attached(member, names: named(modelContainer), named(modelContext), named(init))
+@attached(member, names: named(modelExecutor), named(modelContainer), named(init))
 @attached(extension, conformances: ModelActor)
 public macro ModelActor() = #externalMacro(module: "StrataModelMacros", type: "ModelActorMacro")
 
