@@ -284,8 +284,34 @@ import Testing
         #expect(DataStoreSaveChangesResult<DefaultSnapshot>(for: "s").historyToken == nil)
     }
 
-    @Test func historyThroughACustomStoreIsRefused() throws {
+    @Test func historyThroughACustomStoreWithoutItIsRefused() throws {
         let context = ModelContext(try ModelContainer(for: Trip.self, configurations: RecordingStoreConfiguration.unique()))
+        let error = try #require(throws: StrataError.self) { try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()) }
+        #expect(error.code == .unsupported)
+    }
+
+    /// SwiftData's way: the context asks a store that conforms to `HistoryProviding` for its own
+    /// transactions, and hands it `deleteHistory`'s descriptor.
+    @Test func aHistoryProvidingStoreAnswersTheContext() throws {
+        let configuration = JournalingStoreConfiguration.unique()
+        let context = ModelContext(try ModelContainer(for: Trip.self, configurations: configuration))
+        context.author = "importer"
+        context.insert(Trip(name: "Lisbon", destination: "PT"))
+        context.insert(Trip(name: "Porto", destination: "PT"))
+        try context.save()
+        context.author = "cleaner"
+        context.delete(try context.fetch(FetchDescriptor<Trip>()).first!)
+        try context.save()
+
+        let all = try context.fetchHistory(HistoryDescriptor<JournalTransaction>())
+        #expect(all.map(\.author) == ["importer", "cleaner"])
+        #expect(all.map(\.insertedCount) == [2, 0] && all.map(\.deletedCount) == [0, 1])
+        let byCleaner = try context.fetchHistory(HistoryDescriptor<JournalTransaction>(predicate: #Predicate { $0.author == "cleaner" }))
+        #expect(byCleaner.map(\.transactionIdentifier) == [2])
+
+        try context.deleteHistory(HistoryDescriptor<JournalTransaction>(predicate: #Predicate { $0.transactionIdentifier == 1 }))
+        #expect(try context.fetchHistory(HistoryDescriptor<JournalTransaction>()).map(\.transactionIdentifier) == [2])
+        // A descriptor of another transaction type is not the store's: refused, not answered empty.
         let error = try #require(throws: StrataError.self) { try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()) }
         #expect(error.code == .unsupported)
     }

@@ -15,6 +15,11 @@ protocol ModelStore: Sendable {
     func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction]
     /// Deletes the store's history through `token`; `unsupported` when it keeps none.
     func deleteHistory(through token: StoreHistoryToken) throws
+    /// A custom store's own history of type `T` (SwiftData's `HistoryProviding`), `nil` when the
+    /// store provides none of that type.
+    func providedHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]?
+    /// Deletes a custom store's own history of type `T`; `false` when it provides none.
+    func deleteProvidedHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool
     /// Whether the store reads `ContextFetches.current` (a custom store's adapter): decided when
     /// the store is opened, so a context fetch does not test a conformance each time.
     var readsContextFetches: Bool { get }
@@ -42,6 +47,12 @@ extension ModelStore {
     func deleteHistory(through token: StoreHistoryToken) throws {
         throw noHistory
     }
+
+    /// Only a boxed custom store provides its own history.
+    func providedHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]? { nil }
+
+    /// Only a boxed custom store provides its own history.
+    func deleteProvidedHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool { false }
 
     /// The error of both history requirements on a store without history.
     private var noHistory: StrataError { StrataError(.unsupported, "This store keeps no history.") }
@@ -93,6 +104,14 @@ final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
     func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] { try history().fetchHistory(query) }
 
     func deleteHistory(through token: StoreHistoryToken) throws { try history().deleteHistory(through: token) }
+
+    func providedHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T]? {
+        try (store as? any ProvidesCustomHistory)?.providedHistory(descriptor)
+    }
+
+    func deleteProvidedHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> Bool {
+        try (store as? any ProvidesCustomHistory)?.deleteProvidedHistory(descriptor) ?? false
+    }
 
     func makeWakeSources() throws -> [any StoreWakeSource] {
         guard let watchable = store as? any WatchableStore else { return [] }

@@ -13,13 +13,16 @@ extension CustomStoreAdapter {
             try plan.maintainInverses()
             let watched = cascadeTargets(of: Set(request.deleted.map(\.entity.name)))
             let before = try identifiers(of: watched)
+            // The save's author (the context's `author`) rides in the editing state, as in SwiftData.
+            var state = editingState
+            state.author = request.author
             let result = try wrapped.save(DataStoreSaveChangesRequest(
-                editingState: editingState,
+                editingState: state,
                 inserted: plan.inserted.map { try wrappedSnapshot(DefaultSnapshot($0)) },
                 updated: plan.updated.map { try wrappedSnapshot(DefaultSnapshot($0)) },
                 deleted: request.deleted.map { try wrappedSnapshot(DefaultSnapshot($0)) }))
             let remapping = IdentifierRemapping(result.remappedIdentifiers)
-            let rewritten = try rewriteTemporaryReferences(sent: plan.inserted + plan.updated, remapping)
+            let rewritten = try rewriteTemporaryReferences(sent: plan.inserted + plan.updated, remapping, editingState: state)
             var deleted = Set(request.deleted.map(\.persistentIdentifier))
             if !watched.isEmpty { deleted.formUnion(before.subtracting(try identifiers(of: watched))) }
             var changed: [PersistentIdentifier: Strata.DefaultSnapshot] = [:]
@@ -40,7 +43,7 @@ extension CustomStoreAdapter {
     /// temporary identifiers (WWDC24's sample copies inserted snapshots without remapping their
     /// relationships), with a second save of the records concerned. Returns the snapshots that
     /// second save wrote; none when the store remapped.
-    private func rewriteTemporaryReferences(sent: [Strata.DefaultSnapshot], _ remapping: IdentifierRemapping) throws -> [PersistentIdentifier: Wrapped.Snapshot] {
+    private func rewriteTemporaryReferences(sent: [Strata.DefaultSnapshot], _ remapping: IdentifierRemapping, editingState: EditingState) throws -> [PersistentIdentifier: Wrapped.Snapshot] {
         guard !remapping.isEmpty else { return [:] }
         let holders = sent.filter { $0.relationships.contains { $0.targets.contains { remapping[$0] != nil } } }
         guard !holders.isEmpty else { return [:] }

@@ -4,7 +4,8 @@ import Foundation
 /// per-context state can tell contexts apart.
 ///
 /// Strata's contexts do not reach a custom store individually (the adapter sits behind the core
-/// store contract): every request of one container carries the container's editing state.
+/// store contract): every request of one container carries the container's editing state, and a
+/// save's carries the saving context's `author`.
 public struct EditingState: Sendable, Identifiable {
     /// The state's identity.
     public let id: UUID

@@ -1,10 +1,11 @@
 /// A custom store that keeps the history of its changes (SwiftData's `HistoryProviding`).
 ///
-/// Declared with SwiftData's names and shape so that a store written for SwiftData compiles (history
-/// itself: docs/history.md, issue #30). The framework does not call it yet: history is recorded by
-/// the core store contract (`HistoryRecordingStore`), which `CustomStoreAdapter` does not implement,
-/// so `ModelContext.fetchHistory` / `deleteHistory` on a container whose store is a custom store
-/// throw `unsupported` ("This store keeps no history."), whether or not the store conforms.
+/// SwiftData's names, shape and meaning: `ModelContext.fetchHistory(_:)` / `deleteHistory(_:)` with
+/// a `HistoryDescriptor<HistoryType>` on a container whose store is this custom store call the
+/// store's own `fetchHistory(_:)` / `deleteHistory(_:)` (one call at a time, as every call into a
+/// custom store), and return what it returns. A store that does not conform, or a descriptor of
+/// another transaction type, gets `unsupported`. Recording history is the store's own job here; the
+/// built-in backends record it through the core contract instead (docs/history.md).
 public protocol HistoryProviding {
     /// The store's transaction type.
     associatedtype HistoryType: HistoryTransaction

@@ -4,8 +4,9 @@ import Foundation
 /// store's persisted history (`Strata.HistoryRecordingStore`, docs/history.md).
 ///
 /// The store must record history: open it with a backend configuration whose `recordsHistory` is
-/// `true` (SQLite, LMDB, memory). Otherwise both throw `unsupported`, rather than answer with an
-/// empty history.
+/// `true` (every built-in backend can). A custom store (SwiftData's `DataStore`) that conforms to
+/// `HistoryProviding` answers both itself, as in SwiftData, for descriptors of its `HistoryType`.
+/// Otherwise both throw `unsupported`, rather than answer with an empty history.
 extension ModelContext {
     /// The transactions `descriptor` selects, in token order unless it sorts them.
     ///
@@ -15,6 +16,7 @@ extension ModelContext {
     /// - Throws: `unsupported` when the store keeps no history or `T` is not
     ///   `DefaultHistoryTransaction`; the predicate's error.
     public func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T] {
+        if let provided = try store.providedHistory(descriptor) { return provided }
         guard T.self == DefaultHistoryTransaction.self else {
             throw StrataError(.unsupported, "Strata's stores fetch history as DefaultHistoryTransaction, not \(T.self).")
         }
@@ -31,6 +33,7 @@ extension ModelContext {
     ///
     /// - Throws: `unsupported` when the store keeps no history; the store's error.
     public func deleteHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws {
+        if try store.deleteProvidedHistory(descriptor) { return }
         var all = descriptor
         all.fetchLimit = nil
         all.sortBy = []
