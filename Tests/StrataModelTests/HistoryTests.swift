@@ -122,5 +122,24 @@ import Testing
         #expect(after.map(\.token) == [saved[2]], "tokens compare the same after reopen")
         try context.deleteHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token <= middle }))
         #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).map(\.token) == [saved[2]])
+        // A token older than the kept history: SwiftData's "history token expired", not a silent
+        // gap (before: the in-memory filter returned what was left as if nothing were missing).
+        let oldest = saved[0]
+        for expired in [
+            #Predicate<DefaultHistoryTransaction> { $0.token > oldest },
+            #Predicate<DefaultHistoryTransaction> { oldest < $0.token && $0.author != "nobody" },
+        ] {
+            do {
+                _ = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: expired))
+                Issue.record("a fetch from an expired token answered")
+            } catch SwiftDataError.historyTokenExpired {
+            } catch {
+                Issue.record("expected historyTokenExpired, got \(error)")
+            }
+        }
+        // From the newest deleted token (inclusive bound just past it) is not expired.
+        let third = saved[2]
+        #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token > middle })).map(\.token) == [saved[2]])
+        #expect(try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token >= third })).map(\.token) == [saved[2]])
     }
 }

@@ -39,7 +39,7 @@ public struct SwiftDataError: Error, Sendable, Hashable, CustomStringConvertible
     /// A sort descriptor the store cannot use.
     public static let unsupportedSortDescriptor = SwiftDataError("unsupportedSortDescriptor")
     /// A history token too old to use.
-    public static let historyTokenExpired = SwiftDataError("historyTokenExpired")
+    public static let historyTokenExpired = SwiftDataError("historyTokenExpired", [.historyTokenExpired])
     /// A history fetch request that is not valid.
     public static let invalidTransactionFetchRequest = SwiftDataError("invalidTransactionFetchRequest")
     /// A configuration's file name holds characters a file name cannot.

@@ -11,7 +11,11 @@ extension ModelContext {
     /// The transactions `descriptor` selects, in token order unless it sorts them.
     ///
     /// The predicate is evaluated on the transactions (`Predicate.evaluate`), so any predicate over
-    /// `token`, `author`, `timestamp`… works; every kept transaction is read to evaluate it.
+    /// `token`, `author`, `timestamp`… works. When it bounds the token from below (`$0.token >
+    /// last`, alone or in `&&`), only the transactions after it are read, and a token older than
+    /// the oldest kept transaction throws `historyTokenExpired` (SwiftData's
+    /// `SwiftDataError.historyTokenExpired` matches it), as SwiftData does; otherwise every kept
+    /// transaction is read.
     ///
     /// - Throws: `unsupported` when the store keeps no history or `T` is not
     ///   `DefaultHistoryTransaction`; the predicate's error.
@@ -20,7 +24,10 @@ extension ModelContext {
         guard T.self == DefaultHistoryTransaction.self else {
             throw StrataError(.unsupported, "Strata's stores fetch history as DefaultHistoryTransaction, not \(T.self).")
         }
-        var transactions = try store.fetchHistory(HistoryQuery()).map { container.historyTransaction($0) as! T }
+        // A bound on the token (`$0.token > last`) is read from the predicate: only what follows is
+        // read, and a token older than the kept history is `historyTokenExpired`, not a silent gap.
+        let after = (descriptor.predicate as? Predicate<DefaultHistoryTransaction>).flatMap(HistoryPredicateBound.after)
+        var transactions = try store.fetchHistory(HistoryQuery(after: after)).map { container.historyTransaction($0) as! T }
         if let predicate = descriptor.predicate { transactions = try transactions.filter { try predicate.evaluate($0) } }
         if !descriptor.sortBy.isEmpty { transactions.sort(using: descriptor.sortBy) }
         if let limit = descriptor.fetchLimit, limit > 0, transactions.count > limit { transactions.removeLast(transactions.count - limit) }
