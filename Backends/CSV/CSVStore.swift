@@ -83,8 +83,9 @@ public final class CSVStore: HistoryRecordingStore {
     }
 
     /// Reads the manifest and the tables it names; retries when a writer committed meanwhile (it
-    /// may have removed a table the old manifest named).
-    private static func load(_ folder: CSVFolder, _ layout: CSVLayout) throws -> (StoreState, Disk) {
+    /// may have removed a table the old manifest named). With `history`, where this store's
+    /// history stood, only the history lines appended since are read.
+    private static func load(_ folder: CSVFolder, _ layout: CSVLayout, history previous: HistoryFile.Loaded? = nil) throws -> (StoreState, Disk) {
         var attempt = 0
         while true {
             attempt += 1
@@ -108,7 +109,7 @@ public final class CSVStore: HistoryRecordingStore {
                 stamps[0] = before
                 // After the manifest: a save writes its history line before the manifest that
                 // commits it; lines past the manifest's generation never committed.
-                let history = try folder.history.load(committedThrough: manifest.generation, storeIdentifier: state.storeIdentifier)
+                let history = try folder.history.load(committedThrough: manifest.generation, storeIdentifier: state.storeIdentifier, after: previous)
                 state.loadHistory(history.log)
                 return (state, Disk(manifest: manifest, watched: watched, stamps: stamps, recordOutcome: outcome, history: history))
             } catch let error as StrataError where error.code == .corruptStore && attempt < 20 {
@@ -124,7 +125,7 @@ public final class CSVStore: HistoryRecordingStore {
             guard disk.outsideChanges.isDue(always: always || saves != disk.savesSeen) else { return }
             disk.savesSeen = saves
             guard !CSVFolder.unchanged(disk.watched, disk.stamps) else { return }
-            let (state, fresh) = try Self.load(folder, layout)
+            let (state, fresh) = try Self.load(folder, layout, history: disk.history)
             guard state.storeIdentifier == identifier else {
                 throw StrataError(.corruptStore, "The store folder now holds another store; reopen it.", file: folder.manifestPath)
             }
@@ -221,15 +222,12 @@ public final class CSVStore: HistoryRecordingStore {
                 }
                 for entity in schema.entities { next.nextKeys[entity.name] = commit.next.nextPrimaryKey(entity) }
                 // The history line before the manifest, the commit point (see `HistoryFile`).
-                var historyEnd: Int?
+                var history: HistoryFile.Loaded?
                 if commit.next.history.lastTransaction != commit.previous.history.lastTransaction, let transaction = commit.next.history.transactions.last {
-                    historyEnd = try folder.history.append(transaction, sequence: next.generation, end: disk.history.end, needsLineEnd: disk.history.needsLineEnd)
+                    history = try folder.history.append(transaction, sequence: next.generation, after: disk.history, log: commit.next.history)
                 }
                 try folder.commit(next)
-                if let historyEnd {
-                    disk.history.end = historyEnd
-                    disk.history.needsLineEnd = false
-                }
+                if let history { disk.history = history }
                 folder.removeUnnamed(previous: disk.manifest, keeping: next, tables: Set(schema.entities.map(\.name) + layout.pairs.map(\.name)), everyStray: !disk.straysRemoved)
                 disk.straysRemoved = true
                 disk.manifest = next
@@ -258,8 +256,7 @@ public final class CSVStore: HistoryRecordingStore {
             try refreshIfChanged(always: true)
             try engine.deleteHistory(through: token) { commit in
                 try disk.withLock { disk in
-                    disk.history.end = try folder.history.rewrite(commit.next.history, sequence: disk.manifest.generation)
-                    disk.history.needsLineEnd = false
+                    disk.history = try folder.history.rewrite(commit.next.history, sequence: disk.manifest.generation)
                     disk.stamps = CSVFolder.stamps(disk.watched)
                     disk.savesSeen = lock.savesHere
                 }

@@ -37,8 +37,20 @@ import Glibc
         public var needsLineEnd = false
         /// The file's stamp when read (`nil`: no file).
         public var stamp: FileStamp?
+        /// What the bytes read so far looked like (`nil`: nothing read), for a later `load` to go
+        /// on from `end`.
+        var mark: Mark?
         /// Nothing recorded yet.
         public init() {}
+    }
+
+    /// The checksums of the file's first line and of the last line read, and where that one
+    /// starts. A file whose inode number was reused (two `deleteHistory` rewrites between two
+    /// reads) is not the file read before unless both lines are still where they were.
+    struct Mark: Sendable, Equatable {
+        var first: [UInt8]
+        var lastStart: Int
+        var last: [UInt8]
     }
 
     private struct Line: Decodable {
@@ -51,23 +63,95 @@ import Glibc
     /// Reads the transactions of saves committed through `sequence` (later lines are of saves that
     /// never committed). Never writes.
     ///
+    /// With `previous` (what an earlier `load`, `append` or `rewrite` of this file left), reads
+    /// only the lines after its `end` and adds them to its log, as long as the file is still the
+    /// one read then: the same inode, not shorter, and its first line and the last line read still
+    /// in place. Between two `deleteHistory` rewrites the file only grows (a writer cuts off only
+    /// lines of saves that never committed, which no reader took), so a follower decodes each
+    /// transaction once however long the history is. A file replaced, cut or rewritten is read
+    /// whole. A torn last line (a writer in the middle of its append) is left for the next read.
+    ///
     /// - Throws: `corruptStore` naming the file and offset for a damaged line, transactions out of
     ///   order, or a transaction of another store.
-    public func load(committedThrough sequence: Int64, storeIdentifier: String) throws -> Loaded {
+    public func load(committedThrough sequence: Int64, storeIdentifier: String, after previous: Loaded? = nil) throws -> Loaded {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return Loaded() }
+            throw DurableFile.failure("read the history file", path)
+        }
+        defer { close(fd) }
+        guard let stamp = FileStamp(descriptor: fd) else { throw DurableFile.failure("inspect the history file", path) }
+        if let previous, let tail = try Self.tail(fd, stamp: stamp, after: previous, path: path) {
+            var loaded = previous
+            loaded.stamp = stamp
+            guard var tail else { return loaded }  // nothing appended
+            try read(&tail, into: &loaded, committedThrough: sequence, storeIdentifier: storeIdentifier)
+            return loaded
+        }
         var loaded = Loaded()
-        loaded.stamp = FileStamp(path)
-        guard loaded.stamp != nil, let bytes = try DurableFile.read(path) else { return loaded }
-        let scan = try Journal.scan(bytes, file: path)
+        loaded.stamp = stamp
+        var whole = Tail(bytes: try Self.read(fd, from: 0, path: path), base: 0, from: 0)
+        try read(&whole, into: &loaded, committedThrough: sequence, storeIdentifier: storeIdentifier)
+        return loaded
+    }
+
+    /// Bytes of the file from `base`, of which those from index `from` are new.
+    private struct Tail {
+        var bytes: [UInt8]
+        var base: Int
+        var from: Int
+    }
+
+    /// The bytes appended since `previous` (`.some(nil)`: none), or `nil` when the open file is not
+    /// the one `previous` read on (read it whole).
+    private static func tail(_ fd: Int32, stamp: FileStamp, after previous: Loaded, path: String) throws -> Tail?? {
+        guard let old = previous.stamp, old.isSameFile(as: stamp), stamp.size >= previous.end, let mark = previous.mark else { return nil }
+        if stamp == old, stamp.size == previous.end { return .some(nil) }
+        guard try read(fd, from: 0, count: mark.first.count, path: path) == mark.first else { return nil }
+        let bytes = try read(fd, from: mark.lastStart, path: path)
+        guard bytes.starts(with: mark.last), bytes.count >= previous.end - mark.lastStart else { return nil }
+        var from = previous.end - mark.lastStart
+        if previous.needsLineEnd, from < bytes.count {
+            guard bytes[from] == 0x0A else { return nil }  // the writer adds the line end before its next line
+            from += 1
+        }
+        return from < bytes.count ? .some(Tail(bytes: bytes, base: mark.lastStart, from: from)) : .some(nil)
+    }
+
+    /// Reads `fd` from `offset` to its end, or `count` bytes of it.
+    private static func read(_ fd: Int32, from offset: Int, count: Int? = nil, path: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: min(count ?? (1 << 16), 1 << 16))
+        var at = offset
+        while count.map({ bytes.count < $0 }) ?? true {
+            let want = min(chunk.count, (count ?? Int.max) - bytes.count)
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, want, off_t(at)) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { throw DurableFile.failure("read the history file", path) }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[..<n])
+            at += n
+        }
+        return bytes
+    }
+
+    /// Decodes the whole lines of `tail` from `tail.from` into `loaded`, up to the first of a save
+    /// past `sequence` or a torn line, and moves `loaded`'s end and mark past them.
+    private func read(_ tail: inout Tail, into loaded: inout Loaded, committedThrough sequence: Int64, storeIdentifier: String) throws {
+        let scan = try Journal.scan(tail.bytes, from: tail.from, base: tail.base, file: path)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .millisecondsSince1970
-        var transactions: [StoreHistoryTransaction] = []
+        var transactions = loaded.log.transactions
         // `last` is the newest transaction ever recorded (the first line's counter after a
         // deletion, which may name a transaction the file no longer holds); `previous` the one
         // before in the file: each transaction follows `previous` and the horizon.
-        var last: Int64 = 0, horizon: Int64 = 0, previous: Int64 = 0
+        var last = loaded.log.lastTransaction, horizon = loaded.log.horizon
+        var previous = transactions.last?.token.transaction ?? 0
+        var mark = loaded.mark
         for (n, line) in scan.lines.enumerated() {
+            let offset = tail.base + line.offset
             func corrupt(_ why: String) -> StrataError {
-                StrataError(.corruptStore, "The history file is damaged at byte \(line.offset) (\(why)); delete the store's history (or restore it from a backup).", file: path, offset: line.offset)
+                StrataError(.corruptStore, "The history file is damaged at byte \(offset) (\(why)); delete the store's history (or restore it from a backup).", file: path, offset: offset)
             }
             guard let entry = try? decoder.decode(Line.self, from: Data(line.body)) else { throw corrupt("not a history line") }
             if let transaction = entry.transaction {
@@ -78,17 +162,19 @@ import Glibc
                 transactions.append(transaction)
                 previous = transaction.token.transaction
                 last = max(last, previous)
-            } else if n == 0, let l = entry.last, let h = entry.horizon {
+            } else if offset == 0, let l = entry.last, let h = entry.horizon {
                 last = l
                 horizon = h
             } else {
                 throw corrupt("neither a transaction nor the first line's counters")
             }
-            loaded.end = n + 1 < scan.lines.count ? scan.lines[n + 1].offset : scan.end
+            let checksum = Array(tail.bytes[line.offset..<(line.offset + 16)])
+            mark = Mark(first: offset == 0 ? checksum : mark?.first ?? [], lastStart: offset, last: checksum)
+            loaded.end = tail.base + (n + 1 < scan.lines.count ? scan.lines[n + 1].offset : scan.end)
             loaded.needsLineEnd = n + 1 == scan.lines.count && scan.needsLineEnd
         }
+        loaded.mark = mark
         loaded.log = HistoryLog(transactions: transactions, lastTransaction: last, horizon: horizon)
-        return loaded
     }
 
     private static func line(_ transaction: StoreHistoryTransaction, sequence: Int64) throws -> [UInt8] {
@@ -107,15 +193,46 @@ import Glibc
         try Journal.append(try Self.line(transaction, sequence: sequence), to: path, end: end, needsLineEnd: needsLineEnd)
     }
 
-    /// Replaces the file with `log` (after `deleteHistory`), atomically; returns its length.
+    /// Appends (and syncs) the transaction of the save that will commit as number `sequence`
+    /// after `loaded`'s end, as `append(_:sequence:end:needsLineEnd:)`; returns `loaded` moved past
+    /// it, holding `log` (the saved state's history), to keep once the save has committed.
+    ///
+    /// - Throws: `ioFailure`, with the file as long as before.
+    public func append(_ transaction: StoreHistoryTransaction, sequence: Int64, after loaded: Loaded, log: HistoryLog) throws -> Loaded {
+        let line = try Self.line(transaction, sequence: sequence)
+        var next = loaded
+        next.end = try Journal.append(line, to: path, end: loaded.end, needsLineEnd: loaded.needsLineEnd)
+        next.needsLineEnd = false
+        next.stamp = FileStamp(path)
+        next.log = log
+        let start = next.end - line.count, checksum = Array(line.prefix(16))
+        if start == 0 {
+            next.mark = Mark(first: checksum, lastStart: start, last: checksum)
+        } else {
+            next.mark = loaded.mark.map { Mark(first: $0.first, lastStart: start, last: checksum) }
+        }
+        return next
+    }
+
+    /// Replaces the file with `log` (after `deleteHistory`), atomically; returns where it stands.
     ///
     /// - Parameter sequence: the store's committed number (every line written is committed).
     /// - Throws: `ioFailure`, with the old file in place.
-    public func rewrite(_ log: HistoryLog, sequence: Int64) throws -> Int {
-        var bytes = Journal.line(Array("{\"last\":\(log.lastTransaction),\"horizon\":\(log.horizon)}".utf8))
-        for transaction in log.transactions { bytes += try Self.line(transaction, sequence: sequence) }
+    public func rewrite(_ log: HistoryLog, sequence: Int64) throws -> Loaded {
+        let first = Journal.line(Array("{\"last\":\(log.lastTransaction),\"horizon\":\(log.horizon)}".utf8))
+        var bytes = first
+        var lastStart = 0
+        for transaction in log.transactions {
+            lastStart = bytes.count
+            bytes += try Self.line(transaction, sequence: sequence)
+        }
         try DurableFile.replace(path, with: bytes)
-        return bytes.count
+        var loaded = Loaded()
+        loaded.log = log
+        loaded.end = bytes.count
+        loaded.stamp = FileStamp(path)
+        loaded.mark = Mark(first: Array(first.prefix(16)), lastStart: lastStart, last: Array(bytes[lastStart..<(lastStart + 16)]))
+        return loaded
     }
 
     /// Removes the file (a new store created where an old one's history was left behind).

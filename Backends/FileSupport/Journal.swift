@@ -67,19 +67,24 @@ public enum Journal {
 
     /// Splits a journal into whole lines and a torn tail; see the type's rules.
     ///
+    /// - Parameters:
+    ///   - first: where in `bytes` to start (a line's start: the lines before it were read
+    ///     already); offsets in the scan are indices of `bytes`.
+    ///   - base: the file offset of `bytes[0]`, for the offset an error names.
     /// - Throws: `corruptStore` with the line's byte offset for a damaged line.
-    public static func scan(_ bytes: [UInt8], file: String) throws -> Scan {
+    public static func scan(_ bytes: [UInt8], from first: Int = 0, base: Int = 0, file: String) throws -> Scan {
         var scan = Scan()
-        var start = 0
+        var start = first
+        scan.end = first
         func corrupt(_ why: String) -> StrataError {
-            StrataError.journalDamaged(at: start, why, file: file)
+            StrataError.journalDamaged(at: base + start, why, file: file)
         }
         while start < bytes.count {
             guard let end = bytes[start...].firstIndex(of: 0x0A) else {
                 let tail = bytes[start...]
                 if let body = whole(tail) {
                     // Written with its line end and synced before the journal appears: cut, it is damage.
-                    guard start > 0 || !body.starts(with: headerPrefix) else { throw corrupt("a header line without its line end") }
+                    guard base + start > 0 || !body.starts(with: headerPrefix) else { throw corrupt("a header line without its line end") }
                     scan.add(Line(offset: start, body: body))
                     scan.end = bytes.count
                     scan.needsLineEnd = true

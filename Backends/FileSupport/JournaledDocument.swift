@@ -109,7 +109,21 @@ import Synchronization
             guard FileStamp(files.document) != disk.documentStamp || FileStamp(files.journal) != disk.journalStamp
                 || FileStamp(files.history.path) != disk.history.stamp
             else { return }
-            let loaded = try files.load(schema)
+            if lock == nil, let appended = try? files.loadAppended(
+                to: engine.state, sequence: disk.sequence, documentStamp: disk.documentStamp, journalStamp: disk.journalStamp,
+                journalEnd: disk.journalEnd, needsLineEnd: disk.needsLineEnd, history: disk.history)
+            {
+                // A reader (a follower of another process's saves) reads only what was appended;
+                // a writer's state may be a save ahead of its files in this moment, so it reads whole.
+                engine.replaceState(appended.state)
+                disk.sequence = appended.sequence
+                disk.journalEnd = appended.journalEnd
+                disk.needsLineEnd = appended.needsLineEnd
+                disk.journalStamp = appended.journalStamp
+                disk.history = appended.history
+                return
+            }
+            let loaded = try files.load(schema, history: disk.history)
             guard loaded.state.storeIdentifier == identifier else {
                 throw StrataError(.corruptStore, "The store file was replaced by another store's while open; reopen it.", file: files.document)
             }
@@ -169,17 +183,13 @@ import Synchronization
                 }
                 // The history line goes first: the journal line is the commit point, and a history
                 // line past the committed sequence is a save that never committed (`HistoryFile`).
-                var historyEnd: Int?
+                var history: HistoryFile.Loaded?
                 if commit.next.history.lastTransaction != commit.previous.history.lastTransaction, let transaction = commit.next.history.transactions.last {
-                    historyEnd = try files.history.append(transaction, sequence: disk.sequence + 1, end: disk.history.end, needsLineEnd: disk.history.needsLineEnd)
+                    history = try files.history.append(transaction, sequence: disk.sequence + 1, after: disk.history, log: commit.next.history)
                 }
                 let line = files.format.journalLine(sequence: disk.sequence + 1, commit: commit)
                 disk.journalEnd = try Journal.append(line, to: files.journal, end: disk.journalEnd, needsLineEnd: disk.needsLineEnd)
-                if let historyEnd {
-                    disk.history.end = historyEnd
-                    disk.history.needsLineEnd = false
-                    disk.history.stamp = FileStamp(files.history.path)
-                }
+                if let history { disk.history = history }
                 disk.needsLineEnd = false
                 disk.sequence += 1
                 if disk.version < files.format.version || journalThreshold == 0
@@ -234,9 +244,7 @@ extension JournaledDocument {
             try refreshIfChanged(always: true)
             try engine.deleteHistory(through: token) { commit in
                 try disk.withLock { disk in
-                    disk.history.end = try files.history.rewrite(commit.next.history, sequence: disk.sequence)
-                    disk.history.needsLineEnd = false
-                    disk.history.stamp = FileStamp(files.history.path)
+                    disk.history = try files.history.rewrite(commit.next.history, sequence: disk.sequence)
                     disk.savesSeen = lock.savesHere
                 }
             }

@@ -42,15 +42,17 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
 
     /// Reads the document and replays the journal; never writes.
     ///
+    /// - Parameter history: where this store's history stood (its last load or write): only the
+    ///   history lines appended since are read (`HistoryFile.load(committedThrough:storeIdentifier:after:)`).
     /// - Throws: `corruptStore` naming file and offset, `schemaMismatch`, `unsupported`, or
     ///   `ioFailure` if there is no store.
-    func load(_ schema: Schema) throws -> Loaded {
+    func load(_ schema: Schema, history previous: HistoryFile.Loaded? = nil) throws -> Loaded {
         var attempt = 0
         while true {
             attempt += 1
             let before = (FileStamp(document), FileStamp(journal))
             do {
-                return try loadOnce(schema)
+                return try loadOnce(schema, history: previous)
             } catch let error as StrataError where error.code == .corruptStore && attempt < 20 {
                 // A writer may have changed either file while we read them: a fold renames the
                 // document and then empties the journal, so a read of the journal cut short by the
@@ -61,7 +63,7 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         }
     }
 
-    private func loadOnce(_ schema: Schema) throws -> Loaded {
+    private func loadOnce(_ schema: Schema, history previous: HistoryFile.Loaded?) throws -> Loaded {
         let documentStamp = FileStamp(document)
         guard let bytes = try DurableFile.read(document) else {
             guard FileStamp(journal) == nil else {
@@ -95,9 +97,71 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         try state.verifyReferences(file: document)
         // Read after the journal: a save writes its history line before its journal line, so every
         // committed save's transaction is there; lines of saves past `sequence` never committed.
-        let committed = try history.load(committedThrough: sequence, storeIdentifier: state.storeIdentifier)
+        let committed = try history.load(committedThrough: sequence, storeIdentifier: state.storeIdentifier, after: previous)
         state.loadHistory(committed.log)
         return Loaded(state: state, header: header, sequence: sequence, scan: scan, documentBytes: bytes.count, documentStamp: documentStamp, journalStamp: journalStamp, history: committed, recordOutcome: recordOutcome)
+    }
+
+    /// Where the journal and history stood after a read, and the state they gave.
+    struct Appended {
+        var state: StoreState
+        var sequence: Int64
+        var journalEnd: Int
+        var needsLineEnd: Bool
+        var journalStamp: FileStamp
+        var history: HistoryFile.Loaded
+    }
+
+    /// `state` (read at `sequence` from the document stamped `documentStamp` and the journal up to
+    /// `journalEnd`) with the journal lines appended since, and the history lines appended since
+    /// `history`: what `load` would read, without decoding the document and the lines read
+    /// before. `nil` when the document changed (a fold, a replaced store) or the journal is not the
+    /// one read on (another file, shorter): read the store whole then. A torn last line is left
+    /// for the next read.
+    ///
+    /// - Throws: `corruptStore` for a damaged line (the caller reads whole, which says more).
+    func loadAppended(to state: StoreState, sequence: Int64, documentStamp: FileStamp?, journalStamp: FileStamp?, journalEnd: Int, needsLineEnd: Bool, history: HistoryFile.Loaded) throws -> Appended? {
+        guard let documentStamp, FileStamp(document) == documentStamp else { return nil }
+        let fd = open(journal, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let stamp = FileStamp(descriptor: fd), let journalStamp, stamp.isSameFile(as: journalStamp), stamp.size >= journalEnd, journalEnd > 0 else { return nil }
+        var next = state, last = sequence, end = journalEnd, lacksLineEnd = needsLineEnd
+        if stamp != journalStamp || stamp.size > journalEnd {
+            // From the line end before `journalEnd` (or the missing one), so the tail starts at a line.
+            let from = journalEnd - 1
+            var bytes = [UInt8](repeating: 0, count: Int(stamp.size) - from)
+            var got = 0
+            while got < bytes.count {
+                let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + got, $0.count - got, off_t(from + got)) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return nil }
+                got += n
+            }
+            var tail: ArraySlice<UInt8> = bytes[...]
+            if needsLineEnd {
+                guard bytes.count == 1 || bytes[1] == 0x0A else { return nil }  // the writer adds it before its next line
+                tail = bytes.dropFirst(bytes.count == 1 ? 1 : 2)
+            } else {
+                guard bytes[0] == 0x0A else { return nil }
+                tail = bytes.dropFirst()
+            }
+            let consumed = from + (bytes.count - tail.count)
+            let scan: Journal.Scan
+            (scan, last) = try format.replay(Array(tail), into: &next, after: sequence, file: journal)
+            if !scan.lines.isEmpty {
+                end = consumed + scan.end
+                lacksLineEnd = scan.needsLineEnd
+            }
+            // A fold renames the document before it empties the journal: unchanged now, the bytes
+            // read were the journal's lines, not a new journal's.
+            guard FileStamp(document) == documentStamp else { return nil }
+            try next.finishLoading()
+            try next.verifyReferences(file: document)
+        }
+        let committed = try self.history.load(committedThrough: last, storeIdentifier: next.storeIdentifier, after: history)
+        next.loadHistory(committed.log)
+        return Appended(state: next, sequence: last, journalEnd: end, needsLineEnd: lacksLineEnd, journalStamp: stamp, history: committed)
     }
 
     /// Refuses a journal whose document says it starts with its header line (an emptied or
