@@ -9,8 +9,9 @@ import Testing
 /// How LMDB numbers history transactions (`LMDBHistory.newest`): from the last `history.` entry and
 /// the deletion horizon, read once and then kept by the store while no other write transaction
 /// commits — so an environment written by an earlier Strata (which kept `history_last`) continues
-/// its numbers, two stores of one environment never hand out one number twice, and a number is
-/// never reused after `deleteHistory`.
+/// its numbers. The rules every backend keeps — two writers never share a number, none is reused
+/// after `deleteHistory`, a failed save takes none — are suite cases
+/// (`history.two-writers-number-apart`, `history.numbers-not-reused-after-delete`).
 struct LMDBHistoryNumberTests {
     static func open(_ folder: URL) throws -> LMDBStore {
         var configuration = LMDBStoreConfiguration(folder: folder, schema: FixtureDomain.schema)
@@ -58,27 +59,5 @@ struct LMDBHistoryNumberTests {
             kept = try LMDBMeta.get(txn, meta, "history_last").map { $0.withUnsafeBytes { LMDBKeyCodec.readBigEndian($0.baseAddress!) } }
         }
         #expect(kept == 9, "this version writes no counter")
-    }
-
-    /// Two stores of one environment: each sees the other's commit (the transaction id moved on)
-    /// and numbers after it; deleting every transaction keeps the numbers going; a failed save
-    /// takes no number.
-    @Test func numbersAreNeverSharedNorReused() throws {
-        let dir = try LMDBFileTests.directory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let folder = dir.appendingPathComponent("two")
-        let a = try Self.open(folder), b = try Self.open(folder)
-        #expect(try Self.saveTag(a, "a1") == 1)
-        #expect(try Self.saveTag(a, "a2") == 2)
-        #expect(try Self.saveTag(b, "b1") == 3)
-        #expect(try Self.saveTag(a, "a3") == 4)
-        try a.deleteHistory(through: try #require(try a.fetchHistory(HistoryQuery()).last).token)
-        #expect(try Self.saveTag(a, "a4") == 5)
-        try b.deleteHistory(through: try #require(try b.fetchHistory(HistoryQuery()).last).token)
-        #expect(try Self.saveTag(a, "a5") == 6)
-        let tag = try LMDBSnapshot.inserting(try a.schema.requireEntity("Tag"), values: ["name": "a5"])
-        #expect(throws: StrataError.self) { _ = try a.save(SaveRequest(inserted: [tag])) }
-        #expect(try Self.saveTag(b, "b2") == 7)
-        #expect(try a.fetchHistory(HistoryQuery()).map(\.token.transaction) == [6, 7])
     }
 }

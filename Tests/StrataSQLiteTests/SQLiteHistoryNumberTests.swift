@@ -6,9 +6,10 @@ import Testing
 
 /// How SQLite numbers history transactions (`SQLiteHistory`): from the table's newest row and the
 /// deletion horizon, read once and then kept by the writer while nobody else commits — so a store
-/// written by an earlier Strata (which kept `history_last` in the metadata) continues its numbers,
-/// two writers of one file never hand out one number twice, and a number is never reused after
-/// `deleteHistory`.
+/// written by an earlier Strata (which kept `history_last` in the metadata) continues its numbers.
+/// The rules every backend keeps — two writers never share a number, none is reused after
+/// `deleteHistory`, a failed save takes none — are suite cases (`history.two-writers-number-apart`,
+/// `history.numbers-not-reused-after-delete`).
 struct SQLiteHistoryNumberTests {
     static func open(_ file: URL) throws -> SQLiteStore {
         var configuration = SQLiteStoreConfiguration(url: file, schema: FixtureDomain.schema, busyTimeout: .seconds(5))
@@ -51,41 +52,5 @@ struct SQLiteHistoryNumberTests {
         #expect(try Self.saveTag(try Self.open(file), "t6") == 10)
         // This version writes no counter: the row is the record of the number.
         #expect(try SQLiteFileTests.shell(file, "SELECT value FROM strata_metadata WHERE key = 'history_last'") == "9")
-    }
-
-    /// Two writers of one file: each sees the other's commit (the data version moved) and numbers
-    /// after it, instead of after the number it kept.
-    @Test func twoWritersNeverShareANumber() throws {
-        let dir = try SQLiteFileTests.directory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("two.sqlite")
-        let a = try Self.open(file), b = try Self.open(file)
-        #expect(try Self.saveTag(a, "a1") == 1)
-        #expect(try Self.saveTag(a, "a2") == 2)
-        #expect(try Self.saveTag(b, "b1") == 3)
-        #expect(try Self.saveTag(a, "a3") == 4)
-        #expect(try Self.saveTag(b, "b2") == 5)
-        #expect(try a.fetchHistory(HistoryQuery()).map(\.token.transaction) == [1, 2, 3, 4, 5])
-    }
-
-    /// Deleting every transaction keeps the numbers going (the horizon is the floor), on the writer
-    /// that deleted, on another, and after reopening; a failed save uses no number.
-    @Test func numbersAreNeverReusedAfterDeleteHistory() throws {
-        let dir = try SQLiteFileTests.directory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("delete.sqlite")
-        let a = try Self.open(file), b = try Self.open(file)
-        for n in 1...3 { #expect(try Self.saveTag(a, "a\(n)") == Int64(n)) }
-        let newest = try #require(try a.fetchHistory(HistoryQuery()).last).token
-        try a.deleteHistory(through: newest)
-        #expect(try Self.saveTag(a, "a4") == 4)
-        try a.deleteHistory(through: try #require(try a.fetchHistory(HistoryQuery()).last).token)
-        #expect(try Self.saveTag(b, "b1") == 5)
-        // A save refused (a duplicate unique name) records nothing and takes no number.
-        let tag = try DefaultSnapshot.inserting(try a.schema.requireEntity("Tag"), values: ["name": "b1"])
-        #expect(throws: StrataError.self) { _ = try a.save(SaveRequest(inserted: [tag])) }
-        #expect(try Self.saveTag(a, "a5") == 6)
-        #expect(try Self.saveTag(try Self.open(file), "c1") == 7)
-        #expect(try a.fetchHistory(HistoryQuery()).map(\.token.transaction) == [5, 6, 7])
     }
 }

@@ -101,6 +101,52 @@ extension ConformanceSuite {
                 try ctx.insert(ctx.new("Sample", ["label": "later"]))
                 try ctx.check(try ctx.store.fetchHistory(HistoryQuery()).map(\.token).last! > all[2].token, "a later save does not get a higher token")
             },
+            c("two-writers-number-apart", "Two instances of one location that both save never give two transactions one number; each sees every transaction (a backend that refuses the second instance passes).") { ctx in
+                try ctx.insert(ctx.new("Sample", ["label": "a0"]))
+                let second: any SuiteStore
+                do {
+                    second = try ctx.openSameLocation()
+                } catch let error as StrataError where error.code == .storeLocked {
+                    return
+                }
+                for n in 1...2 {
+                    _ = try second.save(inserted: [ctx.new("Sample", ["label": .string("b\(n)")])], updated: [], deleted: [], updatedProperties: [:], author: "second")
+                    _ = try ctx.store.save(inserted: [ctx.new("Sample", ["label": .string("a\(n)")])], updated: [], deleted: [], updatedProperties: [:], author: "first")
+                }
+                let history = try ctx.store.fetchHistory(HistoryQuery())
+                try ctx.checkEqual(history.map(\.author), [nil, "second", "first", "second", "first"], "authors in commit order")
+                let numbers = history.map(\.token.transaction)
+                try ctx.checkEqual(numbers, Array(numbers[0]..<(numbers[0] + 5)), "transaction numbers (one higher per transaction, none shared)")
+                try ctx.checkEqual(try second.fetchHistory(HistoryQuery()), history, "the second instance's history")
+            },
+            c("numbers-not-reused-after-delete", "After deleteHistory removed every transaction, the next one still gets the next number, through the instance that deleted, another and after reopen; a failed save takes none.") { ctx in
+                for n in 0..<3 { try ctx.insert(ctx.new("Sample", ["label": .string("s\(n)")])) }
+                var newest = try ctx.store.fetchHistory(HistoryQuery()).last!.token.transaction
+                func next(_ what: String, _ save: () throws -> Void) throws {
+                    try ctx.store.deleteHistory(through: try ctx.store.fetchHistory(HistoryQuery()).last!.token)
+                    try ctx.checkEqual(try ctx.store.fetchHistory(HistoryQuery()).count, 0, "transactions kept after deleting through the newest")
+                    try save()
+                    let numbers = try ctx.store.fetchHistory(HistoryQuery()).map(\.token.transaction)
+                    try ctx.checkEqual(numbers, [newest + 1], "the number of \(what) after deleting every transaction through \(newest)")
+                    newest += 1
+                }
+                try next("the next save") { try ctx.insert(ctx.new("Sample", ["label": "after"])) }
+                try next("a save after a failed one") {
+                    _ = try ctx.expectError(.uniqueConstraintViolation, "a duplicate library") {
+                        try ctx.insert(ctx.new("Library", ["name": "L"]), ctx.new("Library", ["name": "L"]))
+                    }
+                    try ctx.insert(ctx.new("Library", ["name": "L"]))
+                }
+                if let second = try? ctx.openSameLocation() {
+                    try next("a save through a second instance") { _ = try second.save(inserted: [ctx.new("Sample", ["label": "second"])], updated: [], deleted: []) }
+                }
+                if ctx.store.capabilities.contains(.persistence) {
+                    try next("the first save after reopen") {
+                        try ctx.reopen()
+                        try ctx.insert(ctx.new("Sample", ["label": "reopened"]))
+                    }
+                }
+            },
             c("survives-reopen", requires: .persistence, "History, tokens and the deletion horizon survive reopen; later saves get higher tokens.") { ctx in
                 for n in 0..<3 { try ctx.insert(ctx.new("Sample", ["label": .string("s\(n)")])) }
                 try ctx.store.deleteHistory(through: try ctx.store.fetchHistory(HistoryQuery())[0].token)
