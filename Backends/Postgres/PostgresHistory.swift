@@ -52,6 +52,26 @@ enum PostgresHistory {
             [.integer(number), author.map { .text($0) } ?? .null, .blob(Data(try transaction.encoded()))])
     }
 
+    /// Writes `transaction` (numbered one past `history_last`, which the save read under the
+    /// write lock) and moves the counter, then `notify` and `COMMIT`: one pipeline, one round trip.
+    /// Without a transaction (the save changed nothing), only `notify` and `COMMIT`.
+    static func commit(_ connection: PostgresConnection, _ transaction: StoreHistoryTransaction?, notify: String) throws {
+        guard let transaction else { return try connection.commit(notify: notify) }
+        let number = transaction.token.transaction
+        let row = PostgresParameters([.integer(number), transaction.author.map { .text($0) } ?? .null, .blob(Data(try transaction.encoded()))])
+        let counter = PostgresParameters([.text(String(number))])
+        // NOTIFY first: a first `.prepared` would have its (empty) result kept for the caller.
+        try connection.sendQueue(then: [
+            .command(notify),
+            .prepared(name: try connection.statement(insertSQL, types: row.types), parameters: row),
+            .prepared(name: try connection.statement(counterSQL, types: counter.types), parameters: counter),
+            .command("COMMIT"),
+        ])
+    }
+
+    private static let insertSQL = "INSERT INTO \"\(table)\" (\"token\", \"author\", \"transaction\") VALUES ($1, $2, $3)"
+    private static let counterSQL = "INSERT INTO \"\(PostgresCatalog.metadataTable)\" (\"key\", \"value\") VALUES ('history_last', convert_from($1, 'UTF8')) ON CONFLICT (\"key\") DO UPDATE SET \"value\" = EXCLUDED.\"value\""
+
     /// The transactions `query` selects (inside a read transaction).
     static func fetch(_ connection: PostgresConnection, _ query: HistoryQuery, storeIdentifier: String, namespace: String, store: String) throws -> [StoreHistoryTransaction] {
         let first = try query.firstTransaction(storeIdentifier: storeIdentifier, horizon: try counter(connection, "history_horizon"))

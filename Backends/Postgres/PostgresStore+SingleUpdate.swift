@@ -35,10 +35,15 @@ import StrataSQLSupport
 /// written with its stored value keeps its index entries: PostgreSQL compares them before
 /// updating an index).
 ///
+/// With history on, the UPDATE also returns the row's old values and the history counter, and the
+/// history row goes in a second pipeline with `NOTIFY` and `COMMIT` (`savedWithHistory`): two
+/// round trips, where the shared save read the old values on a reader connection and the new ones,
+/// the counter and the row in round trips of their own.
+///
 /// Only where nothing else of the save needs the shared transaction: one updated snapshot, nothing
-/// inserted or deleted, no `updatedProperties` (merging and conflict checks read the row), no
-/// history recording, every relationship of the entity a to-one stored in its own column (a
-/// to-many's targets are in other rows), no required to-one sent empty, every value of the
+/// inserted or deleted, no `updatedProperties` (merging and conflict checks read the row), every
+/// relationship of the entity a to-one stored in its own column (a to-many's targets are in other
+/// rows), no required to-one sent empty, every value of the
 /// snapshot's shape and of this store (`SaveValidation.checkValues`). Anything else, or a
 /// connection found closed before the pipeline is sent, goes the shared way at once.
 extension PostgresStore {
@@ -46,6 +51,23 @@ extension PostgresStore {
     /// relationship (its targets are stored in other rows). Its parameters: the attribute columns
     /// in table order, the key, the to-one columns, the opened schema fingerprint.
     static func singleUpdateStatements(for mapping: SQLMapping) -> [String?] {
+        singleUpdateStatements(for: mapping, returningOld: false)
+    }
+
+    /// `singleUpdateStatements`, for a store that records history: the UPDATE reads the row
+    /// (`FOR UPDATE`) in a subquery and returns its attribute columns as they were (with their
+    /// `__bits` companions, in table order) and the history counter `history_last`, one row, or
+    /// none when a check failed; it does not commit.
+    ///
+    ///     UPDATE "T" SET … FROM (SELECT "_pk", <attribute columns> FROM "T" WHERE "_pk" = $k FOR UPDATE) prior
+    ///     WHERE <checks> AND "T"."_pk" = prior."_pk" RETURNING prior.<attribute columns>, (SELECT "value" …)
+    ///
+    /// (`prior`, not `old`: PostgreSQL 18 gives `old` in RETURNING a meaning of its own.)
+    static func singleUpdateReturningOldStatements(for mapping: SQLMapping) -> [String?] {
+        singleUpdateStatements(for: mapping, returningOld: true)
+    }
+
+    private static func singleUpdateStatements(for mapping: SQLMapping, returningOld: Bool) -> [String?] {
         let q = PostgresCatalog.quote
         return mapping.tables.map { table in
             var toOnes: [String] = []
@@ -59,13 +81,22 @@ extension PostgresStore {
                 if let bits = table.bitsColumns[i] { sets.append(q(bits)) }
             }
             let assignments = sets.enumerated().map { "\($1) = $\($0 + 1)" }
-            var conditions = ["\(q("_pk")) = $\(sets.count + 1)"]
-            for (r, column) in toOnes.enumerated() { conditions.append("\(q(column)) IS NOT DISTINCT FROM $\(sets.count + 2 + r)") }
+            // Qualified when the old row's subquery names the same columns.
+            let t = returningOld ? "\(q(table.name))." : ""
+            var conditions = ["\(t)\(q("_pk")) = $\(sets.count + 1)"]
+            for (r, column) in toOnes.enumerated() { conditions.append("\(t)\(q(column)) IS NOT DISTINCT FROM $\(sets.count + 2 + r)") }
             // The fingerprint, the last parameter (`singleUpdate`).
             conditions.append("(\(SQLText.recordedFingerprint.sql)) = convert_from($\(sets.count + 2 + toOnes.count), 'UTF8')")
             // A table without attribute columns has nothing to set: the key set to itself.
             let set = assignments.isEmpty ? "\(q("_pk")) = \(q("_pk"))" : assignments.joined(separator: ", ")
-            return "WITH u AS (UPDATE \(q(table.name)) SET \(set) WHERE \(conditions.joined(separator: " AND ")) RETURNING 1) SELECT 1 / count(*) FROM u"
+            guard returningOld else {
+                return "WITH u AS (UPDATE \(q(table.name)) SET \(set) WHERE \(conditions.joined(separator: " AND ")) RETURNING 1) SELECT 1 / count(*) FROM u"
+            }
+            let old = ([q("_pk")] + sets).joined(separator: ", ")
+            let counter = "(SELECT \(q("value")) FROM \(q(PostgresCatalog.metadataTable)) WHERE \(q("key")) = 'history_last')"
+            return "UPDATE \(q(table.name)) SET \(set) FROM (SELECT \(old) FROM \(q(table.name)) WHERE \(q("_pk")) = $\(sets.count + 1) FOR UPDATE) prior "
+                + "WHERE \(conditions.joined(separator: " AND ")) AND \(t)\(q("_pk")) = prior.\(q("_pk")) RETURNING "
+                + (sets.map { "prior.\($0)" } + [counter]).joined(separator: ", ")
         }
     }
 
@@ -73,12 +104,12 @@ extension PostgresStore {
     /// the save must go the shared way (see the extension's comment).
     func singleUpdate(_ request: SaveRequest<DefaultSnapshot>) -> (sql: String, parameters: [SQLValue])? {
         guard request.updated.count == 1, request.inserted.isEmpty, request.deleted.isEmpty,
-              request.updatedProperties.isEmpty, !configuration.recordsHistory else { return nil }
+              request.updatedProperties.isEmpty else { return nil }
         let snapshot = request.updated[0]
         let id = snapshot.persistentIdentifier
         guard !id.isTemporary, id.storeIdentifier == identifier,
               let entity = try? SaveValidation.entity(of: id, given: snapshot.entity, in: schema),
-              let sql = singleUpdateStatements[entity.index],
+              let sql = (configuration.recordsHistory ? singleUpdateReturningOldStatements : singleUpdateStatements)[entity.index],
               (try? SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)) != nil
         else { return nil }
         let table = mapping.tables[entity.index]
@@ -111,10 +142,11 @@ extension PostgresStore {
     /// COMMIT, in one round trip; its result, or nil when the server refused it (rolled back, so
     /// the caller runs the save the shared way). Throws when the connection was lost (the save
     /// applied whole or not at all: `storeUnavailable`).
-    func savedInOneRoundTrip(_ update: (sql: String, parameters: [SQLValue]), on connection: PostgresConnection) throws -> SaveResult<DefaultSnapshot>? {
+    func savedInOneRoundTrip(_ update: (sql: String, parameters: [SQLValue]), _ request: SaveRequest<DefaultSnapshot>, on connection: PostgresConnection) throws -> SaveResult<DefaultSnapshot>? {
         // A connection the server closed since the last save (a restart, a terminated backend)
         // is found before anything is sent: the shared way then reconnects and runs the save.
         guard connection.isOpenAfterReading, connection.beginPending else { return nil }
+        if configuration.recordsHistory { return try savedWithHistory(update, request, on: connection) }
         do {
             try connection.commitSingleUpdate(update.sql, update.parameters, notify: commitNotify)
         } catch let error as PostgresError where !error.isConnectionLost && connection.isAlive {
@@ -122,6 +154,54 @@ extension PostgresStore {
             try connection.rollback()
             try connection.beginWrite()
             return nil
+        }
+        #if STRATA_INTERNAL_CHECKS
+        checkInvariantsAfterSave()  // PostgresStore+Invariants.swift
+        #endif
+        return SaveResult(storeIdentifier: identifier, remappedIdentifiers: [:], deletedIdentifiers: [], changedSnapshots: [:])
+    }
+
+    /// `savedInOneRoundTrip` for a store that records history, in two round trips: `BEGIN`, the
+    /// lock, the schema guard and the UPDATE returning the row's old attribute values and the
+    /// history counter; then the history row (built from those old values and the request's new
+    /// ones), the counter, `NOTIFY` and `COMMIT`. Nil, rolled back, when the UPDATE found no row
+    /// or the server refused a statement (the shared way then runs the save and reports).
+    private func savedWithHistory(_ update: (sql: String, parameters: [SQLValue]), _ request: SaveRequest<DefaultSnapshot>, on connection: PostgresConnection) throws -> SaveResult<DefaultSnapshot>? {
+        let snapshot = request.updated[0]
+        let id = snapshot.persistentIdentifier
+        do {
+            let rows = try connection.updateReturningOld(update.sql, update.parameters)
+            guard rows.count == 1, let entity = try? SaveValidation.entity(of: id, given: snapshot.entity, in: schema) else {
+                try connection.rollback()
+                try connection.beginWrite()
+                return nil
+            }
+            let hasBits = mapping.tables[entity.index].bitsColumns.map { $0 != nil }
+            var old: [Value] = []
+            old.reserveCapacity(entity.attributes.count)
+            var column = 0
+            for (i, type) in entity.attributeTypes.enumerated() {
+                let bits = hasBits[i] ? column + 1 : nil
+                old.append(try rows.attribute(0, column, bits: bits, type: type, store: configuration.name))
+                column += bits == nil ? 1 : 2
+            }
+            var last: Int64 = 0
+            if case .text(let text) = rows.value(0, column) {
+                guard let number = Int64(text) else { throw StrataError(.corruptStore, "The history counter 'history_last' of the store is not a number.") }
+                last = number
+            }
+            var recorder = HistoryRecorder(storeIdentifier: identifier, requested: [id])
+            let relationships = snapshot.relationshipValues  // as stored: the UPDATE checked them
+            recorder.updated(entity, id.primaryKey, old: (old, relationships), new: (snapshot.attributeValues, relationships))
+            try PostgresHistory.commit(connection, recorder.isEmpty ? nil : recorder.transaction(last + 1, author: request.author), notify: commitNotify)
+        } catch let error as PostgresError where !error.isConnectionLost && connection.isAlive {
+            _ = error  // the shared save finds and reports the fault
+            try connection.rollback()
+            try connection.beginWrite()
+            return nil
+        } catch let error as StrataError {
+            try? connection.rollback()
+            throw error
         }
         #if STRATA_INTERNAL_CHECKS
         checkInvariantsAfterSave()  // PostgresStore+Invariants.swift

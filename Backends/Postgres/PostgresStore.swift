@@ -26,6 +26,8 @@ public final class PostgresStore: DataStore {
     /// Per entity, the UPDATE of a save that updates one record in one round trip
     /// (`PostgresStore+SingleUpdate.swift`), nil for an entity with a to-many.
     let singleUpdateStatements: [String?]
+    /// The same UPDATEs returning the old values, for a store that records history.
+    let singleUpdateReturningOldStatements: [String?]
     /// The `NOTIFY` every save sends (`commitNotify(_:)`, PostgresStore+Watching.swift).
     let commitNotify: String
     /// How many saves were run again after the server aborted them (a deadlock victim, a
@@ -59,6 +61,7 @@ public final class PostgresStore: DataStore {
         self.mapping = mapping
         self.saveStart = SQLSaveStart(mapping)
         self.singleUpdateStatements = Self.singleUpdateStatements(for: mapping)
+        self.singleUpdateReturningOldStatements = Self.singleUpdateReturningOldStatements(for: mapping)
         self.commitNotify = Self.commitNotify(configuration.namespace)
         let name = configuration.name
         self.name = name
@@ -253,7 +256,7 @@ public final class PostgresStore: DataStore {
                 // The hook runs holding the write lock: the pending begin goes now.
                 try connection.sendPendingBegin()
                 hook()
-            } else if connection.beginPending, let update = singleUpdate(request), let result = try savedInOneRoundTrip(update, on: connection) {
+            } else if connection.beginPending, let update = singleUpdate(request), let result = try savedInOneRoundTrip(update, request, on: connection) {
                 return result
             }
             let transaction: SQLSaveTransaction<PostgresSaveRecords>

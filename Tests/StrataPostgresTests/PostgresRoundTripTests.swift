@@ -103,6 +103,47 @@ struct PostgresRoundTripTests {
         #expect(try store.snapshot(for: id)?.value("name") == .string("b"))
     }
 
+    @Test("with history, a one-record update takes two round trips: the UPDATE returning the old values, then the history row with COMMIT")
+    func updateOneWithHistory() throws {
+        var configuration = PostgresStoreConfiguration(url: PostgresTestServer.url, schema: Self.schema, namespace: namespace)
+        configuration.recordsHistory = true
+        defer { try? PostgresStore.dropStore(configuration) }
+        let store = try PostgresStore(configuration)
+        let (decks, cards) = try cards(store)
+        var stored = try #require(try store.snapshot(for: cards[1]))
+        var trips: [Int] = []
+        for score in [5.0, 6.0] {  // the first prepares the statements
+            stored = try stored.updating(["score": .double(score), "note": .string("n\(score)")])
+            trips.append(try roundTrips(store) { _ = try store.save(SaveRequest(updated: [stored], author: "desk")) })
+        }
+        #expect(trips[1] == 2, "BEGIN, the lock, the guard and the UPDATE returning the old values; the history row, the counter, NOTIFY and COMMIT")
+        var history = try store.fetchHistory(HistoryQuery())
+        #expect(history.map(\.token.transaction) == [1, 2, 3])
+        let last = try #require(history.last)
+        #expect(last.author == "desk")
+        #expect(last.changes.count == 1 && last.changes[0].kind == .update && last.changes[0].identifier == cards[1] && !last.changes[0].isStoreInitiated)
+        #expect(last.changes[0].attributes.sorted { $0.name < $1.name } == [
+            HistoryAttributeChange("note", old: "n5.0", new: "n6.0"), HistoryAttributeChange("score", old: 5.0, new: 6.0),
+        ])
+        #expect(last.changes[0].relationships.isEmpty)
+        // An update that changes nothing: one commit, no transaction.
+        _ = try store.save(SaveRequest(updated: [stored]))
+        #expect(try store.fetchHistory(HistoryQuery()).count == 3)
+        // Refused by the server (a moved to-one): the shared way records it, numbered on.
+        let moved = try stored.updating(["score": .double(7)], relationships: ["deck": .toOne(decks[1])])
+        _ = try store.save(SaveRequest(updated: [moved]))
+        history = try store.fetchHistory(HistoryQuery())
+        #expect(history.map(\.token.transaction) == [1, 2, 3, 4])
+        #expect(history[3].changes.contains { $0.identifier == cards[1] && $0.attributes == [HistoryAttributeChange("score", old: 6.0, new: 7.0)] })
+        // A taken unique value: the save fails and records nothing; the next takes the next number.
+        let taken = try #require(try store.snapshot(for: cards[2])).updating(["code": .string("c0")])
+        #expect(throws: StrataError.self) { try store.save(SaveRequest(updated: [taken])) }
+        let next = try #require(try store.snapshot(for: cards[2])).updating(["score": .double(8)])
+        _ = try store.save(SaveRequest(updated: [next]))
+        #expect(try store.fetchHistory(HistoryQuery()).map(\.token.transaction) == [1, 2, 3, 4, 5])
+        #expect(try store.snapshot(for: cards[2])?.value("score") == .double(8))
+    }
+
     /// A store of two decks, the first holding cards `c0`, `c1`, `c2` in that order.
     func cards(_ store: PostgresStore) throws -> (decks: [PersistentIdentifier], cards: [PersistentIdentifier]) {
         let deck = Self.schema.entity(named: "Deck")!, card = Self.schema.entity(named: "Card")!
