@@ -203,6 +203,7 @@ import Glibc
         /// The follower decodes each line once: damage written into a line it has read already
         /// (same length, the checksum left alone) goes unnoticed by it, while a new reader, which
         /// reads the whole file, reports it. Fails if the follower rereads the file on each look.
+        /// JSON and XML: the same for a journal line it replayed (it reads only what follows).
         func readsEachLineOnce() throws {
             let writer = try open()
             for n in 1...3 { try insert(writer, "t\(n)") }
@@ -217,6 +218,15 @@ import Glibc
             try insert(writer, "t4")
             #expect(try follower.look() == [4])
             #expect(throws: StrataError.self, "a whole read finds the damage") { _ = try open(readOnly: true) }
+            // JSON and XML: the journal lines it replayed, likewise (the document unchanged).
+            guard let journal = writer.watchedFiles.first(where: { $0.hasSuffix(".json.journal") || $0.hasSuffix(".xml.journal") }) else { return }
+            var lines = try #require(try DurableFile.read(journal))
+            let header = try #require(lines.firstIndex(of: 0x0A)) + 1
+            let first = try #require(lines[header...].firstIndex(of: 0x0A))
+            lines[first - 1] = lines[first - 1] == UInt8(ascii: "}") ? UInt8(ascii: "]") : UInt8(ascii: "}")
+            try overwrite(journal, with: lines)
+            #expect(try follower.look() == [])
+            #expect(try follower.store.fetchCount(FetchDescriptor(entity: "Tag")) == 4)
         }
 
         /// Writes `bytes` into the file at `path` in place (same inode), as a writer's `write` does.
