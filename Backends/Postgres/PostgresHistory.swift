@@ -36,6 +36,22 @@ enum PostgresHistory {
             [.text(name), .text(String(value))])
     }
 
+    /// The value of `history_last` as read (`.null`: no transaction yet, 0).
+    ///
+    /// - Throws: `corruptStore` when it is not a number.
+    static func counterValue(_ value: SQLValue) throws -> Int64 {
+        switch value {
+        case .null: return 0
+        case .text(let text): if let number = Int64(text) { return number }
+        default: break
+        }
+        throw counterDamaged
+    }
+
+    private static var counterDamaged: StrataError {
+        StrataError(.corruptStore, "The history counter 'history_last' of the store is not a number.")
+    }
+
     /// Appends the transaction `recorder` built, numbered after the newest (inside the save).
     static func append(_ connection: PostgresConnection, _ recorder: HistoryRecorder, author: String?) throws {
         guard !recorder.isEmpty else { return }
@@ -43,9 +59,8 @@ enum PostgresHistory {
         // store's write lock, so no other save numbers in between).
         let rows = try connection.query(
             "INSERT INTO \"\(PostgresCatalog.metadataTable)\" AS m (\"key\", \"value\") VALUES ('history_last', '1') ON CONFLICT (\"key\") DO UPDATE SET \"value\" = (m.\"value\"::bigint + 1)::text RETURNING \"value\"")
-        guard rows.count == 1, case .text(let text) = rows.value(0, 0), let number = Int64(text) else {
-            throw StrataError(.corruptStore, "The history counter 'history_last' of the store is not a number.")
-        }
+        guard rows.count == 1 else { throw counterDamaged }
+        let number = try counterValue(rows.value(0, 0))
         let transaction = recorder.transaction(number, author: author)
         try connection.query(
             "INSERT INTO \"\(table)\" (\"token\", \"author\", \"transaction\") VALUES ($1, $2, $3)",

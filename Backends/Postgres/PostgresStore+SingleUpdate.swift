@@ -185,11 +185,7 @@ extension PostgresStore {
                 old.append(try rows.attribute(0, column, bits: bits, type: type, store: configuration.name))
                 column += bits == nil ? 1 : 2
             }
-            var last: Int64 = 0
-            if case .text(let text) = rows.value(0, column) {
-                guard let number = Int64(text) else { throw StrataError(.corruptStore, "The history counter 'history_last' of the store is not a number.") }
-                last = number
-            }
+            let last = try PostgresHistory.counterValue(rows.value(0, column))
             var recorder = HistoryRecorder(storeIdentifier: identifier, requested: [id])
             let relationships = snapshot.relationshipValues  // as stored: the UPDATE checked them
             recorder.updated(entity, id.primaryKey, old: (old, relationships), new: (snapshot.attributeValues, relationships))
