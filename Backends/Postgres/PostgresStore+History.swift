@@ -22,7 +22,7 @@ extension PostgresStore: HistoryRecordingStore {
     /// The recorded history, read in one read transaction (every process's commits included).
     public func fetchHistory(_ query: HistoryQuery) throws -> [StoreHistoryTransaction] {
         try readers.withConnection(consistent: true) { connection in
-            try PostgresHistory.fetch(connection, query, storeIdentifier: identifier, namespace: configuration.namespace, store: configuration.name)
+            try PostgresHistory.fetch(connection, query, storeIdentifier: identifier, namespace: configuration.namespace, store: name)
         }
     }
 

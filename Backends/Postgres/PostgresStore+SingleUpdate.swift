@@ -182,7 +182,7 @@ extension PostgresStore {
             var column = 0
             for (i, type) in entity.attributeTypes.enumerated() {
                 let bits = hasBits[i] ? column + 1 : nil
-                old.append(try rows.attribute(0, column, bits: bits, type: type, store: configuration.name))
+                old.append(try rows.attribute(0, column, bits: bits, type: type, store: name))
                 column += bits == nil ? 1 : 2
             }
             let last = try PostgresHistory.counterValue(rows.value(0, column))

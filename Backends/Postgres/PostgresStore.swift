@@ -38,7 +38,7 @@ public final class PostgresStore: DataStore {
     let afterWriteLock = Mutex<(@Sendable () -> Void)?>(nil)
     /// `configuration.name`, worked out once: it parses the URL and reads the environment for
     /// passwords to redact (about 470,000 instructions), which every lookup paid before.
-    private let name: String
+    let name: String
 
     /// The writer's connection, opened again when the server dropped it, and the save transaction
     /// every save on it reuses (made by the first save).
