@@ -213,7 +213,7 @@ public final class ModelContext {
         var made: T?
         let id = snapshot.persistentIdentifier
         let entry = Self.access(&registered[id, default: {
-            let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: self))
+            let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: Unmanaged.passUnretained(self)))
             made = model
             return model
         }()])
@@ -223,7 +223,7 @@ public final class ModelContext {
             return known
         }
         // Another type registered under this identifier (a record of another entity): replaced.
-        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: self))
+        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: Unmanaged.passUnretained(self)))
         registered[id] = model
         return model
     }
@@ -266,7 +266,7 @@ public final class ModelContext {
         let entry = Self.access(&registered[id, default: {
             var taken: StoredSnapshot?
             swap(&taken, &pending)
-            let model = T(_$fetched: _FetchedRecord(snapshot: taken, id: id, context: self))
+            let model = T(_$fetched: _FetchedRecord(snapshot: taken, id: id, context: Unmanaged.passUnretained(self)))
             made = model
             return model
         }()])
@@ -277,7 +277,7 @@ public final class ModelContext {
             return known
         }
         // Another type registered under this identifier (a record of another entity): replaced.
-        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: self))
+        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: Unmanaged.passUnretained(self)))
         registered[id] = model
         return model
     }
