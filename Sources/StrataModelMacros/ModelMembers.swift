@@ -43,8 +43,12 @@ struct ModelMembers {
             """
     }
 
+    /// Made on first observation (`StrataModel._$access`), not per object: see `LazyObservation.swift`.
     private var registrar: DeclSyntax {
-        "private let _$observationRegistrar = Observation.ObservationRegistrar()"
+        """
+        /// The object's observation registrar, made when a property is first read.
+        @exclusivity(unchecked) private var _$observationRegistrar: Observation.ObservationRegistrar? = nil
+        """
     }
 
     private var backing: DeclSyntax {
@@ -145,7 +149,7 @@ struct ModelMembers {
     }
 
     private var refault: DeclSyntax {
-        let lines = properties.map { "_$observationRegistrar.withMutation(of: self, keyPath: \\.\($0.name)) { _\($0.name).refault() }" }
+        let lines = properties.map { "StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \\.\($0.name)) { _\($0.name).refault() }" }
         return """
             /// Drops every loaded value, so the next access reads the stored record.
             public func _$refault() {
@@ -159,7 +163,7 @@ struct ModelMembers {
         /// Applies the other side of a relationship change to this object's relationship `ordinal`.
         public func _$inverse(_ ordinal: Int, _ change: StrataModel._InverseChange) {
             switch ordinal {
-            \(raw: cases { n, p in "_$observationRegistrar.withMutation(of: self, keyPath: \\.\(p.name)) { \(codec(p)).inverse(&_\(p.name), change, self, \(n)) }.apply()" })
+            \(raw: cases { n, p in "StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \\.\(p.name)) { \(codec(p)).inverse(&_\(p.name), change, self, \(n)) }.apply()" })
             default: break
             }
         }

@@ -22,13 +22,13 @@ public struct PersistedPropertyMacro: AccessorMacro, PeerMacro {
             """,
             """
             get {
-                _$observationRegistrar.access(self, keyPath: \\.\(raw: p.name))
+                StrataModel._$access(&_$observationRegistrar, self, keyPath: \\.\(raw: p.name))
                 return \(raw: codec).get(&_\(raw: p.name), self, \(raw: ordinal))
             }
             """,
             """
             set {
-                _$observationRegistrar.withMutation(of: self, keyPath: \\.\(raw: p.name)) {
+                StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \\.\(raw: p.name)) {
                     \(raw: codec).set(&_\(raw: p.name), newValue, self, \(raw: ordinal))
                 }
                 .apply()

@@ -23,11 +23,11 @@ import Testing
                         _name = StrataModel._PersistedProperty(initialValue)
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.name)
+                        StrataModel._$access(&_$observationRegistrar, self, keyPath: \.name)
                         return StrataModel._$codec((String).self).get(&_name, self, _$Property.`name`.rawValue)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \.name) {
                             StrataModel._$codec((String).self).set(&_name, newValue, self, _$Property.`name`.rawValue)
                         }
                         .apply()
@@ -41,11 +41,11 @@ import Testing
                         _count = StrataModel._PersistedProperty(initialValue)
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.count)
+                        StrataModel._$access(&_$observationRegistrar, self, keyPath: \.count)
                         return StrataModel._$codec((Int).self).get(&_count, self, _$Property.`count`.rawValue)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.count) {
+                        StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \.count) {
                             StrataModel._$codec((Int).self).set(&_count, newValue, self, _$Property.`count`.rawValue)
                         }
                         .apply()
@@ -59,11 +59,11 @@ import Testing
                         _parts = StrataModel._PersistedProperty(initialValue)
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.parts)
+                        StrataModel._$access(&_$observationRegistrar, self, keyPath: \.parts)
                         return StrataModel._$codec(([Part]).self).get(&_parts, self, _$Property.`parts`.rawValue)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.parts) {
+                        StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \.parts) {
                             StrataModel._$codec(([Part]).self).set(&_parts, newValue, self, _$Property.`parts`.rawValue)
                         }
                         .apply()
@@ -79,7 +79,8 @@ import Testing
                     case `name`, `count`, `parts`
                 }
 
-                private let _$observationRegistrar = Observation.ObservationRegistrar()
+                /// The object's observation registrar, made when a property is first read.
+                @exclusivity(unchecked) private var _$observationRegistrar: Observation.ObservationRegistrar? = nil
 
                 /// The model's identity, context and change tracking.
                 public let persistentBackingData = StrataModel.ModelBackingData(for: Item.self)
@@ -165,13 +166,13 @@ import Testing
 
                 /// Drops every loaded value, so the next access reads the stored record.
                 public func _$refault() {
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                    StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \.name) {
                         _name.refault()
                     }
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.count) {
+                    StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \.count) {
                         _count.refault()
                     }
-                    _$observationRegistrar.withMutation(of: self, keyPath: \.parts) {
+                    StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \.parts) {
                         _parts.refault()
                     }
                 }
@@ -180,15 +181,15 @@ import Testing
                 public func _$inverse(_ ordinal: Int, _ change: StrataModel._InverseChange) {
                     switch ordinal {
                     case 0:
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.name) {
+                        StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \.name) {
                             StrataModel._$codec((String).self).inverse(&_name, change, self, 0)
                         } .apply()
                     case 1:
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.count) {
+                        StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \.count) {
                             StrataModel._$codec((Int).self).inverse(&_count, change, self, 1)
                         } .apply()
                     case 2:
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.parts) {
+                        StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \.parts) {
                             StrataModel._$codec(([Part]).self).inverse(&_parts, change, self, 2)
                         } .apply()
                     default:
@@ -217,11 +218,11 @@ import Testing
                         _title = StrataModel._PersistedProperty(initialValue)
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.title)
+                        StrataModel._$access(&_$observationRegistrar, self, keyPath: \.title)
                         return StrataModel._$codec((String).self).get(&_title, self, _$Property.`title`.rawValue)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.title) {
+                        StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \.title) {
                             StrataModel._$codec((String).self).set(&_title, newValue, self, _$Property.`title`.rawValue)
                         }
                         .apply()
@@ -248,11 +249,11 @@ import Testing
                         _count = StrataModel._PersistedProperty(initialValue)
                     }
                     get {
-                        _$observationRegistrar.access(self, keyPath: \.count)
+                        StrataModel._$access(&_$observationRegistrar, self, keyPath: \.count)
                         return StrataModel._$codec((Int).self).get(&_count, self, _$Property.`count`.rawValue)
                     }
                     set {
-                        _$observationRegistrar.withMutation(of: self, keyPath: \.count) {
+                        StrataModel._$withMutation(_$observationRegistrar, of: self, keyPath: \.count) {
                             StrataModel._$codec((Int).self).set(&_count, newValue, self, _$Property.`count`.rawValue)
                         }
                         .apply()

@@ -20,7 +20,8 @@ import Testing
                     public enum _$Property: Int, CaseIterable {
                     }
 
-                    private let _$observationRegistrar = Observation.ObservationRegistrar()
+                    /// The object's observation registrar, made when a property is first read.
+                    @exclusivity(unchecked) private var _$observationRegistrar: Observation.ObservationRegistrar? = nil
 
                     /// The model's identity, context and change tracking.
                     public let persistentBackingData = StrataModel.ModelBackingData(for: Trip.self)

@@ -86,6 +86,22 @@ extension PersistentIdentifier: Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(primaryKey)
     }
+
+    /// The hash a `Dictionary` or `Set` of identifiers asks for: the key and the table's seed mixed
+    /// by a 64-bit finalizer (splitmix64's), not a `Hasher` run.
+    ///
+    /// A `Hasher` (SipHash-1-3) cost about 110 instructions a lookup of one `Int64`: a model-level
+    /// fetch hashes every record's identifier into the context's identity map, and a point lookup
+    /// into it (callgrind on `StrataPeers --only strata-model --step scan`; docs/benchmarks.md,
+    /// "Issue 31"). The key is a store's counter or a process counter, not an attacker's choice;
+    /// the seed still differs per table (and per process unless `SWIFT_DETERMINISTIC_HASHING`).
+    /// Consistent with `==` as `hash(into:)` is: equal identifiers have equal keys.
+    public func _rawHashValue(seed: Int) -> Int {
+        var x = UInt64(bitPattern: primaryKey) &+ UInt64(bitPattern: Int64(seed)) &+ 0x9E37_79B9_7F4A_7C15
+        x = (x ^ (x &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+        x = (x ^ (x &>> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: x ^ (x &>> 31))
+    }
 }
 
 extension PersistentIdentifier: Comparable {

@@ -213,7 +213,7 @@ public final class ModelContext {
         var made: T?
         let id = snapshot.persistentIdentifier
         let entry = Self.access(&registered[id, default: {
-            let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: self))
+            let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: Unmanaged.passUnretained(self)))
             made = model
             return model
         }()])
@@ -223,7 +223,7 @@ public final class ModelContext {
             return known
         }
         // Another type registered under this identifier (a record of another entity): replaced.
-        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: self))
+        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: Unmanaged.passUnretained(self)))
         registered[id] = model
         return model
     }
@@ -236,16 +236,23 @@ public final class ModelContext {
     /// the array first copied each snapshot through outlined copies). The objects are placed from
     /// the back, so they come out in the snapshots' order (docs/benchmarks.md, "The model layer's
     /// full fetch").
+    ///
+    /// Registration is batched per fetch: a context that holds no object yet (a new context's first
+    /// fetch, the most common one) cannot hold any of these records, so each new object goes
+    /// straight into the identity map without a lookup first (`registerNew`).
     func registerAll<T: PersistentModel>(_ snapshots: consuming [StoredSnapshot], as type: T.Type) throws -> [T] {
         let info = ModelTypeInfo.of(T.self)
         var rest = snapshots
         let count = rest.count
+        let fresh = registered.isEmpty
         registered.reserveCapacity(registered.count + count)
         return try [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             var i = count
             do {
                 while i > 0 {
-                    let model = try register(taking: rest.removeLast(), as: T.self, info: info)
+                    let model = fresh
+                        ? try registerNew(taking: rest.removeLast(), as: T.self, info: info)
+                        : try register(taking: rest.removeLast(), as: T.self, info: info)
                     i -= 1
                     (buffer.baseAddress! + i).initialize(to: model)
                 }
@@ -266,7 +273,7 @@ public final class ModelContext {
         let entry = Self.access(&registered[id, default: {
             var taken: StoredSnapshot?
             swap(&taken, &pending)
-            let model = T(_$fetched: _FetchedRecord(snapshot: taken, id: id, context: self))
+            let model = T(_$fetched: _FetchedRecord(snapshot: taken, id: id, context: Unmanaged.passUnretained(self)))
             made = model
             return model
         }()])
@@ -277,7 +284,18 @@ public final class ModelContext {
             return known
         }
         // Another type registered under this identifier (a record of another entity): replaced.
-        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: self))
+        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: Unmanaged.passUnretained(self)))
+        registered[id] = model
+        return model
+    }
+
+    /// The new object of a record the identity map cannot hold yet (see `registerAll`): made and
+    /// entered without a lookup first.
+    private func registerNew<T: PersistentModel>(taking snapshot: consuming StoredSnapshot, as type: T.Type, info: ModelTypeInfo) throws -> T {
+        if !info.checkedAttributes.isEmpty { try checkRepresentable(snapshot, as: T.self, info: info) }
+        let id = snapshot.persistentIdentifier
+        // `consume`: without it the snapshot was copied into the record and the original destroyed.
+        let model = T(_$fetched: _FetchedRecord(snapshot: consume snapshot, id: id, context: Unmanaged.passUnretained(self)))
         registered[id] = model
         return model
     }

@@ -8,6 +8,8 @@ import Synchronization
 /// two types that point at each other need each other's descriptions.
 final class ModelTypeInfo: @unchecked Sendable {
     let type: any PersistentModel.Type
+    /// `ObjectIdentifier(type)`, what `of` compares.
+    let typeID: ObjectIdentifier
     let entityName: String
     let properties: [ModelPropertyMetadata]
     let constraints: ModelConstraints
@@ -27,6 +29,7 @@ final class ModelTypeInfo: @unchecked Sendable {
 
     private init(_ type: any PersistentModel.Type) {
         self.type = type
+        self.typeID = ObjectIdentifier(type)
         self.entityName = type.entityName
         self.properties = type.schemaMetadata
         self.constraints = type.schemaConstraints
@@ -56,33 +59,34 @@ final class ModelTypeInfo: @unchecked Sendable {
         self.ordinalsByName = Dictionary(properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    /// Every description built, and the one looked up last: every object made looks its type up
-    /// (`ModelBackingData.init`), and a fetch makes thousands of one type in a row, so the last
-    /// one is compared before the dictionary is hashed.
-    private struct Cache {
-        var all: [ObjectIdentifier: ModelTypeInfo] = [:]
-        var last: (key: ObjectIdentifier, info: ModelTypeInfo)?
-    }
-
-    private static let cache = Mutex<Cache>(Cache())
+    /// Every description built, kept for the process.
+    private static let cache = Mutex<[ObjectIdentifier: ModelTypeInfo]>([:])
+    /// The description looked up last, compared before the lock is taken: every object made looks
+    /// its type up (`ModelBackingData.init`), and a fetch makes thousands of one type in a row.
+    /// Unretained: every description stays in `cache` for the process (taking the lock on every
+    /// object cost about 100 instructions of a model-level scan's; docs/benchmarks.md, "Issue 31").
+    private static let last = Atomic<Unmanaged<ModelTypeInfo>?>(nil)
 
     /// The description of `type`, built on first use.
     static func of(_ type: any PersistentModel.Type) -> ModelTypeInfo {
         let key = ObjectIdentifier(type)
-        let known: ModelTypeInfo? = cache.withLock { cache in
-            if let last = cache.last, last.key == key { return last.info }
-            guard let info = cache.all[key] else { return nil }
-            cache.last = (key, info)
-            return info
+        if let last = last.load(ordering: .acquiring), last._withUnsafeGuaranteedRef({ $0.typeID == key }) {
+            return last.takeUnretainedValue()
         }
-        if let known { return known }
-        let info = ModelTypeInfo(type)  // built outside the lock: it may describe other types
-        return cache.withLock { cache in
-            let kept = cache.all[key] ?? info
-            cache.all[key] = kept
-            cache.last = (key, kept)
-            return kept
+        let known: ModelTypeInfo? = cache.withLock { $0[key] }
+        let kept: ModelTypeInfo
+        if let known {
+            kept = known
+        } else {
+            let info = ModelTypeInfo(type)  // built outside the lock: it may describe other types
+            kept = cache.withLock { cache in
+                let kept = cache[key] ?? info
+                cache[key] = kept
+                return kept
+            }
         }
+        last.store(Unmanaged.passUnretained(kept), ordering: .releasing)
+        return kept
     }
 
     /// The ordinal of the property with this name.
