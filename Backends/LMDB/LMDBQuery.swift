@@ -47,34 +47,52 @@ struct LMDBQuery {
         return descriptor.orderedWindow(&rows).map { ($0.key, $0.row) }
     }
 
-    /// Every record in key order as snapshots, windowed: a scan decodes each straight from its page.
+    /// Every record in key order as snapshots, windowed: a scan checks each record in its page and
+    /// copies its bytes out (`LMDBSnapshot`).
+    ///
+    /// The loop is the scan's whole cost beside LMDB's own cursor (limit:
+    /// Benchmarks/Thresholds/lmdb-scan.txt), so what does not change per record — the entity's
+    /// tags, its to-one count, whether it has to-many lists — is read once before it, and the
+    /// window's offset is skipped before it.
     func scan(_ descriptor: FetchDescriptor, _ entity: EntitySchema) throws -> [LMDBSnapshot] {
         var result: [LMDBSnapshot] = []
         let limit = descriptor.fetchLimit ?? Int.max
         guard limit > 0 else { return [] }
-        var skipped = 0
         let dbi = records.layout.records[entity.index]
         // The result's size is known from the database's count: one allocation, no growth copies.
         var stat = MDB_stat()
         if mdb_stat(records.txn, dbi, &stat) == 0 { result.reserveCapacity(min(limit, max(0, Int(stat.ms_entries) - descriptor.fetchOffset))) }
-        var blocks = LMDBBlocks(records.context, exact: false)
-        try records.withCursor(dbi) { cursor in
-            var k = MDB_val(), data = MDB_val()
-            var rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST)
-            while rc == 0 {
-                if skipped < descriptor.fetchOffset {
+        let context = records.context
+        let toOnes = context.toOneCounts[entity.index]
+        let hasToMany = context.hasToMany[entity.index]
+        var blocks = LMDBBlocks(context, exact: false)
+        try context.tags[entity.index].withUnsafeBufferPointer { tags in
+            try records.withCursor(dbi) { cursor in
+                var k = MDB_val(), data = MDB_val()
+                var rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST)
+                var skipped = 0
+                while rc == 0, skipped < descriptor.fetchOffset {
                     skipped += 1
-                } else {
+                    rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)
+                }
+                while rc == 0 {
                     guard k.mv_size == 8 else {
                         throw badKey(entity, size: k.mv_size, file: records.file)
                     }
                     let key = LMDBKeyCodec.readBigEndian(k.mv_data)
-                    result.append(try records.snapshot(entity, key, data.bytes, into: &blocks))
+                    let bytes = data.bytes
+                    let links = try LMDBRecordCodec.quickCheck(bytes, key: key, tags: tags, toOnes: toOnes) ?? LMDBRecordCodec.check(bytes, entity, key: key, file: records.file)
+                    if hasToMany || bytes.count > UInt32.max {
+                        result.append(try records.snapshot(entity, key, bytes, links: links, into: &blocks))
+                    } else {
+                        let (block, offset) = blocks.append(bytes, entity)
+                        result.append(LMDBSnapshot(key: key, block: block, at: offset, count: bytes.count, links: links, relationships: nil))
+                    }
                     if result.count == limit { return }
+                    rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)
                 }
-                rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)
+                if rc != MDB_NOTFOUND { try lmdbCheck(rc, "scan \(entity.name)") }
             }
-            if rc != MDB_NOTFOUND { try lmdbCheck(rc, "scan \(entity.name)") }
         }
         return result
     }

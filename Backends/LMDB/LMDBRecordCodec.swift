@@ -126,25 +126,39 @@ enum LMDBRecordCodec {
 
     /// A fast 32-bit checksum over 8-byte words (multiply-xorshift), enough to catch damaged bytes;
     /// with `key` (record version 2) the key is its first word, so a record moved to another key fails.
+    ///
+    /// Every scanned or fetched record pays it (docs/formats/lmdb.md defines the value; limit:
+    /// Benchmarks/Thresholds/lmdb-scan.txt): the words are read with wrapping arithmetic and no
+    /// overflow checks, and the last 1–7 bytes with one load that ends at the last byte, shifted
+    /// (the same value as composing them little-endian byte by byte, at an eighth of the cost).
     static func checksum(_ bytes: UnsafeRawBufferPointer, key: Int64?) -> UInt32 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        let n = bytes.count
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: n)
         if let key {
             h = (h ^ UInt64(bitPattern: key)) &* 0xBF58_476D_1CE4_E5B9
-            h ^= h >> 31
-        }
-        var i = 0
-        let n = bytes.count
-        while i + 8 <= n {
-            h = (h ^ bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-            h ^= h >> 31
-            i += 8
+            h ^= h &>> 31
         }
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < n { tail |= UInt64(bytes[i]) << shift; shift += 8; i += 1 }
+        if let base = bytes.baseAddress {
+            let words = n &>> 3
+            var w = 0
+            while w < words {
+                h = (h ^ base.loadUnaligned(fromByteOffset: w &<< 3, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+                h ^= h &>> 31
+                w &+= 1
+            }
+            let rest = n & 7
+            if rest != 0 {
+                if n >= 8 {
+                    tail = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)) &>> UInt64(64 &- 8 &* rest)
+                } else {
+                    for j in 0..<rest { tail |= UInt64(base.load(fromByteOffset: j, as: UInt8.self)) &<< UInt64(8 &* j) }
+                }
+            }
+        }
         h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
-        h ^= h >> 29
-        return UInt32(truncatingIfNeeded: h ^ (h >> 32))
+        h ^= h &>> 29
+        return UInt32(truncatingIfNeeded: h ^ (h &>> 32))
     }
 
     /// Decodes a stored record of `entity`.
@@ -252,45 +266,62 @@ enum LMDBRecordCodec {
     /// `check` in one pass over the bytes, without errors: the offset of the first to-one when the
     /// record is sound, `nil` when anything is off — or it holds a URL, which only `check` parses —
     /// and `check` is to say what (`tags`: `tag(of:)` of each attribute; `toOnes`: how many to-ones).
+    ///
+    /// Every scanned and fetched record runs it (limit: Benchmarks/Thresholds/lmdb-scan.txt), so it
+    /// is written for that: a value whose tag is the attribute's own moves on by a width read from a
+    /// constant table (one shift, no jump table), a one-byte length is read without the LEB128
+    /// loop, and positions are only compared with the end where a read depends on it — the final
+    /// `p == n` catches a value that ran past it.
     @inline(__always)
     static func quickCheck(_ bytes: UnsafeRawBufferPointer, key: Int64, tags: UnsafeBufferPointer<UInt8>, toOnes: Int) -> Int? {
         let n = bytes.count
         guard n >= 5, let base = bytes.baseAddress, base.load(as: UInt8.self) == version else { return nil }
-        guard UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 1, as: UInt32.self)) == checksum(UnsafeRawBufferPointer(rebasing: bytes[5...]), key: key) else { return nil }
+        guard UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 1, as: UInt32.self)) == checksum(UnsafeRawBufferPointer(start: base + 5, count: n &- 5), key: key) else { return nil }
+        // The width of a fixed-size value by tag, 5 bits per tag: bool 0, int, double and date 8,
+        // UUID 16.
+        let widths: UInt64 = 8 << (3 * 5) | 8 << (4 * 5) | 8 << (6 * 5) | 16 << (8 * 5)
         var p = 5
         for expected in tags {
             guard p < n else { return nil }
             let tag = base.load(fromByteOffset: p, as: UInt8.self)
-            p += 1
-            if tag == 0 { continue }
-            guard tag == expected || (expected == 1 && tag == 2) else { return nil }
-            switch tag {
-            case 1, 2: break
-            case 3, 4, 6: p += 8
-            case 8: p += 16
-            case 5, 7:
-                var length = 0
-                var shift = 0
-                while true {
-                    guard p < n, shift < 63 else { return nil }
-                    let b = base.load(fromByteOffset: p, as: UInt8.self)
-                    p += 1
-                    length |= Int(b & 0x7F) << shift
-                    if b < 0x80 { break }
-                    shift += 7
-                }
-                guard length >= 0, length <= n - p else { return nil }
-                p += length
-            default: return nil
+            p &+= 1
+            guard tag == expected else {
+                if tag == 0 || (tag == 2 && expected == 1) { continue }
+                return nil
             }
-            guard p <= n else { return nil }
+            switch tag {
+            case 5, 7:
+                guard p < n else { return nil }
+                let first = base.load(fromByteOffset: p, as: UInt8.self)
+                p &+= 1
+                var length = Int(first)
+                if first >= 0x80 {
+                    length &= 0x7F
+                    var shift = 7
+                    while true {
+                        guard p < n, shift < 63 else { return nil }
+                        let b = base.load(fromByteOffset: p, as: UInt8.self)
+                        p &+= 1
+                        length |= Int(b & 0x7F) << shift
+                        if b < 0x80 { break }
+                        shift &+= 7
+                    }
+                }
+                guard length >= 0, length <= n &- p else { return nil }
+                p &+= length
+            case 9:
+                return nil
+            default:
+                p &+= Int(truncatingIfNeeded: (widths &>> (UInt64(tag) &* 5)) & 31)
+            }
         }
+        guard p <= n else { return nil }
         let links = p
         for _ in 0..<toOnes {
             guard p < n else { return nil }
             switch base.load(fromByteOffset: p, as: UInt8.self) {
-            case 0: p += 1
-            case 1: p += 9
+            case 0: p &+= 1
+            case 1: p &+= 9
             default: return nil
             }
         }

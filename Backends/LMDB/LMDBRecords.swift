@@ -180,7 +180,15 @@ struct LMDBRecords {
     /// relationships has its lists read now, while the transaction is open.
     @inline(__always)
     func snapshot(_ entity: EntitySchema, _ key: Int64, _ bytes: UnsafeRawBufferPointer, into blocks: inout LMDBBlocks) throws -> LMDBSnapshot {
-        let links = try context.check(bytes, entity, key: key)
+        try snapshot(entity, key, bytes, links: try context.check(bytes, entity, key: key), into: &blocks)
+    }
+
+    /// `snapshot(_:_:_:into:)` of a record whose bytes `check` accepted (`links`: what it returned).
+    @inline(__always)
+    func snapshot(_ entity: EntitySchema, _ key: Int64, _ bytes: UnsafeRawBufferPointer, links: Int, into blocks: inout LMDBBlocks) throws -> LMDBSnapshot {
+        guard bytes.count <= UInt32.max else {
+            throw StrataError(.corruptStore, "Record \(key) of '\(entity.name)' claims \(bytes.count) bytes; restore the environment from a backup.", entity: entity.name, file: file)
+        }
         var relationships: [RelationshipValue]?
         if context.hasToMany[entity.index] {
             let names = entity.destinationNames
@@ -191,8 +199,8 @@ struct LMDBRecords {
             }
             relationships = built
         }
-        let (block, offset) = blocks.append(bytes)
-        return LMDBSnapshot(entity: entity, key: key, block: block, at: offset, count: bytes.count, links: links, relationships: relationships)
+        let (block, offset) = blocks.append(bytes, entity)
+        return LMDBSnapshot(key: key, block: block, at: offset, count: bytes.count, links: links, relationships: relationships)
     }
 
     /// The snapshot a client sees for a record.
@@ -227,11 +235,12 @@ struct LMDBBlocks {
         self.exact = exact
     }
 
-    /// Copies `bytes` into the current block (a new one when they do not fit) and says where.
+    /// Copies a record of `entity` into the current block (a new one when they do not fit or the
+    /// block holds another entity's records) and says where.
     @inline(__always)
-    mutating func append(_ bytes: UnsafeRawBufferPointer) -> (LMDBBytes, Int) {
-        if let current, current.room(bytes.count) { return (current, current.append(bytes)) }
-        let block = LMDBBytes.make(capacity: exact ? bytes.count : max(bytes.count, LMDBBytes.blockSize), storeIdentifier: context.storeIdentifier)
+    mutating func append(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema) -> (LMDBBytes, Int) {
+        if let current, current.room(bytes.count, entity) { return (current, current.append(bytes)) }
+        let block = LMDBBytes.make(capacity: exact ? bytes.count : max(bytes.count, LMDBBytes.blockSize), entity: entity, storeIdentifier: context.storeIdentifier)
         current = block
         return (block, block.append(bytes))
     }

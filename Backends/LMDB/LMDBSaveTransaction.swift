@@ -193,10 +193,13 @@ final class LMDBSaveTransaction {
     private func assignKeys<S: DataStoreSnapshot>(_ snapshots: [S], firstKeys: [String: Int64]) throws {
         remap.reserveCapacity(snapshots.count)
         var next = firstInserted
+        // Read once: inside the loop's closure `layout.schema` was copied (and destroyed) per
+        // inserted record (limit: Benchmarks/Thresholds/lmdb-insert.txt).
+        let schema = layout.schema
         try snapshots.withUnsafeBufferPointer { snapshots in
             for n in snapshots.indices {
                 let id = snapshots[n].persistentIdentifier
-                let entity = try SaveValidation.entity(of: id, given: snapshots[n].entity, in: layout.schema)
+                let entity = try SaveValidation.entity(of: id, given: snapshots[n].entity, in: schema)
                 if !firstKeys.isEmpty, temporaries[entity.index].isEmpty, let chosen = firstKeys[entity.name] {
                     // The entity's first insert takes the key the request chooses (`SaveRequest.firstKeys`):
                     // every key from `firstInserted` on is still this save's, the keys skipped nobody's.
@@ -217,31 +220,42 @@ final class LMDBSaveTransaction {
     #endif
     private var lastReference: (id: PersistentIdentifier, destination: Int, key: Int64)?
 
-    /// Resolves references; a new permanent reference must name a record stored before the save,
-    /// checked with the snapshot (the contract's fault order). One the record already held stays,
-    /// even dangling (noAction).
-    private func resolver(_ entity: EntitySchema, source: PersistentIdentifier, stored: [Link]? = nil) -> (PersistentIdentifier, Int) throws -> Int64 {
-        { [self] target, r in
-            let destination = entities[entity.destinationIndices[r]]
-            if let last = lastReference, last.destination == destination.index, last.id == target { return last.key }
-            let key = try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: r, storeIdentifier: storeIdentifier, remapping: remap)
-            var held = false
-            try SaveValidation.checkNewReference(target, from: entity, relationship: r, source: source) {
-                held = stored?[r].keys.contains(key) == true
-                return try held || (!isInserted(destination.index, key) && records.exists(destination, key))
-            }
-            if held { return key }
-            lastReference = (target, destination.index, key)
-            return key
+    /// Resolves reference `target` of relationship `r` of `source`; a new permanent reference must
+    /// name a record stored before the save, checked with the snapshot (the contract's fault
+    /// order). One the record already held (`stored`) stays, even dangling (noAction).
+    ///
+    /// A method called from a closure literal, not a returned closure: that one was a heap
+    /// context allocated and freed per saved record (limit: Benchmarks/Thresholds/lmdb-insert.txt).
+    private func resolve(_ target: PersistentIdentifier, _ r: Int, of entity: EntitySchema, source: PersistentIdentifier, stored: [Link]?) throws -> Int64 {
+        let destination = entities[entity.destinationIndices[r]]
+        if let last = lastReference, last.destination == destination.index, last.id == target { return last.key }
+        let key = try SaveValidation.referenceKey(target, to: destination, from: entity, relationship: r, storeIdentifier: storeIdentifier, remapping: remap)
+        var held = false
+        try SaveValidation.checkNewReference(target, from: entity, relationship: r, source: source) {
+            held = stored?[r].keys.contains(key) == true
+            return try held || (!isInserted(destination.index, key) && records.exists(destination, key))
         }
+        if held { return key }
+        lastReference = (target, destination.index, key)
+        return key
     }
 
     private func links(_ snapshot: some DataStoreSnapshot, _ entity: EntitySchema, stored: [Link]? = nil) throws -> [Link] {
-        try SaveValidation.links(snapshot.relationshipValues, of: entity, identifier: snapshot.persistentIdentifier, resolve: resolver(entity, source: snapshot.persistentIdentifier, stored: stored))
+        let source = snapshot.persistentIdentifier
+        return try SaveValidation.links(snapshot.relationshipValues, of: entity, identifier: source) { target, r in
+            try resolve(target, r, of: entity, source: source, stored: stored)
+        }
     }
 
+    /// The to-one targets of `links` (`nil` for a to-many), in one allocation of the final size.
     private func toOnes(_ links: [Link]) -> [Int64?] {
-        links.map { if case .one(let k) = $0 { k } else { nil } }
+        @inline(__always)
+        func target(_ link: Link) -> Int64? { if case .one(let k) = link { k } else { nil } }
+        if links.count == 1 { return [target(links[0])] }
+        return [Int64?](unsafeUninitializedCapacity: links.count) { buffer, initialized in
+            for i in links.indices { (buffer.baseAddress! + i).initialize(to: target(links[i])) }
+            initialized = links.count
+        }
     }
 
     private func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
@@ -273,7 +287,7 @@ final class LMDBSaveTransaction {
             if let scope = request.updatedProperties[id] {
                 // A partial update writes the listed properties over the record as stored now.
                 let merged = try scope.merged(attributes: attributes, links: sent, storedAttributes: record.attributes, storedLinks: stored, entity: entity, identifier: id) { value, r in
-                    try SaveValidation.link(value, of: entity, relationship: r, identifier: id, resolve: resolver(entity, source: id, stored: stored))
+                    try SaveValidation.link(value, of: entity, relationship: r, identifier: id) { target, r in try resolve(target, r, of: entity, source: id, stored: stored) }
                 }
                 if merged.attributes != attributes || merged.links != sent { refreshed.insert(Key(entity: entity.index, key: key)) }
                 (attributes, sent) = merged

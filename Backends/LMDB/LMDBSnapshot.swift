@@ -21,17 +21,19 @@ import Foundation
 /// A block lives as long as any snapshot of it: keeping one snapshot of a large scan keeps its block
 /// (at most `LMDBBytes.blockSize` bytes) alive.
 public struct LMDBSnapshot: DataStoreSnapshot, @unchecked Sendable {
-    /// The entity.
-    public let entity: EntitySchema
     /// `LMDBValues`, `LMDBBytes`, or `LMDBLinkedBytes`, as `kind` says (one reference: copying or
-    /// destroying a snapshot is one retain or release, no switch over cases).
+    /// destroying a snapshot is one retain or release, no switch over cases). The entity is held
+    /// there too (a block holds one entity's records), so a scan's snapshot is 32 bytes and one
+    /// retain: the result array of a large scan is memory written for the first time, and its
+    /// size is part of the scan's cost (limit: Benchmarks/Thresholds/lmdb-scan.txt).
     private let storage: AnyObject
     /// The stored record's key (stored kinds).
     private let key: Int64
-    /// Where the record's bytes start in the block, and how many there are (stored kinds).
-    private let offset: Int, count: Int
+    /// Where the record's bytes start in the block, and how many there are (stored kinds; LMDB
+    /// holds no value of more than `UInt32.max` bytes, and `LMDBRecords` refuses one).
+    private let offset: UInt32, count: UInt32
     /// Where the to-ones start within the record (stored kinds; `LMDBRecordCodec.check`).
-    private let links: Int
+    private let links: UInt32
     private let kind: Kind
 
     private enum Kind: UInt8 {
@@ -43,10 +45,18 @@ public struct LMDBSnapshot: DataStoreSnapshot, @unchecked Sendable {
         case linkedBytes
     }
 
+    /// The entity.
+    public var entity: EntitySchema {
+        switch kind {
+        case .values: values.entity
+        case .bytes: unsafeDowncast(storage, to: LMDBBytes.self).header.entity
+        case .linkedBytes: unsafeDowncast(storage, to: LMDBLinkedBytes.self).block.header.entity
+        }
+    }
+
     /// Builds a snapshot from values in the entity's order.
     public init(entity: EntitySchema, persistentIdentifier: PersistentIdentifier, attributes: [Value], relationships: [RelationshipValue]) {
-        self.entity = entity
-        storage = LMDBValues(persistentIdentifier, attributes, relationships)
+        storage = LMDBValues(entity, persistentIdentifier, attributes, relationships)
         key = 0
         offset = 0
         count = 0
@@ -54,14 +64,14 @@ public struct LMDBSnapshot: DataStoreSnapshot, @unchecked Sendable {
         kind = .values
     }
 
-    /// A snapshot of a record's checked bytes in `block`; `relationships` when the entity has a
-    /// to-many (its lists were read with the record).
-    init(entity: EntitySchema, key: Int64, block: LMDBBytes, at offset: Int, count: Int, links: Int, relationships: [RelationshipValue]?) {
-        self.entity = entity
+    /// A snapshot of a record's checked bytes in `block` (whose entity it is); `relationships`
+    /// when the entity has a to-many (its lists were read with the record).
+    @inline(__always)
+    init(key: Int64, block: LMDBBytes, at offset: Int, count: Int, links: Int, relationships: [RelationshipValue]?) {
         self.key = key
-        self.offset = offset
-        self.count = count
-        self.links = links
+        self.offset = UInt32(truncatingIfNeeded: offset)
+        self.count = UInt32(truncatingIfNeeded: count)
+        self.links = UInt32(truncatingIfNeeded: links)
         if let relationships {
             storage = LMDBLinkedBytes(block, relationships)
             kind = .linkedBytes
@@ -80,24 +90,27 @@ public struct LMDBSnapshot: DataStoreSnapshot, @unchecked Sendable {
     /// Runs `body` with the record's bytes (stored kinds).
     @inline(__always)
     private func withBytes<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
-        block.withUnsafeMutablePointerToElements { body(UnsafeRawBufferPointer(start: $0 + offset, count: count)) }
+        block.withUnsafeMutablePointerToElements { body(UnsafeRawBufferPointer(start: $0 + Int(offset), count: Int(count))) }
     }
 
     /// The record's identifier.
     public var persistentIdentifier: PersistentIdentifier {
         if kind == .values { return values.id }
-        return PersistentIdentifier(storeIdentifier: block.header.storeIdentifier, entityName: entity.name, primaryKey: key)
+        let header = block.header
+        return PersistentIdentifier(storeIdentifier: header.storeIdentifier, entityName: header.entity.name, primaryKey: key)
     }
 
     /// The attribute value at `index`, decoded from the stored bytes when the snapshot has them.
     public func attributeValue(at index: Int) -> Value {
         if kind == .values { return values.attributes[index] }
+        let entity = block.header.entity
         return withBytes { LMDBRecordCodec.checkedValue(at: index, $0, entity) }
     }
 
     /// Every attribute value, decoded in one pass from the stored bytes when the snapshot has them.
     public var attributeValues: [Value] {
         if kind == .values { return values.attributes }
+        let entity = block.header.entity
         return withBytes { LMDBRecordCodec.checkedValues($0, entity) }
     }
 
@@ -129,12 +142,14 @@ public struct LMDBSnapshot: DataStoreSnapshot, @unchecked Sendable {
 
     /// The to-ones decoded from the bytes (an entity without to-many relationships).
     private func decodedRelationships() -> [RelationshipValue] {
+        let header = block.header
+        let entity = header.entity
         let names = entity.destinationNames
-        let store = block.header.storeIdentifier
+        let store = header.storeIdentifier
         var result: [RelationshipValue] = []
         result.reserveCapacity(names.count)
         withBytes { bytes in
-            LMDBRecordCodec.checkedToOne(bytes, entity, links: links) { r, target in
+            LMDBRecordCodec.checkedToOne(bytes, entity, links: Int(links)) { r, target in
                 while result.count < r { result.append(.toOne(nil)) }
                 result.append(.toOne(PersistentIdentifier(storeIdentifier: store, entityName: names[r], primaryKey: target)))
             }
@@ -146,11 +161,13 @@ public struct LMDBSnapshot: DataStoreSnapshot, @unchecked Sendable {
 
 /// A snapshot's values, when it was built from values.
 final class LMDBValues {
+    let entity: EntitySchema
     let id: PersistentIdentifier
     let attributes: [Value]
     let relationships: [RelationshipValue]
 
-    init(_ id: PersistentIdentifier, _ attributes: [Value], _ relationships: [RelationshipValue]) {
+    init(_ entity: EntitySchema, _ id: PersistentIdentifier, _ attributes: [Value], _ relationships: [RelationshipValue]) {
+        self.entity = entity
         self.id = id
         self.attributes = attributes
         self.relationships = relationships
@@ -176,16 +193,18 @@ final class LMDBBytes: ManagedBuffer<LMDBBytes.Header, UInt8> {
     /// cost, small enough that one kept snapshot does not hold much memory.
     static let blockSize = 32 << 10
 
-    /// The store identifier every snapshot's identifier names, and how full the block is.
+    /// The entity of every record in the block, the store identifier every snapshot's identifier
+    /// names, and how full the block is.
     struct Header {
+        let entity: EntitySchema
         let storeIdentifier: String
         var used: Int
         let capacity: Int
     }
 
     /// A new empty block of `capacity` bytes.
-    static func make(capacity: Int, storeIdentifier: String) -> LMDBBytes {
-        let buffer = create(minimumCapacity: capacity) { _ in Header(storeIdentifier: storeIdentifier, used: 0, capacity: capacity) }
+    static func make(capacity: Int, entity: EntitySchema, storeIdentifier: String) -> LMDBBytes {
+        let buffer = create(minimumCapacity: capacity) { _ in Header(entity: entity, storeIdentifier: storeIdentifier, used: 0, capacity: capacity) }
         return unsafeDowncast(buffer, to: LMDBBytes.self)
     }
 
@@ -200,9 +219,9 @@ final class LMDBBytes: ManagedBuffer<LMDBBytes.Header, UInt8> {
         }
     }
 
-    /// Whether `count` more bytes fit.
+    /// Whether `count` more bytes of a record of `entity` fit.
     @inline(__always)
-    func room(_ count: Int) -> Bool {
-        withUnsafeMutablePointerToHeader { $0.pointee.capacity - $0.pointee.used >= count }
+    func room(_ count: Int, _ entity: EntitySchema) -> Bool {
+        withUnsafeMutablePointerToHeader { $0.pointee.capacity - $0.pointee.used >= count && $0.pointee.entity === entity }
     }
 }

@@ -119,6 +119,47 @@ struct LMDBCodecTests {
         #expect(try version1.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 8, file: "test") } == record, "version 1 has no key to check")
     }
 
+    /// The checksum as docs/formats/lmdb.md defines it, written plainly (the tail composed byte by
+    /// byte): the codec's faster one must give the same value at every length and offset, or
+    /// every record stored before would read as damaged.
+    static func referenceChecksum(_ bytes: UnsafeRawBufferPointer, key: Int64?) -> UInt32 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        if let key {
+            h = (h ^ UInt64(bitPattern: key)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+        }
+        var i = 0
+        while i + 8 <= bytes.count {
+            var word: UInt64 = 0
+            for j in 0..<8 { word |= UInt64(bytes[i + j]) << (8 * UInt64(j)) }
+            h = (h ^ word) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < bytes.count { tail |= UInt64(bytes[i]) << shift; shift += 8; i += 1 }
+        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
+        h ^= h >> 29
+        return UInt32(truncatingIfNeeded: h ^ (h >> 32))
+    }
+
+    @Test func theChecksumMatchesItsDefinitionAtEveryLength() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        let bytes = (0..<80).map { _ -> UInt8 in state = state &* 6_364_136_223_846_793_005 &+ 1; return UInt8(truncatingIfNeeded: state >> 56) }
+        bytes.withUnsafeBytes { all in
+            for start in 0..<8 {
+                for count in 0...(all.count - start) {
+                    let slice = UnsafeRawBufferPointer(rebasing: all[start..<(start + count)])
+                    for key: Int64? in [nil, 7, -1] {
+                        #expect(LMDBRecordCodec.checksum(slice, key: key) == Self.referenceChecksum(slice, key: key), "\(count) bytes at \(start), key \(String(describing: key))")
+                    }
+                }
+            }
+        }
+        #expect(LMDBRecordCodec.checksum(UnsafeRawBufferPointer(start: nil, count: 0), key: 3) == Self.referenceChecksum(UnsafeRawBufferPointer(start: nil, count: 0), key: 3))
+    }
+
     @Test func valueKeysSortAsTheValuesDo() {
         let values: [Value] = [
             .int(.min), .int(-1), .int(0), .int(1), .int(.max), .double(-.infinity), .double(-2.5), .double(-0.0), .double(0.0), .double(1e-300), .double(3),

@@ -83,4 +83,30 @@ struct LMDBSnapshotTests {
             #expect(fetched.relationshipValues == [.toOne(id(tag))])
         }
     }
+
+    /// A stored snapshot reaches its entity through its block (or its values), which is what keeps
+    /// it at 32 bytes: every snapshot of a fetch, a point lookup and a built one names its own entity,
+    /// whichever entities were read before it into the same fetch's blocks.
+    @Test func everySnapshotNamesItsEntityAndAStoredOneIsThirtyTwoBytes() throws {
+        #expect(MemoryLayout<LMDBSnapshot>.stride == 32, "the scan's result array grows with it (Benchmarks/Thresholds/lmdb-scan.txt)")
+        let dir = try LMDBFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try LMDBFileTests.open(dir.appendingPathComponent("store"))
+        let tagEntity = FixtureDomain.schema.entity(named: "Tag")!, note = FixtureDomain.schema.entity(named: "Note")!
+        let tag = try LMDBSnapshot.inserting(tagEntity, values: ["name": "t"])
+        let notes = try (0..<3).map { try LMDBSnapshot.inserting(note, values: ["text": .string("n\($0)")], relationships: ["tag": .toOne(tag.persistentIdentifier)]) }
+        #expect(tag.entity === tagEntity && notes.allSatisfy { $0.entity === note })
+        let saved = try store.save(SaveRequest(inserted: [tag] + notes))
+        let ids = notes.map { saved.remappedIdentifiers[$0.persistentIdentifier]! }
+        let fetched = try store.fetch(FetchDescriptor(entity: "Note"))
+        #expect(fetched.map(\.persistentIdentifier) == ids)
+        #expect(fetched.allSatisfy { $0.entity === note && $0.persistentIdentifier.entityName == "Note" })
+        let tags = try store.fetch(FetchDescriptor(entity: "Tag"))
+        #expect(tags.count == 1 && tags[0].entity === tagEntity && tags[0].persistentIdentifier.entityName == "Tag")
+        let one = try #require(try store.snapshot(for: ids[1]))
+        #expect(one.entity === note && one["text"] == .string("n1"))
+        // Both kinds of fetch in one query: an identifier filter's lookups and their snapshots.
+        let mixed = try store.fetch(FetchDescriptor(entity: "Note", predicate: .identifierIn([ids[2], ids[0]])))
+        #expect(Set(mixed.map(\.persistentIdentifier)) == [ids[0], ids[2]] && mixed.allSatisfy { $0.entity === note })
+    }
 }

@@ -60,7 +60,9 @@ import Synchronization
     ///
     /// - Throws: `unknownEntity` when the schema has no entity `id.entityName` (as the fetch does).
     public func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
-        let entity = try schema.requireEntity(id.entityName)
+        // The search itself, not `requireEntity`'s wrapper around it (the hottest read; limit:
+        // Benchmarks/Thresholds/memory-fetch-by-id.txt); the wrapper only for its error.
+        guard let entity = schema.entity(named: id.entityName) else { _ = try schema.requireEntity(id.entityName); return nil }
         guard !id.isTemporary, id.storeIdentifier == storeIdentifier else { return nil }
         return lookup(entity, id.primaryKey)
     }

@@ -58,20 +58,34 @@
         DefaultSnapshot(entity: entity, persistentIdentifier: identifier(entity, key), attributes: record.attributes, relationships: relationshipValues(entity, record))
     }
 
+    /// The relationship values a snapshot of `record` carries, built in one allocation of the
+    /// final size: `reserveCapacity` and then `append` went through the array's growth path twice
+    /// per record, the larger part of a memory point lookup's cost above its dictionary floor (limit:
+    /// Benchmarks/Thresholds/memory-fetch-by-id.txt). One relationship, the common case, is an
+    /// array literal, as the floor builds it.
     func relationshipValues(_ entity: EntitySchema, _ record: StoredRecord) -> [RelationshipValue] {
-        var relationships: [RelationshipValue] = []
-        relationships.reserveCapacity(record.links.count)
+        let links = record.links
         let names = entity.destinationNames
-        for (i, link) in record.links.enumerated() {
-            let destination = names[i]
-            switch link {
+        @inline(__always)
+        func value(_ i: Int) -> RelationshipValue {
+            switch links[i] {
             case .one(let k):
-                relationships.append(.toOne(k.map { PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: destination, primaryKey: $0) }))
+                .toOne(k.map { PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: names[i], primaryKey: $0) })
             case .many(let ks):
-                relationships.append(.toMany(ks.map { PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: destination, primaryKey: $0) }))
+                .toMany(ks.map { PersistentIdentifier(storeIdentifier: storeIdentifier, entityName: names[i], primaryKey: $0) })
             }
         }
-        return relationships
+        switch links.count {
+        case 0: return []
+        case 1: return [value(0)]
+        default:
+            return [RelationshipValue](unsafeUninitializedCapacity: links.count) { buffer, initialized in
+                for i in 0..<links.count {
+                    (buffer.baseAddress! + i).initialize(to: value(i))
+                    initialized = i + 1
+                }
+            }
+        }
     }
 
     /// The unique-constraint key of `record` for constraint `c` of `entity`, or `nil` if any part is nil.

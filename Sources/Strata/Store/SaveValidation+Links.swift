@@ -8,10 +8,17 @@ extension SaveValidation {
     ///   (usually `referenceKey`, with a cache in front).
     /// - Throws: `typeMismatch` for a to-one given a list or the reverse, or what `resolve` throws.
     @_spi(StrataEngine) public static func links(_ relationships: [RelationshipValue], of entity: EntitySchema, identifier: PersistentIdentifier, resolve: (PersistentIdentifier, Int) throws -> Int64) throws -> [Link] {
-        var links: [Link] = []
-        links.reserveCapacity(relationships.count)
-        for r in entity.relationships.indices { links.append(try link(relationships[r], of: entity, relationship: r, identifier: identifier, resolve: resolve)) }
-        return links
+        // One allocation of the final size (one relationship: an array literal); `reserveCapacity`
+        // and `append` went through the array's growth path for every inserted record (limit:
+        // Benchmarks/Thresholds/lmdb-insert.txt).
+        let count = entity.relationships.count
+        if count == 1 { return [try link(relationships[0], of: entity, relationship: 0, identifier: identifier, resolve: resolve)] }
+        return try [Link](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for r in 0..<count {
+                (buffer.baseAddress! + r).initialize(to: try link(relationships[r], of: entity, relationship: r, identifier: identifier, resolve: resolve))
+                initialized = r + 1
+            }
+        }
     }
 
     /// Resolves one relationship value (`links` for a single relationship `r`).
