@@ -14,7 +14,7 @@ extension SQLiteStore {
     /// the save changed nothing to record.
     func recordHistory(_ request: SaveRequest<DefaultSnapshot>, _ result: SaveResult<DefaultSnapshot>, _ transaction: SQLSaveTransaction<SQLiteSaveRecords>, last: Int64?) throws -> Int64? {
         let records = transaction.records.records
-        var recorder = HistoryRecorder(storeIdentifier: identifier, requested: HistoryRecorder.requested(request))
+        var recorder = HistoryRecorder(storeIdentifier: identifier, request: request)
         let known = KnownUpdates(request, transaction)
         try recorder.record(request, result, schema: schema, updated: { id in
             if let values = known.values(id, after: result.changedSnapshots[id], records: records) { return values }

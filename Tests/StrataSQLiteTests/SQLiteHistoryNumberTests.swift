@@ -88,4 +88,40 @@ struct SQLiteHistoryNumberTests {
         #expect(try Self.saveTag(try Self.open(file), "c1") == 7)
         #expect(try a.fetchHistory(HistoryQuery()).map(\.token.transaction) == [5, 6, 7])
     }
+
+    /// This version numbers from the table, not from `history_last`, which an older Strata reads
+    /// and writes: the first save that records raises `PRAGMA user_version` to 2, so an older
+    /// Strata (it reads up to 1) refuses the store with `newerFormat` instead of failing on a taken
+    /// number or reusing one below the horizon. A store this version records nothing in keeps
+    /// version 1: no needless upgrade.
+    @Test func recordingRaisesTheFormatVersionAndOnlyRecording() throws {
+        let dir = try SQLiteFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("plain.sqlite")
+        do {
+            let store = try SQLiteStore(SQLiteStoreConfiguration(url: plain, schema: FixtureDomain.schema))
+            let tag = try DefaultSnapshot.inserting(try store.schema.requireEntity("Tag"), values: ["name": "p"])
+            _ = try store.save(SaveRequest(inserted: [tag]))
+        }
+        #expect(try SQLiteFileTests.shell(plain, "PRAGMA user_version") == "1", "saves without history keep the version")
+        do { _ = try Self.open(plain) }
+        #expect(try SQLiteFileTests.shell(plain, "PRAGMA user_version") == "1", "opening with history on writes no version")
+
+        let recorded = dir.appendingPathComponent("recorded.sqlite")
+        do { #expect(try Self.saveTag(try Self.open(recorded), "r1") == 1) }
+        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "2")
+        do { #expect(try Self.saveTag(try Self.open(recorded), "r2") == 2, "this version reads what it raised") }
+        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "2")
+
+        // A store an older Strata recorded in (version 1, `history_last`) is raised by the first
+        // save this version records there.
+        try SQLiteFileTests.edit(recorded, "PRAGMA user_version = 1; INSERT OR REPLACE INTO strata_metadata (key, value) VALUES ('history_last', '2');")
+        do { #expect(try Self.saveTag(try Self.open(recorded), "r3") == 3) }
+        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "2")
+
+        // A version this code does not know yet is refused, as an older Strata refuses 2.
+        try SQLiteFileTests.edit(recorded, "PRAGMA user_version = 3;")
+        let error = try #require(throws: StrataError.self) { try Self.open(recorded) }
+        #expect(error.code == .unsupported)
+    }
 }

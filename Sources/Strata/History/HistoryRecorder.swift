@@ -11,13 +11,38 @@ import Foundation
     private var inserts: [(RecordKey, StoreHistoryChange)] = []
     private var updates: [(RecordKey, StoreHistoryChange)] = []
     private var deletes: [(RecordKey, StoreHistoryChange)] = []
-    private let requested: Set<PersistentIdentifier>
+    private let requested: Requested
     private let storeIdentifier: String
+
+    /// The permanent identifiers the request updated or deleted: one kept as it is for the
+    /// commonest save (one record updated), which builds no set (1,500 instructions a save).
+    private enum Requested: Sendable {
+        case one(PersistentIdentifier)
+        case set(Set<PersistentIdentifier>)
+
+        func contains(_ id: PersistentIdentifier) -> Bool {
+            switch self {
+            case .one(let only): only == id
+            case .set(let set): set.contains(id)
+            }
+        }
+    }
 
     /// A recorder for one save; `requested`: the permanent identifiers the request updated or deleted.
     public init(storeIdentifier: String, requested: Set<PersistentIdentifier>) {
         self.storeIdentifier = storeIdentifier
-        self.requested = requested
+        self.requested = .set(requested)
+    }
+
+    /// A recorder for the save of `request` (the records it updated or deleted are its own changes;
+    /// any other is the store's).
+    public init<S: DataStoreSnapshot>(storeIdentifier: String, request: SaveRequest<S>) {
+        self.storeIdentifier = storeIdentifier
+        if request.updated.count == 1 && request.deleted.isEmpty {
+            requested = .one(request.updated[0].persistentIdentifier)
+        } else {
+            requested = .set(Self.requested(request))
+        }
     }
 
     /// The permanent identifiers a request updates or deletes.
@@ -78,12 +103,16 @@ import Foundation
     /// read back after a reopen equals the one a store kept in memory.
     public func transaction(_ number: Int64, author: String?, timestamp: Date = Date()) -> StoreHistoryTransaction {
         let timestamp = Date(timeIntervalSince1970: (timestamp.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+        let token = StoreHistoryToken(storeIdentifier: storeIdentifier, transaction: number)
+        if inserts.count + updates.count + deletes.count == 1 {
+            // One change (a one-record save): no sorting, no arrays joined.
+            let only = inserts.first ?? updates.first ?? deletes[0]
+            return StoreHistoryTransaction(token: token, author: author, timestamp: timestamp, changes: [only.1])
+        }
         func ordered(_ changes: [(RecordKey, StoreHistoryChange)]) -> [StoreHistoryChange] {
             changes.count < 2 ? changes.map { $0.1 } : changes.sorted { ($0.0.entity, $0.0.key) < ($1.0.entity, $1.0.key) }.map { $0.1 }
         }
-        return StoreHistoryTransaction(
-            token: StoreHistoryToken(storeIdentifier: storeIdentifier, transaction: number), author: author, timestamp: timestamp,
-            changes: ordered(inserts) + ordered(updates) + ordered(deletes))
+        return StoreHistoryTransaction(token: token, author: author, timestamp: timestamp, changes: ordered(inserts) + ordered(updates) + ordered(deletes))
     }
 
     private static func same(_ a: RelationshipValue, _ b: RelationshipValue, ordered: Bool) -> Bool {
