@@ -42,6 +42,12 @@ extension LMDBSaveTransaction {
             guard let now = try load(k.entity, k.key) else { continue }
             let before = cache[k]?.original ?? now
             let destinations = entity.destinationNames
+            if oldLists?.isEmpty ?? true, before.toOne == now.toOne {
+                // No list kept and no to-one moved: no relationship changed, so no lists at all
+                // (the recorder compares none).
+                recorder.updated(entity, k.key, old: (before.attributes, []), new: (now.attributes, []))
+                continue
+            }
             var old: [RelationshipValue] = [], new: [RelationshipValue] = []
             old.reserveCapacity(destinations.count)
             new.reserveCapacity(destinations.count)

@@ -48,7 +48,7 @@ enum SQLiteHistory {
         let statement = try db.prepare(.historyInsert)
         try statement.bind(.integer(number), at: 1)
         try statement.bind(author.map { .text($0) } ?? .null, at: 2)
-        try transaction.encoded().withUnsafeBytes { bytes in
+        try transaction.withEncoded { bytes in
             try statement.bindStatic(bytes, at: 3)
             defer { statement.reset() }
             while try statement.step() {}
