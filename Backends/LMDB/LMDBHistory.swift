@@ -89,13 +89,13 @@ struct LMDBHistory {
         try LMDBMeta.put(txn, meta, "format", withUnsafeBytes(of: LMDBMeta.historyFormatVersion.bigEndian) { Array($0) })
     }
 
-    /// Appends a transaction (numbered after `newest` by the caller).
-    func append(_ transaction: StoreHistoryTransaction) throws {
+    /// Appends the transaction `recorder` built as number `number` (after `newest`, by the caller).
+    func append(_ number: Int64, _ recorder: HistoryRecorder, author: String?) throws {
         // The key on the stack and the JSON in the writer's buffer: LMDB copies both into its page.
         var key: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes ≥ "history." + 20 digits
         let rc = withUnsafeMutableBytes(of: &key) { k in
-            let count = Self.writeEntryKey(transaction.token.transaction, into: k)
-            return transaction.withEncoded { v in
+            let count = Self.writeEntryKey(number, into: k)
+            return recorder.withEncodedTransaction(number, author: author) { v in
                 var kv = MDB_val(mv_size: count, mv_data: k.baseAddress)
                 var vv = MDB_val(mv_size: v.count, mv_data: UnsafeMutableRawPointer(mutating: v.baseAddress))
                 return mdb_put(txn, meta, &kv, &vv, 0)

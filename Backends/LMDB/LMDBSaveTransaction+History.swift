@@ -84,7 +84,7 @@ extension LMDBSaveTransaction {
             try history.raiseFormat()
             number = try history.newest + 1
         }
-        try history.append(recorder.transaction(number, author: request.author))
+        try history.append(number, recorder, author: request.author)
         return number
     }
 }

@@ -42,13 +42,12 @@ enum SQLiteHistory {
             try raiseFormat(db)
             number = try newest(db) + 1
         }
-        let transaction = recorder.transaction(number, author: author)
         // The statement by its slot, the JSON bound in place (no copy into `Data`): SQLite copies
         // nothing either, the bytes live until the step is done and the binding is cleared.
         let statement = try db.prepare(.historyInsert)
         try statement.bind(.integer(number), at: 1)
         try statement.bind(author.map { .text($0) } ?? .null, at: 2)
-        try transaction.withEncoded { bytes in
+        try recorder.withEncodedTransaction(number, author: author) { bytes in
             try statement.bindStatic(bytes, at: 3)
             defer { statement.reset() }
             while try statement.step() {}

@@ -10,6 +10,10 @@ struct HistoryEncodingTests {
     }
 
     static let texts = ["", "plain", "quote \" backslash \\ slash /", "a\u{0}b\u{1}\u{1f}\n\r\t", "👩‍👩‍👧 é 中", "\u{7f}\u{80}"]
+        // The writer copies eight plain bytes at a time: a special byte at every place of a word,
+        // and the bytes beside the special ones (0x1F/0x20, 0x21/0x22/0x23, 0x5B/0x5C/0x5D).
+        + (0..<17).flatMap { i in ["\"", "\\", "\u{1f}", "\u{0}"].map { String(repeating: "x", count: i) + $0 + String(repeating: "é", count: 17 - i) } }
+        + [" !#[]~\u{7f} !#[]~\u{7f} !#[]~\u{7f}", "0123456789abcdef0123456789abcdef"]
 
     static var transactions: [StoreHistoryTransaction] {
         var values = ValueTests.edges

@@ -105,18 +105,17 @@ struct HistoryJSONWriter {
     }
 
     private mutating func unsigned(_ n: UInt64) {
-        reserve(20)
-        var digits = 1, rest = n / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        var value = n, at = count + digits - 1
+        // Backwards into the 20 bytes after the end (room for any UInt64), then moved to the end:
+        // one division per digit, not two.
+        reserve(40)
+        var value = n, at = count + 39
         repeat {
             base[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
             value /= 10
             at -= 1
         } while value > 0
+        let digits = count + 39 - at
+        (base + count).update(from: base + at + 1, count: digits)
         count += digits
     }
 
@@ -127,7 +126,22 @@ struct HistoryJSONWriter {
             reserve(utf8.count * 6 + 2)
             base[count] = UInt8(ascii: "\"")
             count += 1
-            for b in utf8 {
+            var i = 0
+            let n = utf8.count, source = utf8.baseAddress
+            while i < n {
+                // Eight plain bytes at once (no control character, quote or backslash), the usual
+                // case of an identifier or a name: copied as one word.
+                if i + 8 <= n, let source {
+                    let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                    if Self.isPlain(word) {
+                        UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
+                        count += 8
+                        i += 8
+                        continue
+                    }
+                }
+                let b = utf8[i]
+                i += 1
                 guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else {
                     base[count] = b
                     count += 1
@@ -154,6 +168,18 @@ struct HistoryJSONWriter {
             base[count] = UInt8(ascii: "\"")
             count += 1
         }
+    }
+
+    /// Whether none of the eight bytes of `word` is below 0x20, a quote or a backslash (bytes of
+    /// 0x80 and above, UTF-8's multi-byte sequences, are plain): the classic "has a zero byte" test
+    /// on the word, on the word xor each special byte, and for "below 0x20".
+    @inline(__always) private static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        // A byte below 0x20: (b - 0x20) borrows into its high bit while b's own high bit is clear.
+        let below = (word &- ones &* 0x20) & ~word & highs
+        let quote = hasZero(word ^ (ones &* 0x22)), backslash = hasZero(word ^ (ones &* 0x5C))
+        return below | quote | backslash == 0
     }
 
     private mutating func double(_ d: Double) {
@@ -208,22 +234,30 @@ struct HistoryJSONWriter {
     }
 
     mutating func transaction(_ t: StoreHistoryTransaction) {
+        transaction(token: t.token, author: t.author, timestamp: t.timestamp, changes: t.changes)
+    }
+
+    /// A transaction from its parts (`HistoryRecorder.withEncodedTransaction` writes one change
+    /// without building the transaction).
+    mutating func transaction(token: StoreHistoryToken, author: String?, timestamp: Date, changes: some RandomAccessCollection<StoreHistoryChange>) {
         raw("{\"token\":{\"storeIdentifier\":")
-        string(t.token.storeIdentifier)
+        string(token.storeIdentifier)
         raw(",\"transaction\":")
-        integer(t.token.transaction)
+        integer(token.transaction)
         byte(UInt8(ascii: "}"))
-        if let author = t.author {
+        if let author {
             raw(",\"author\":")
             string(author)
         }
         raw(",\"timestamp\":")
-        let milliseconds = t.timestamp.timeIntervalSince1970 * 1000
+        let milliseconds = timestamp.timeIntervalSince1970 * 1000
         if milliseconds == milliseconds.rounded(), abs(milliseconds) < 9e15 { integer(Int64(milliseconds)) } else { double(milliseconds) }
         raw(",\"changes\":[")
-        for i in t.changes.indices {
-            if i > 0 { byte(UInt8(ascii: ",")) }
-            change(t.changes[i])
+        var first = true
+        for change in changes {
+            if !first { byte(UInt8(ascii: ",")) }
+            first = false
+            self.change(change)
         }
         raw("]}")
     }
