@@ -125,4 +125,24 @@ struct LMDBHistoryNumberTests {
         do { #expect(try Self.saveTag(try Self.open(recorded), "r3") == 3) }
         #expect(try Self.format(recorded) == 2)
     }
+
+    /// An environment written by an earlier Strata (bdf7791, Tests/Fixtures/HistoryStores): this
+    /// version reads its four transactions, records the fifth after them and raises the format.
+    @Test func anEnvironmentWrittenByTheLastVersionReadsAndRecordsOn() throws {
+        let dir = try LMDBFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/HistoryStores/lmdb")
+        let folder = dir.appendingPathComponent("store")
+        try FileManager.default.copyItem(at: fixture, to: folder)
+        #expect(try Self.format(folder) == 1)
+        do {
+            let store = try Self.open(folder)
+            let history = try store.fetchHistory(HistoryQuery())
+            #expect(history.map(\.token.transaction) == [1, 2, 3, 4])
+            #expect(history.allSatisfy { !$0.changes.isEmpty })
+            #expect(try Self.saveTag(store, "after") == 5)
+        }
+        #expect(try Self.format(folder) == 2)
+    }
 }

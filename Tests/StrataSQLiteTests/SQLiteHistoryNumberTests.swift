@@ -124,4 +124,22 @@ struct SQLiteHistoryNumberTests {
         let error = try #require(throws: StrataError.self) { try Self.open(recorded) }
         #expect(error.code == .unsupported)
     }
+
+    /// A store written by an earlier Strata (bdf7791, Tests/Fixtures/HistoryStores): this version
+    /// reads its four transactions, records the fifth after them and raises the version.
+    @Test func aStoreWrittenByTheLastVersionReadsAndRecordsOn() throws {
+        let dir = try SQLiteFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/HistoryStores/sqlite/store.sqlite")
+        let file = dir.appendingPathComponent("store.sqlite")
+        try FileManager.default.copyItem(at: fixture, to: file)
+        #expect(try SQLiteFileTests.shell(file, "PRAGMA user_version") == "1")
+        let store = try Self.open(file)
+        let history = try store.fetchHistory(HistoryQuery())
+        #expect(history.map(\.token.transaction) == [1, 2, 3, 4])
+        #expect(history.allSatisfy { !$0.changes.isEmpty })
+        #expect(try Self.saveTag(store, "after") == 5)
+        #expect(try SQLiteFileTests.shell(file, "PRAGMA user_version") == "2")
+    }
 }
