@@ -201,7 +201,7 @@ enum LMDBFormat {
             }
             let layout = try LMDBLayout(schema: schema, txn: txn, create: true)
             let identifier = PersistentIdentifier.makeStoreIdentifier()
-            try LMDBMeta.put(txn, meta, "format", withUnsafeBytes(of: LMDBMeta.formatVersion.bigEndian) { Array($0) })
+            try LMDBMeta.put(txn, meta, "format", withUnsafeBytes(of: LMDBMeta.createdFormatVersion.bigEndian) { Array($0) })
             try LMDBMeta.put(txn, meta, "fingerprint", Array(schema.fingerprint.utf8))
             try LMDBMeta.put(txn, meta, "store", Array(identifier.utf8))
             try writeRecord(txn, meta, schema: schema)

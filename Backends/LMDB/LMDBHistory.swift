@@ -77,18 +77,43 @@ struct LMDBHistory {
     /// The newest deleted transaction number (0: none).
     var horizon: Int64 { get throws { try counter("history_horizon") } }
 
-    /// Appends a transaction (numbered after `newest` by the caller).
-    func append(_ transaction: StoreHistoryTransaction) throws {
-        var key = Self.entryKey(transaction.token.transaction)
-        var value = try transaction.encoded()
-        let rc = key.withUnsafeMutableBytes { k in
-            value.withUnsafeMutableBytes { v in
-                var kv = MDB_val(mv_size: k.count, mv_data: k.baseAddress)
-                var vv = MDB_val(mv_size: v.count, mv_data: v.baseAddress)
+    /// Raises the environment's `format` to `LMDBMeta.historyFormatVersion` if it is below: called
+    /// in the write transaction of a save that records, whenever the store does not know that its
+    /// own last save recorded (then the format is raised already), so an older Strata, which would
+    /// number from the stale `history_last`, refuses the environment (`newerFormat`) rather than
+    /// overwrite entries. One metadata read on such a save; a write only the first time.
+    func raiseFormat() throws {
+        let format = try LMDBMeta.get(txn, meta, "format")
+        let version = format.flatMap { $0.count == 4 ? $0.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) } : nil } ?? 0
+        guard version < LMDBMeta.historyFormatVersion else { return }
+        try LMDBMeta.put(txn, meta, "format", withUnsafeBytes(of: LMDBMeta.historyFormatVersion.bigEndian) { Array($0) })
+    }
+
+    /// Appends the transaction `recorder` built as number `number` (after `newest`, by the caller).
+    func append(_ number: Int64, _ recorder: HistoryRecorder, author: String?) throws {
+        // The key on the stack and the JSON in the writer's buffer: LMDB copies both into its page.
+        var key: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes ≥ "history." + 20 digits
+        let rc = withUnsafeMutableBytes(of: &key) { k in
+            let count = Self.writeEntryKey(number, into: k)
+            return recorder.withEncodedTransaction(number, author: author) { v in
+                var kv = MDB_val(mv_size: count, mv_data: k.baseAddress)
+                var vv = MDB_val(mv_size: v.count, mv_data: UnsafeMutableRawPointer(mutating: v.baseAddress))
                 return mdb_put(txn, meta, &kv, &vv, 0)
             }
         }
         try lmdbCheck(rc, "write a history transaction")
+    }
+
+    /// Writes `entryKey(number)` into `buffer` (at least 28 bytes) and returns its length.
+    static func writeEntryKey(_ number: Int64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = prefix.count + 20
+        for i in prefix.indices { buffer[i] = prefix[i] }
+        var rest = number.magnitude
+        for i in (prefix.count..<count).reversed() {
+            buffer[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+        return count
     }
 
     /// Visits the entries from number `first` in order; stop by returning false.

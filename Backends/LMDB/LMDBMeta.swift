@@ -6,8 +6,18 @@ import Foundation
 /// identifier, and one key counter per entity (`next.<Entity>`, 8 bytes big-endian), so keys are
 /// never reused, also after a delete and a reopen.
 struct LMDBMeta {
-    /// The layout version this code writes and reads.
-    static let formatVersion: UInt32 = 1
+    /// The newest layout version this code reads: 2, an environment this version has written
+    /// history into. Version 2 differs from 1 only there: history numbers come from the last
+    /// `history.` entry, and `history_last` (which version 1 writers keep on every save) is no
+    /// longer written, so a version 1 writer would number from a stale counter and overwrite
+    /// entries. Raising the version the first time this version records makes an older Strata
+    /// refuse the environment (`newerFormat`) instead (docs/formats/lmdb.md, "Format versions").
+    static let formatVersion: UInt32 = 2
+    /// The version a new environment gets, and keeps while this version records no history in it
+    /// (an older Strata reads and writes such an environment as it always did).
+    static let createdFormatVersion: UInt32 = 1
+    /// The version an environment is raised to the first time this version writes history into it.
+    static let historyFormatVersion: UInt32 = 2
 
     let txn: OpaquePointer
     let layout: LMDBLayout

@@ -22,21 +22,32 @@ extension LMDBSaveTransaction {
     /// (`Cached.original`) and the lists kept before their first change (`oldLists`); after, the
     /// cached records as the save leaves them. A relationship is turned into identifiers only when
     /// it changed: an unchanged one is the same placeholder on both sides, which the recorder skips.
-    func recordHistory(requested: Set<PersistentIdentifier>, author: String?, file: String, last: Int64?) throws -> Int64? {
-        var recorder = HistoryRecorder(storeIdentifier: storeIdentifier, requested: requested)
+    func recordHistory<S: DataStoreSnapshot>(_ request: SaveRequest<S>, file: String, last: Int64?) throws -> Int64? {
+        var recorder = HistoryRecorder(storeIdentifier: storeIdentifier, request: request)
         for e in entities.indices {
             for (i, record) in inserted[e].enumerated() where record != nil { recorder.inserted(entities[e], firstInserted[e] + Int64(i)) }
         }
-        var candidates = Set<Key>()
-        for (k, cached) in cache where cached.dirty && cached.original != nil && cached.current != nil { candidates.insert(k) }
-        for k in touched where !isInserted(k.entity, k.key) { candidates.insert(k) }
-        for slot in (oldLists ?? [:]).keys { candidates.insert(Key(entity: slot.entity, key: slot.key)) }
-        for k in candidates.subtracting(deletedSet).sorted(by: { ($0.entity, $0.key) < ($1.entity, $1.key) }) {
+        var candidates: [Key] = []
+        for (k, cached) in cache where cached.dirty && cached.original != nil && cached.current != nil { candidates.append(k) }
+        for k in touched where !isInserted(k.entity, k.key) { candidates.append(k) }
+        if let oldLists { for slot in oldLists.keys { candidates.append(Key(entity: slot.entity, key: slot.key)) } }
+        if candidates.count > 1 || !deletedSet.isEmpty {
+            // Several records (or deletes): each once, none deleted, in entity then key order. A
+            // one-record update, the commonest save, builds no set and sorts nothing.
+            candidates = Set(candidates).subtracting(deletedSet).sorted(by: { ($0.entity, $0.key) < ($1.entity, $1.key) })
+        }
+        for k in candidates {
             let entity = entities[k.entity]
             // A record the save never loaded kept its attributes and to-ones: read as it is now.
             guard let now = try load(k.entity, k.key) else { continue }
             let before = cache[k]?.original ?? now
             let destinations = entity.destinationNames
+            if oldLists?.isEmpty ?? true, before.toOne == now.toOne {
+                // No list kept and no to-one moved: no relationship changed, so no lists at all
+                // (the recorder compares none).
+                recorder.updated(entity, k.key, old: (before.attributes, []), new: (now.attributes, []))
+                continue
+            }
             var old: [RelationshipValue] = [], new: [RelationshipValue] = []
             old.reserveCapacity(destinations.count)
             new.reserveCapacity(destinations.count)
@@ -65,8 +76,15 @@ extension LMDBSaveTransaction {
         }
         guard !recorder.isEmpty else { return nil }
         let history = LMDBHistory(txn: txn, meta: layout.meta, file: file)
-        let number = try (last ?? history.newest) + 1
-        try history.append(recorder.transaction(number, author: author))
+        let number: Int64
+        if let last {
+            number = last + 1
+        } else {
+            // Not known from this store's own last save: read, and mark the format (first time only).
+            try history.raiseFormat()
+            number = try history.newest + 1
+        }
+        try history.append(number, recorder, author: request.author)
         return number
     }
 }

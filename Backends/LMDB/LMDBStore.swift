@@ -155,7 +155,7 @@ public final class LMDBStore: HistoryRecordingStore {
                 if configuration.recordsHistory {
                     let id = mdb_txn_id(txn)
                     let last = historyLast.withLock { known in known.flatMap { $0.transaction + 1 == id ? $0.number : nil } }
-                    let number = try transaction.recordHistory(requested: HistoryRecorder.requested(request), author: request.author, file: environment.path, last: last)
+                    let number = try transaction.recordHistory(request, file: environment.path, last: last)
                     recorded = number.map { (id, $0) } ?? last.map { (id, $0) }
                 }
                 var changed: [PersistentIdentifier: LMDBSnapshot] = [:]

@@ -19,8 +19,11 @@
     @usableFromInline package static let rollback = SQLText(sql: "ROLLBACK", slot: 3)
     /// The recorded schema fingerprint (`SQLRecordReader.recordedFingerprint`).
     @usableFromInline package static let recordedFingerprint = SQLText(sql: "SELECT \"value\" FROM \"strata_metadata\" WHERE \"key\" = 'fingerprint'", slot: 4)
+    /// A SQLite save's history row (`SQLiteHistory.append`): found by slot, not by hashing its text
+    /// on every save (1,200 instructions).
+    @usableFromInline package static let historyInsert = SQLText(sql: "INSERT INTO \"strata_history\" (\"token\", \"author\", \"transaction\") VALUES (?, ?, ?)", slot: 5)
     /// The first slot a mapping may use.
-    @usableFromInline package static let firstMappingSlot = 5
+    @usableFromInline package static let firstMappingSlot = 6
 }
 
 /// Hands out consecutive slots while a mapping builds its texts.

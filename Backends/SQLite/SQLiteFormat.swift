@@ -6,8 +6,17 @@ import StrataSQLSupport
 enum SQLiteFormat {
     /// `PRAGMA application_id`: "STRA".
     static let applicationID: Int64 = 0x5354_5241
-    /// `PRAGMA user_version`: the layout version this code writes and reads.
-    static let version: Int64 = 1
+    /// `PRAGMA user_version`: the newest layout version this code reads. 2 is a store this version
+    /// has written history into: it numbers history from the table, not from `history_last`, which
+    /// version 1 writers read and write on every save, so a version 1 writer would fail on a taken
+    /// number or, after `deleteHistory`, reuse numbers below the horizon. Raising the version the
+    /// first time this version records makes an older Strata refuse the store (`newerFormat`)
+    /// instead (docs/formats/sqlite.md, "Format versions").
+    static let version: Int64 = 2
+    /// The version a new store gets, and keeps while this version records no history in it.
+    static let createdVersion: Int64 = 1
+    /// The version a store is raised to the first time this version writes history into it.
+    static let historyVersion: Int64 = 2
     static let metadataTable = "strata_metadata"
     /// The metadata key of a store whose pages carry checksums (`SQLiteChecksumVFS`); its value is
     /// the reserved bytes per page.
@@ -21,13 +30,13 @@ enum SQLiteFormat {
         try db.execute("BEGIN IMMEDIATE")
         do {
             try db.execute("PRAGMA application_id = \(applicationID)")
-            try db.execute("PRAGMA user_version = \(version)")
+            try db.execute("PRAGMA user_version = \(createdVersion)")
             try db.execute("CREATE TABLE \(SQLiteMapping.quote(metadataTable)) (\"key\" TEXT PRIMARY KEY, \"value\" TEXT NOT NULL)")
             for statement in mapping.ddl() { try db.execute(statement) }
             let schemaJSON = String(decoding: try JSONEncoder().encode(mapping.schema), as: UTF8.self)
             let insert = try db.prepare("INSERT INTO \(SQLiteMapping.quote(metadataTable)) (\"key\", \"value\") VALUES (?, ?)")
             let record = String(decoding: RecordedSchema(mapping.schema).encoded(), as: UTF8.self)
-            var rows = [("format", String(version)), ("fingerprint", mapping.schema.fingerprint), ("store_identifier", storeIdentifier), ("schema", schemaJSON), ("schema_record", record)]
+            var rows = [("format", String(createdVersion)), ("fingerprint", mapping.schema.fingerprint), ("store_identifier", storeIdentifier), ("schema", schemaJSON), ("schema_record", record)]
             if checksummed { rows.append((pageChecksums, String(SQLiteChecksumVFS.reservedBytes))) }
             for (k, v) in rows {
                 try insert.run([.text(k), .text(v)])

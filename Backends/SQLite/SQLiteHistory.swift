@@ -15,8 +15,6 @@ import StrataSQLSupport
 /// The table is made when a store that records opens (a file that never recorded has none).
 enum SQLiteHistory {
     static let table = "strata_history"
-    /// A save's history row, built once (interpolating it on every save cost 3,300 instructions).
-    private static let insert = "INSERT INTO \"\(table)\" (\"token\", \"author\", \"transaction\") VALUES (?, ?, ?)"
 
     static func createTable(_ db: SQLiteConnection) throws {
         try db.execute("CREATE TABLE IF NOT EXISTS \"\(table)\" (\"token\" INTEGER PRIMARY KEY, \"author\" TEXT, \"transaction\" BLOB NOT NULL)")
@@ -36,10 +34,34 @@ enum SQLiteHistory {
     /// number, or `nil` when there is nothing to record.
     static func append(_ db: SQLiteConnection, _ recorder: HistoryRecorder, author: String?, last: Int64?) throws -> Int64? {
         guard !recorder.isEmpty else { return nil }
-        let number = try (last ?? newest(db)) + 1
-        let transaction = recorder.transaction(number, author: author)
-        try db.prepare(insert).run([.integer(number), author.map { .text($0) } ?? .null, .blob(Data(try transaction.encoded()))])
+        let number: Int64
+        if let last {
+            number = last + 1
+        } else {
+            // Not known from this writer's own last save: read, and mark the format (first time only).
+            try raiseFormat(db)
+            number = try newest(db) + 1
+        }
+        // The statement by its slot, the JSON bound in place (no copy into `Data`): SQLite copies
+        // nothing either, the bytes live until the step is done and the binding is cleared.
+        let statement = try db.prepare(.historyInsert)
+        try statement.bind(.integer(number), at: 1)
+        try statement.bind(author.map { .text($0) } ?? .null, at: 2)
+        try recorder.withEncodedTransaction(number, author: author) { bytes in
+            try statement.bindStatic(bytes, at: 3)
+            defer { statement.reset() }
+            while try statement.step() {}
+        }
         return number
+    }
+
+    /// Raises `PRAGMA user_version` to `SQLiteFormat.historyVersion` if it is below, inside the save
+    /// (the header is written with the transaction): an older Strata, which numbers from the stale
+    /// `history_last`, then refuses the store (`newerFormat`). Called whenever the writer does not
+    /// know that its own last save recorded; a write only the first time.
+    private static func raiseFormat(_ db: SQLiteConnection) throws {
+        let version = try db.prepare("PRAGMA user_version").rows([]) { $0.int64(0) }.first ?? 0
+        if version < SQLiteFormat.historyVersion { try db.execute("PRAGMA user_version = \(SQLiteFormat.historyVersion)") }
     }
 
     /// The newest number recorded or deleted: the largest of the newest row, the deletion horizon

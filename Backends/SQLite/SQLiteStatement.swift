@@ -63,6 +63,13 @@ final class SQLiteStatement {
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(connection.handle)), sql: sql) }
     }
 
+    /// Binds a blob SQLite does not copy: `bytes` must stay valid until the statement is reset and
+    /// its bindings cleared (`reset()`), which the caller does before the bytes go.
+    func bindStatic(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        let rc = sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), nil)
+        guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(connection.handle)), sql: sql) }
+    }
+
     /// Advances; `true` while a row is available.
     func step() throws -> Bool {
         let rc = sqlite3_step(handle)

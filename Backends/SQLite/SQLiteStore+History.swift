@@ -14,7 +14,7 @@ extension SQLiteStore {
     /// the save changed nothing to record.
     func recordHistory(_ request: SaveRequest<DefaultSnapshot>, _ result: SaveResult<DefaultSnapshot>, _ transaction: SQLSaveTransaction<SQLiteSaveRecords>, last: Int64?) throws -> Int64? {
         let records = transaction.records.records
-        var recorder = HistoryRecorder(storeIdentifier: identifier, requested: HistoryRecorder.requested(request))
+        var recorder = HistoryRecorder(storeIdentifier: identifier, request: request)
         let known = KnownUpdates(request, transaction)
         try recorder.record(request, result, schema: schema, updated: { id in
             if let values = known.values(id, after: result.changedSnapshots[id], records: records) { return values }
@@ -67,9 +67,13 @@ extension SQLiteStore {
             var oldAttributes = newAttributes
             for (i, value) in kept[n].old where i < oldAttributes.count { oldAttributes[i] = value }
             // Relationships as identifiers, only those that changed: one that did not is the same
-            // placeholder on both sides, which the recorder skips without building identifiers.
-            var oldLinks: [RelationshipValue] = [], newLinks: [RelationshipValue] = []
+            // placeholder on both sides, which the recorder skips without building identifiers;
+            // when none changed, no lists at all (the recorder compares none).
             let count = entity.relationships.count
+            if after == nil, (0..<count).allSatisfy({ Self.same(w.links[$0], transaction.stored(w, $0)) }) {
+                return ((oldAttributes, []), (newAttributes, []))
+            }
+            var oldLinks: [RelationshipValue] = [], newLinks: [RelationshipValue] = []
             oldLinks.reserveCapacity(count)
             newLinks.reserveCapacity(count)
             for r in 0..<count {

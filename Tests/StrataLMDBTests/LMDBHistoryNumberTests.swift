@@ -60,4 +60,69 @@ struct LMDBHistoryNumberTests {
         }
         #expect(kept == 9, "this version writes no counter")
     }
+
+
+    static func format(_ folder: URL) throws -> UInt32? {
+        var version: UInt32?
+        try LMDBFileTests.edit(folder) { txn, meta in
+            version = try LMDBMeta.get(txn, meta, "format").map { $0.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) } }
+        }
+        return version
+    }
+
+    /// This version numbers from the entries, not from `history_last`, which an older Strata reads
+    /// and writes: the first save that records raises `format` to 2, so an older Strata (it reads
+    /// up to 1) refuses the environment with `newerFormat` instead of overwriting entries. An
+    /// environment this version records nothing in keeps version 1: no needless upgrade.
+    @Test func recordingRaisesTheFormatVersionAndOnlyRecording() throws {
+        let dir = try LMDBFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("plain")
+        do {
+            let store = try LMDBFileTests.open(plain)
+            let tag = try LMDBSnapshot.inserting(try store.schema.requireEntity("Tag"), values: ["name": "p"])
+            _ = try store.save(SaveRequest(inserted: [tag]))
+        }
+        #expect(try Self.format(plain) == 1, "saves without history keep the version")
+        do { _ = try Self.open(plain) }
+        #expect(try Self.format(plain) == 1, "opening with history on writes nothing")
+
+        let recorded = dir.appendingPathComponent("recorded")
+        do { _ = try Self.open(recorded) }
+        #expect(try Self.format(recorded) == 1)
+        do { #expect(try Self.saveTag(try Self.open(recorded), "r1") == 1) }
+        #expect(try Self.format(recorded) == LMDBMeta.historyFormatVersion)
+        #expect(LMDBMeta.historyFormatVersion == 2 && LMDBMeta.formatVersion == 2)
+        do { #expect(try Self.saveTag(try Self.open(recorded), "r2") == 2, "this version reads what it raised") }
+        #expect(try Self.format(recorded) == 2)
+
+        // An environment an older Strata recorded in (version 1, `history_last`) is raised by the
+        // first save this version records there.
+        try LMDBFileTests.edit(recorded) { txn, meta in
+            try LMDBMeta.put(txn, meta, "format", withUnsafeBytes(of: UInt32(1).bigEndian) { Array($0) })
+        }
+        try Self.setOldCounter(recorded, 2)
+        do { #expect(try Self.saveTag(try Self.open(recorded), "r3") == 3) }
+        #expect(try Self.format(recorded) == 2)
+    }
+
+    /// An environment written by an earlier Strata (bdf7791, Tests/Fixtures/HistoryStores): this
+    /// version reads its four transactions, records the fifth after them and raises the format.
+    @Test func anEnvironmentWrittenByTheLastVersionReadsAndRecordsOn() throws {
+        let dir = try LMDBFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/HistoryStores/lmdb")
+        let folder = dir.appendingPathComponent("store")
+        try FileManager.default.copyItem(at: fixture, to: folder)
+        #expect(try Self.format(folder) == 1)
+        do {
+            let store = try Self.open(folder)
+            let history = try store.fetchHistory(HistoryQuery())
+            #expect(history.map(\.token.transaction) == [1, 2, 3, 4])
+            #expect(history.allSatisfy { !$0.changes.isEmpty })
+            #expect(try Self.saveTag(store, "after") == 5)
+        }
+        #expect(try Self.format(folder) == 2)
+    }
 }

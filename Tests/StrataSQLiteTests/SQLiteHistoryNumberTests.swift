@@ -53,4 +53,60 @@ struct SQLiteHistoryNumberTests {
         // This version writes no counter: the row is the record of the number.
         #expect(try SQLiteFileTests.shell(file, "SELECT value FROM strata_metadata WHERE key = 'history_last'") == "9")
     }
+
+
+
+    /// This version numbers from the table, not from `history_last`, which an older Strata reads
+    /// and writes: the first save that records raises `PRAGMA user_version` to 2, so an older
+    /// Strata (it reads up to 1) refuses the store with `newerFormat` instead of failing on a taken
+    /// number or reusing one below the horizon. A store this version records nothing in keeps
+    /// version 1: no needless upgrade.
+    @Test func recordingRaisesTheFormatVersionAndOnlyRecording() throws {
+        let dir = try SQLiteFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("plain.sqlite")
+        do {
+            let store = try SQLiteStore(SQLiteStoreConfiguration(url: plain, schema: FixtureDomain.schema))
+            let tag = try DefaultSnapshot.inserting(try store.schema.requireEntity("Tag"), values: ["name": "p"])
+            _ = try store.save(SaveRequest(inserted: [tag]))
+        }
+        #expect(try SQLiteFileTests.shell(plain, "PRAGMA user_version") == "1", "saves without history keep the version")
+        do { _ = try Self.open(plain) }
+        #expect(try SQLiteFileTests.shell(plain, "PRAGMA user_version") == "1", "opening with history on writes no version")
+
+        let recorded = dir.appendingPathComponent("recorded.sqlite")
+        do { #expect(try Self.saveTag(try Self.open(recorded), "r1") == 1) }
+        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "2")
+        do { #expect(try Self.saveTag(try Self.open(recorded), "r2") == 2, "this version reads what it raised") }
+        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "2")
+
+        // A store an older Strata recorded in (version 1, `history_last`) is raised by the first
+        // save this version records there.
+        try SQLiteFileTests.edit(recorded, "PRAGMA user_version = 1; INSERT OR REPLACE INTO strata_metadata (key, value) VALUES ('history_last', '2');")
+        do { #expect(try Self.saveTag(try Self.open(recorded), "r3") == 3) }
+        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "2")
+
+        // A version this code does not know yet is refused, as an older Strata refuses 2.
+        try SQLiteFileTests.edit(recorded, "PRAGMA user_version = 3;")
+        let error = try #require(throws: StrataError.self) { try Self.open(recorded) }
+        #expect(error.code == .unsupported)
+    }
+
+    /// A store written by an earlier Strata (bdf7791, Tests/Fixtures/HistoryStores): this version
+    /// reads its four transactions, records the fifth after them and raises the version.
+    @Test func aStoreWrittenByTheLastVersionReadsAndRecordsOn() throws {
+        let dir = try SQLiteFileTests.directory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/HistoryStores/sqlite/store.sqlite")
+        let file = dir.appendingPathComponent("store.sqlite")
+        try FileManager.default.copyItem(at: fixture, to: file)
+        #expect(try SQLiteFileTests.shell(file, "PRAGMA user_version") == "1")
+        let store = try Self.open(file)
+        let history = try store.fetchHistory(HistoryQuery())
+        #expect(history.map(\.token.transaction) == [1, 2, 3, 4])
+        #expect(history.allSatisfy { !$0.changes.isEmpty })
+        #expect(try Self.saveTag(store, "after") == 5)
+        #expect(try SQLiteFileTests.shell(file, "PRAGMA user_version") == "2")
+    }
 }

@@ -10,12 +10,19 @@ struct HistoryEncodingTests {
     }
 
     static let texts = ["", "plain", "quote \" backslash \\ slash /", "a\u{0}b\u{1}\u{1f}\n\r\t", "👩‍👩‍👧 é 中", "\u{7f}\u{80}"]
+        // The writer copies eight plain bytes at a time: a special byte at every place of a word,
+        // and the bytes beside the special ones (0x1F/0x20, 0x21/0x22/0x23, 0x5B/0x5C/0x5D).
+        + (0..<17).flatMap { i in ["\"", "\\", "\u{1f}", "\u{0}"].map { String(repeating: "x", count: i) + $0 + String(repeating: "é", count: 17 - i) } }
+        + [" !#[]~\u{7f} !#[]~\u{7f} !#[]~\u{7f}", "0123456789abcdef0123456789abcdef"]
 
     static var transactions: [StoreHistoryTransaction] {
         var values = ValueTests.edges
         values += texts.map(Value.string)
         values += [.double(1e16), .double(-1e-300), .double(123456.789), .double(.greatestFiniteMagnitude), .int(0), .int(-1), .bool(true),
                    .date(Date(timeIntervalSinceReferenceDate: 0)), .date(Date(timeIntervalSinceReferenceDate: -0.0)), .data(Data())]
+        values += binaryFractions.map(Value.double)
+        // Bigger than the writer's first buffer: it grows inside a string.
+        values += [.string(String(repeating: "\"\u{1}é", count: 3000))]
         let update = StoreHistoryChange(
             .update, id("Trip", 7), isStoreInitiated: true,
             attributes: values.enumerated().map { HistoryAttributeChange("a\($0.offset)", old: $0.element, new: values[(values.count - 1 - $0.offset)]) },
@@ -23,6 +30,8 @@ struct HistoryEncodingTests {
                 HistoryRelationshipChange("one", old: .toOne(nil), new: .toOne(id("Person", .max))),
                 HistoryRelationshipChange("many", old: .toMany([]), new: .toMany([id("Person", 1), id("Person", .min), id("P\u{0}\"", 0)])),
                 HistoryRelationshipChange("back", old: .toOne(id("Person", 2)), new: .toOne(nil)),
+                // Enough identifiers to grow the buffer while copying the shared head.
+                HistoryRelationshipChange("crowd", old: .toMany((0..<2000).map { id("Person", $0) }), new: .toMany([])),
             ])
         let delete = StoreHistoryChange(
             .delete, id("Trip", 8), tombstone: Dictionary(uniqueKeysWithValues: values.enumerated().map { ("t\($0.offset) \"\\", $0.element) }))
@@ -37,6 +46,36 @@ struct HistoryEncodingTests {
                 timestamp: Date(timeIntervalSince1970: -12.5), changes: [insert, insert, delete]),
             HistoryRecorder(storeIdentifier: "r", requested: []).transaction(3, author: "now", timestamp: Date()),
         ]
+    }
+
+    /// Doubles the writer prints itself, not with `description`: whole numbers below 2⁵³ and
+    /// fractions in 1/1024ths; and their neighbours that it must leave to `description`.
+    static let binaryFractions: [Double] = [
+        0, 1, -1, 2.5, -0.25, 0.5, 1.0 / 1024, -1.0 / 1024, 3 + 1023.0 / 1024, 1.0 / 2048, 0.1, 1e-5, 123.125, 4_503_599_627_370_496.5,
+        9_007_199_254_740_991, -9_007_199_254_740_991, 9_007_199_254_740_992, 9_007_199_254_740_993.0, 1e300, 5e-324, .leastNormalMagnitude,
+    ]
+
+    /// Each reads back bit for bit through `JSONDecoder`, and a whole number or 1/1024th is written
+    /// as its exact decimal.
+    @Test("doubles written without description read back exactly")
+    func binaryFractionsReadBackExactly() throws {
+        for d in Self.binaryFractions + (0..<2048).map({ Double($0) / 1024 - 1 }) {
+            let transaction = StoreHistoryTransaction(
+                token: StoreHistoryToken(storeIdentifier: "s", transaction: 1), author: nil, timestamp: Date(timeIntervalSince1970: 0),
+                changes: [StoreHistoryChange(.update, Self.id("Trip", 1), attributes: [HistoryAttributeChange("x", old: .double(d), new: .double(-d))])])
+            let bytes = try transaction.encoded()
+            let back = try StoreHistoryTransaction(decoding: bytes, file: nil)
+            guard case .double(let old) = back.changes[0].attributes[0].old, case .double(let new) = back.changes[0].attributes[0].new else {
+                Issue.record("not a double: \(back)")
+                continue
+            }
+            #expect(old.bitPattern == d.bitPattern && new.bitPattern == (-d).bitPattern || (d == 0 && old == 0 && new == 0), "\(d)")
+        }
+        let text = String(decoding: try StoreHistoryTransaction(
+            token: StoreHistoryToken(storeIdentifier: "s", transaction: 1), author: nil, timestamp: Date(timeIntervalSince1970: 0),
+            changes: [StoreHistoryChange(.update, Self.id("T", 1), attributes: [HistoryAttributeChange("x", old: .double(-3 - 1.0 / 1024), new: .double(42))])]
+        ).encoded(), as: UTF8.self)
+        #expect(text.contains("[\"double\",-3.0009765625]") && text.contains("[\"double\",42.0]"), "\(text)")
     }
 
     @Test("every value kind and edge value reads back equal", arguments: 0..<4)

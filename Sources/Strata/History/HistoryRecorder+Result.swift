@@ -22,12 +22,14 @@ extension HistoryRecorder {
 
     /// Records what `request` and its `result` changed, for a backend that knows an updated record's
     /// values before and after without reading them (SQLite: the old values from the row its save
-    /// compares, the new ones from the request).
+    /// compares, the new ones from the request). Inlinable, so the backend's call is specialized for
+    /// its snapshot type (the request's and result's collections read through generic witnesses
+    /// cost a one-record save about 1,000 instructions).
     ///
     /// - Parameters:
     ///   - updated: a record the save changed (and did not delete): its values before and after.
     ///   - deleted: a deleted record's attributes as last committed (its tombstone).
-    public mutating func record<S: DataStoreSnapshot>(
+    @inlinable public mutating func record<S: DataStoreSnapshot>(
         _ request: SaveRequest<S>, _ result: SaveResult<S>, schema: Schema,
         updated values: (PersistentIdentifier) throws -> (old: Values, new: Values)?, deleted tombstone: (PersistentIdentifier) throws -> [Value]?
     ) throws {
@@ -60,7 +62,7 @@ extension HistoryRecorder {
         }
     }
 
-    private static func order(_ a: PersistentIdentifier, _ b: PersistentIdentifier) -> Bool {
+    @usableFromInline static func order(_ a: PersistentIdentifier, _ b: PersistentIdentifier) -> Bool {
         (a.entityName, a.primaryKey) < (b.entityName, b.primaryKey)
     }
 }

@@ -11,13 +11,42 @@ import Foundation
     private var inserts: [(RecordKey, StoreHistoryChange)] = []
     private var updates: [(RecordKey, StoreHistoryChange)] = []
     private var deletes: [(RecordKey, StoreHistoryChange)] = []
-    private let requested: Set<PersistentIdentifier>
+    private let requested: Requested
     private let storeIdentifier: String
+
+    /// The permanent identifiers the request updated or deleted: one kept as it is for the
+    /// commonest save (one record updated), which builds no set (1,500 instructions a save).
+    @usableFromInline enum Requested: Sendable {
+        case one(PersistentIdentifier)
+        case set(Set<PersistentIdentifier>)
+
+        func contains(_ id: PersistentIdentifier) -> Bool {
+            switch self {
+            case .one(let only): only == id
+            case .set(let set): set.contains(id)
+            }
+        }
+    }
 
     /// A recorder for one save; `requested`: the permanent identifiers the request updated or deleted.
     public init(storeIdentifier: String, requested: Set<PersistentIdentifier>) {
+        self.init(storeIdentifier: storeIdentifier, requested: .set(requested))
+    }
+
+    @usableFromInline init(storeIdentifier: String, requested: Requested) {
         self.storeIdentifier = storeIdentifier
         self.requested = requested
+    }
+
+    /// A recorder for the save of `request` (the records it updated or deleted are its own changes;
+    /// any other is the store's). Inlinable, so a backend's call is specialized for its snapshot
+    /// type: unspecialized, reading the request's one identifier cost 1,400 instructions a save.
+    @inlinable public init<S: DataStoreSnapshot>(storeIdentifier: String, request: SaveRequest<S>) {
+        if request.updated.count == 1 && request.deleted.isEmpty {
+            self.init(storeIdentifier: storeIdentifier, requested: .one(request.updated[0].persistentIdentifier))
+        } else {
+            self.init(storeIdentifier: storeIdentifier, requested: .set(Self.requested(request)))
+        }
     }
 
     /// The permanent identifiers a request updates or deletes.
@@ -37,7 +66,7 @@ import Foundation
     /// Records an insert.
     public mutating func inserted(_ entity: EntitySchema, _ key: Int64) { recordInsert(entity, key) }
 
-    mutating func recordInsert(_ entity: EntitySchema, _ key: Int64) {
+    @usableFromInline mutating func recordInsert(_ entity: EntitySchema, _ key: Int64) {
         inserts.append((RecordKey(entity: entity.index, key: key), StoreHistoryChange(.insert, identifier(entity, key))))
     }
 
@@ -77,13 +106,40 @@ import Foundation
     /// kept in whole milliseconds, the precision every store writes (`encoded()`), so a transaction
     /// read back after a reopen equals the one a store kept in memory.
     public func transaction(_ number: Int64, author: String?, timestamp: Date = Date()) -> StoreHistoryTransaction {
-        let timestamp = Date(timeIntervalSince1970: (timestamp.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+        let timestamp = Self.milliseconds(timestamp)
+        let token = StoreHistoryToken(storeIdentifier: storeIdentifier, transaction: number)
+        if inserts.count + updates.count + deletes.count == 1 {
+            // One change (a one-record save): no sorting, no arrays joined.
+            let only = inserts.first ?? updates.first ?? deletes[0]
+            return StoreHistoryTransaction(token: token, author: author, timestamp: timestamp, changes: [only.1])
+        }
         func ordered(_ changes: [(RecordKey, StoreHistoryChange)]) -> [StoreHistoryChange] {
             changes.count < 2 ? changes.map { $0.1 } : changes.sorted { ($0.0.entity, $0.0.key) < ($1.0.entity, $1.0.key) }.map { $0.1 }
         }
-        return StoreHistoryTransaction(
-            token: StoreHistoryToken(storeIdentifier: storeIdentifier, transaction: number), author: author, timestamp: timestamp,
-            changes: ordered(inserts) + ordered(updates) + ordered(deletes))
+        return StoreHistoryTransaction(token: token, author: author, timestamp: timestamp, changes: ordered(inserts) + ordered(updates) + ordered(deletes))
+    }
+
+    /// The encoded transaction (`transaction(_:author:timestamp:)`.`withEncoded`), handed to `body`:
+    /// a one-change transaction, the commonest, is written from the recorded change itself, with no
+    /// transaction value built and destroyed (900 instructions of a one-record save).
+    public func withEncodedTransaction<R>(
+        _ number: Int64, author: String?, timestamp: Date = Date(), _ body: (UnsafeRawBufferPointer) throws -> R
+    ) rethrows -> R {
+        guard inserts.count + updates.count + deletes.count == 1 else {
+            return try transaction(number, author: author, timestamp: timestamp).withEncoded(body)
+        }
+        let only = inserts.first ?? updates.first ?? deletes[0]
+        var w = HistoryJSONWriter(capacity: 448)
+        defer { w.deallocate() }
+        w.transaction(
+            token: StoreHistoryToken(storeIdentifier: storeIdentifier, transaction: number), author: author,
+            timestamp: Self.milliseconds(timestamp), changes: CollectionOfOne(only.1))
+        return try body(w.written)
+    }
+
+    /// `timestamp` in whole milliseconds, the precision every store writes (`encoded()`).
+    private static func milliseconds(_ timestamp: Date) -> Date {
+        Date(timeIntervalSince1970: (timestamp.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
     }
 
     private static func same(_ a: RelationshipValue, _ b: RelationshipValue, ordered: Bool) -> Bool {

@@ -7,18 +7,22 @@ import Foundation
 extension StoreHistoryTransaction {
     /// The transaction as bytes, for a backend's history table (JSON: readable with any tool).
     @_spi(StrataEngine) public func encoded() throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        encode(into: &bytes)
-        return bytes
+        withEncoded { Array($0) }
+    }
+
+    /// Calls `body` with the encoded transaction, which lives only during the call: a backend
+    /// that hands the bytes straight to its store (SQLite's row, LMDB's entry) copies them once,
+    /// into the store, instead of into an array first.
+    @_spi(StrataEngine) public func withEncoded<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var w = HistoryJSONWriter(capacity: 192 + 256 * changes.count)
+        defer { w.deallocate() }
+        w.transaction(self)
+        return try body(w.written)
     }
 
     /// Appends the encoded transaction to `bytes` (a writer can keep one buffer across saves).
     @_spi(StrataEngine) public func encode(into bytes: inout [UInt8]) {
-        bytes.reserveCapacity(bytes.count + 256 + 320 * changes.count)
-        var w = HistoryJSONWriter(bytes: bytes)
-        bytes = []
-        w.transaction(self)
-        bytes = w.bytes
+        withEncoded { bytes.append(contentsOf: $0) }
     }
 
     /// Reads `encoded()` bytes back.
@@ -37,21 +41,63 @@ extension StoreHistoryTransaction {
 /// types' property order, `nil` optionals left out, a `Value` as `[type, payload]`
 /// (`Value+Codable.swift`), a `RelationshipValue` as `{"toOne":{"_0":…}}` / `{"toMany":{"_0":[…]}}`,
 /// the timestamp in whole milliseconds since 1970 (`JSONEncoder`'s `.millisecondsSince1970`).
+///
+/// The buffer is its own (allocated, grown by doubling, freed by `deallocate()`), written through
+/// a pointer: every piece is one capacity check and a copy, where appending to an `[UInt8]` paid a
+/// generic call and a uniqueness check per piece (the writer was 7,800 instructions of a
+/// one-attribute update before; docs/history.md, "Cost").
 struct HistoryJSONWriter {
-    var bytes: [UInt8]
-    /// The last identifier's store and entity, and its encoding up to the primary key: the
-    /// identifiers of one transaction mostly share both, so they are escaped once.
-    private var identifierHead: (store: String, entity: String, bytes: [UInt8])?
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+    /// The last identifier's store and entity, and where its encoding up to the primary key sits
+    /// in the buffer: the identifiers of one transaction mostly share both, so they are escaped
+    /// once and copied after.
+    private var identifierHead: (store: String, entity: String, start: Int, count: Int)?
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
 
-    private mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    /// What was written (valid until the next write or `deallocate()`).
+    var written: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    func deallocate() { base.deallocate() }
+
+    @inline(__always) private mutating func reserve(_ n: Int) {
+        if count + n > capacity { grow(count + n) }
+    }
+
+    private mutating func grow(_ needed: Int) {
+        var next = capacity * 2
+        while next < needed { next *= 2 }
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: next)
+        bigger.update(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity = next
+    }
+
+    @inline(__always) private mutating func byte(_ b: UInt8) {
+        reserve(1)
+        base[count] = b
+        count += 1
+    }
+
+    @inline(__always) private mutating func copy(_ source: UnsafePointer<UInt8>, _ n: Int) {
+        reserve(n)
+        (base + count).update(from: source, count: n)
+        count += n
+    }
+
+    @inline(__always) private mutating func raw(_ text: StaticString) {
+        copy(text.utf8Start, text.utf8CodeUnitCount)
     }
 
     private mutating func integer(_ n: Int64) {
         if n < 0 {
-            bytes.append(UInt8(ascii: "-"))
+            byte(UInt8(ascii: "-"))
             unsigned(n.magnitude)
         } else {
             unsigned(UInt64(n))
@@ -59,53 +105,128 @@ struct HistoryJSONWriter {
     }
 
     private mutating func unsigned(_ n: UInt64) {
-        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)  // 40 bytes ≥ 20 digits
-        var count = 0
-        var rest = n
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[39 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            bytes.append(contentsOf: buffer[(40 - count)...])
-        }
+        // Backwards into the 20 bytes after the end (room for any UInt64), then moved to the end:
+        // one division per digit, not two.
+        reserve(40)
+        var value = n, at = count + 39
+        repeat {
+            base[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+            value /= 10
+            at -= 1
+        } while value > 0
+        let digits = count + 39 - at
+        (base + count).update(from: base + at + 1, count: digits)
+        count += digits
     }
 
     private mutating func string(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
-            var start = 0
-            for i in utf8.indices {
+            // Worst case: every byte a six-byte escape, and the quotes.
+            reserve(utf8.count * 6 + 2)
+            base[count] = UInt8(ascii: "\"")
+            count += 1
+            var i = 0
+            let n = utf8.count, source = utf8.baseAddress
+            while i < n {
+                // Eight plain bytes at once (no control character, quote or backslash), the usual
+                // case of an identifier or a name: copied as one word.
+                if i + 8 <= n, let source {
+                    let word = UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self)
+                    if Self.isPlain(word) {
+                        UnsafeMutableRawPointer(base + count).storeBytes(of: word, as: UInt64.self)
+                        count += 8
+                        i += 8
+                        continue
+                    }
+                }
                 let b = utf8[i]
-                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i]))
+                i += 1
+                guard b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") else {
+                    base[count] = b
+                    count += 1
+                    continue
+                }
+                base[count] = UInt8(ascii: "\\")
                 switch b {
-                case UInt8(ascii: "\""): raw("\\\"")
-                case UInt8(ascii: "\\"): raw("\\\\")
-                case 0x0A: raw("\\n")
-                case 0x0D: raw("\\r")
-                case 0x09: raw("\\t")
+                case UInt8(ascii: "\""): base[count + 1] = UInt8(ascii: "\"")
+                case UInt8(ascii: "\\"): base[count + 1] = UInt8(ascii: "\\")
+                case 0x0A: base[count + 1] = UInt8(ascii: "n")
+                case 0x0D: base[count + 1] = UInt8(ascii: "r")
+                case 0x09: base[count + 1] = UInt8(ascii: "t")
                 default:
                     let hex: StaticString = "0123456789abcdef"
-                    raw("\\u00")
-                    bytes.append(hex.utf8Start[Int(b >> 4)])
-                    bytes.append(hex.utf8Start[Int(b & 0xF)])
+                    base[count + 1] = UInt8(ascii: "u")
+                    base[count + 2] = UInt8(ascii: "0")
+                    base[count + 3] = UInt8(ascii: "0")
+                    base[count + 4] = hex.utf8Start[Int(b >> 4)]
+                    base[count + 5] = hex.utf8Start[Int(b & 0xF)]
+                    count += 4
                 }
-                start = i + 1
+                count += 2
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+            base[count] = UInt8(ascii: "\"")
+            count += 1
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether none of the eight bytes of `word` is below 0x20, a quote or a backslash (bytes of
+    /// 0x80 and above, UTF-8's multi-byte sequences, are plain): the classic "has a zero byte" test
+    /// on the word, on the word xor each special byte, and for "below 0x20".
+    @inline(__always) private static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        // A byte below 0x20: (b - 0x20) borrows into its high bit while b's own high bit is clear.
+        let below = (word &- ones &* 0x20) & ~word & highs
+        let quote = hasZero(word ^ (ones &* 0x22)), backslash = hasZero(word ^ (ones &* 0x5C))
+        return below | quote | backslash == 0
     }
 
     private mutating func double(_ d: Double) {
         if d.isFinite && !(d == 0 && d.sign == .minus) {
-            bytes.append(contentsOf: d.description.utf8)
+            if !exactBinaryFraction(d) { copy(string: d.description) }
         } else {
             string("bits:" + String(d.bitPattern, radix: 16))
         }
+    }
+
+    private mutating func copy(string: String) {
+        var text = string
+        text.withUTF8 { copy($0.baseAddress!, $0.count) }
+    }
+
+    /// Writes `d` exactly without `description` when it is a whole number below 2⁵³ in magnitude
+    /// or one with a fraction in 1/1024ths (2.5, 0.25, …): such a fraction `m/2¹⁰` is the decimal
+    /// `m·5¹⁰/10¹⁰`, so its digits are exact and any JSON reader parses back the same double. Returns
+    /// false, writing nothing, for any other value (then `description`, the shortest round trip).
+    private mutating func exactBinaryFraction(_ d: Double) -> Bool {
+        let magnitude = d.magnitude
+        guard magnitude < 9_007_199_254_740_992 else { return false }  // 2⁵³: every smaller whole number is exact
+        let whole = magnitude.rounded(.towardZero)
+        let scaled = (magnitude - whole) * 1024  // exact: a power of two times a double's fraction
+        guard scaled == scaled.rounded(.towardZero) else { return false }
+        if d < 0 { byte(UInt8(ascii: "-")) }
+        unsigned(UInt64(whole))
+        byte(UInt8(ascii: "."))
+        var fraction = UInt64(scaled) * 9_765_625  // 5¹⁰: the fraction's ten decimal digits
+        if fraction == 0 {
+            byte(UInt8(ascii: "0"))
+            return true
+        }
+        var digits = 10
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        reserve(digits)
+        var at = count + digits - 1
+        for _ in 0..<digits {
+            base[at] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: fraction % 10)
+            fraction /= 10
+            at -= 1
+        }
+        count += digits
+        return true
     }
 
     private mutating func bool(_ b: Bool) {
@@ -113,21 +234,29 @@ struct HistoryJSONWriter {
     }
 
     mutating func transaction(_ t: StoreHistoryTransaction) {
+        transaction(token: t.token, author: t.author, timestamp: t.timestamp, changes: t.changes)
+    }
+
+    /// A transaction from its parts (`HistoryRecorder.withEncodedTransaction` writes one change
+    /// without building the transaction).
+    mutating func transaction(token: StoreHistoryToken, author: String?, timestamp: Date, changes: some RandomAccessCollection<StoreHistoryChange>) {
         raw("{\"token\":{\"storeIdentifier\":")
-        string(t.token.storeIdentifier)
+        string(token.storeIdentifier)
         raw(",\"transaction\":")
-        integer(t.token.transaction)
-        raw("}")
-        if let author = t.author {
+        integer(token.transaction)
+        byte(UInt8(ascii: "}"))
+        if let author {
             raw(",\"author\":")
             string(author)
         }
         raw(",\"timestamp\":")
-        let milliseconds = t.timestamp.timeIntervalSince1970 * 1000
+        let milliseconds = timestamp.timeIntervalSince1970 * 1000
         if milliseconds == milliseconds.rounded(), abs(milliseconds) < 9e15 { integer(Int64(milliseconds)) } else { double(milliseconds) }
         raw(",\"changes\":[")
-        for (i, change) in t.changes.enumerated() {
-            if i > 0 { raw(",") }
+        var first = true
+        for change in changes {
+            if !first { byte(UInt8(ascii: ",")) }
+            first = false
             self.change(change)
         }
         raw("]}")
@@ -152,34 +281,34 @@ struct HistoryJSONWriter {
         raw(",\"isStoreInitiated\":")
         bool(c.isStoreInitiated)
         raw(",\"attributes\":[")
-        for (i, a) in c.attributes.enumerated() {
-            if i > 0 { raw(",") }
+        for i in c.attributes.indices {
+            if i > 0 { byte(UInt8(ascii: ",")) }
             raw("{\"name\":")
-            string(a.name)
+            string(c.attributes[i].name)
             raw(",\"old\":")
-            value(a.old)
+            value(c.attributes[i].old)
             raw(",\"new\":")
-            value(a.new)
-            raw("}")
+            value(c.attributes[i].new)
+            byte(UInt8(ascii: "}"))
         }
         raw("],\"relationships\":[")
-        for (i, r) in c.relationships.enumerated() {
-            if i > 0 { raw(",") }
+        for i in c.relationships.indices {
+            if i > 0 { byte(UInt8(ascii: ",")) }
             raw("{\"name\":")
-            string(r.name)
+            string(c.relationships[i].name)
             raw(",\"old\":")
-            relationship(r.old)
+            relationship(c.relationships[i].old)
             raw(",\"new\":")
-            relationship(r.new)
-            raw("}")
+            relationship(c.relationships[i].new)
+            byte(UInt8(ascii: "}"))
         }
         raw("],\"tombstone\":{")
         var first = true
         for (name, v) in c.tombstone {
-            if !first { raw(",") }
+            if !first { byte(UInt8(ascii: ",")) }
             first = false
             string(name)
-            raw(":")
+            byte(UInt8(ascii: ":"))
             value(v)
         }
         raw("}}")
@@ -187,15 +316,17 @@ struct HistoryJSONWriter {
 
     private mutating func identifier(_ id: PersistentIdentifier) {
         if let head = identifierHead, head.store == id.storeIdentifier, head.entity == id.entityName {
-            bytes.append(contentsOf: head.bytes)
+            reserve(head.count)  // first: growing moves the buffer
+            (base + count).update(from: base + head.start, count: head.count)
+            count += head.count
         } else {
-            let start = bytes.count
+            let start = count
             raw("{\"storeIdentifier\":")
             string(id.storeIdentifier)
             raw(",\"entityName\":")
             string(id.entityName)
             raw(",\"primaryKey\":")
-            identifierHead = (id.storeIdentifier, id.entityName, Array(bytes[start...]))
+            identifierHead = (id.storeIdentifier, id.entityName, start, count - start)
         }
         integer(id.primaryKey)
         if id.isTemporary { raw(",\"isTemporary\":true}") } else { raw(",\"isTemporary\":false}") }
@@ -212,9 +343,9 @@ struct HistoryJSONWriter {
             raw("}}")
         case .toMany(let ids):
             raw("{\"toMany\":{\"_0\":[")
-            for (i, id) in ids.enumerated() {
-                if i > 0 { raw(",") }
-                identifier(id)
+            for i in ids.indices {
+                if i > 0 { byte(UInt8(ascii: ",")) }
+                identifier(ids[i])
             }
             raw("]}}")
         }
@@ -248,6 +379,6 @@ struct HistoryJSONWriter {
             raw("[\"url\",")
             string(u.absoluteString)
         }
-        if !v.isNull { raw("]") }
+        if !v.isNull { byte(UInt8(ascii: "]")) }
     }
 }
