@@ -113,8 +113,12 @@ extension PersistentIdentifier: Comparable {
 }
 
 extension PersistentIdentifier: CustomStringConvertible {
+    /// What a URI segment keeps unescaped: a path's characters but `/`. Made once per process, not
+    /// on every description (Foundation's `urlPathAllowed` and the subtraction, each time).
+    private static let segmentAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))
+
     private static func escape(_ s: String) -> String {
-        s.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? s
+        s.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? s
     }
 
     /// The URI form, readable and parseable by `init?(uri:)`.
