@@ -24,6 +24,7 @@ extension LMDBSaveTransaction {
     /// it changed: an unchanged one is the same placeholder on both sides, which the recorder skips.
     func recordHistory<S: DataStoreSnapshot>(_ request: SaveRequest<S>, file: String, last: Int64?) throws -> Int64? {
         var recorder = HistoryRecorder(storeIdentifier: storeIdentifier, request: request)
+        recorder.reserveInserts(inserted.reduce(0) { $0 + $1.count })
         for e in entities.indices {
             for (i, record) in inserted[e].enumerated() where record != nil { recorder.inserted(entities[e], firstInserted[e] + Int64(i)) }
         }

@@ -6,6 +6,7 @@ extension SaveTransaction {
     /// Adds the save's transaction to `work.history` (nothing when the save changed no stored value).
     mutating func recordHistory(_ changes: ChangeSet, requested: Set<PersistentIdentifier>, author: String?) {
         var recorder = HistoryRecorder(storeIdentifier: base.storeIdentifier, requested: requested)
+        recorder.reserveInserts(changes.inserted.reduce(0) { $0 + $1.count })
         for entity in entities {
             let e = entity.index
             for key in changes.inserted[e] { recorder.inserted(entity, key) }

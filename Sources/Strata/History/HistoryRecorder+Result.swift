@@ -43,6 +43,7 @@ extension HistoryRecorder {
             return
         }
         let inserted = Set(permanent)
+        reserveInserts(permanent.count)
         for id in permanent where !result.deletedIdentifiers.contains(id) {
             recordInsert(try schema.requireEntity(id.entityName), id.primaryKey)
         }

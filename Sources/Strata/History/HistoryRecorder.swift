@@ -8,9 +8,9 @@ import Foundation
 /// it); any other is the store's own (`isStoreInitiated`). An update that changed no stored value
 /// records nothing.
 @_spi(StrataEngine) public struct HistoryRecorder: Sendable {
-    private var inserts: [(RecordKey, StoreHistoryChange)] = []
-    private var updates: [(RecordKey, StoreHistoryChange)] = []
-    private var deletes: [(RecordKey, StoreHistoryChange)] = []
+    private var inserts = RecordedChanges()
+    private var updates = RecordedChanges()
+    private var deletes = RecordedChanges()
     private let requested: Requested
     private let storeIdentifier: String
 
@@ -67,8 +67,12 @@ import Foundation
     public mutating func inserted(_ entity: EntitySchema, _ key: Int64) { recordInsert(entity, key) }
 
     @usableFromInline mutating func recordInsert(_ entity: EntitySchema, _ key: Int64) {
-        inserts.append((RecordKey(entity: entity.index, key: key), StoreHistoryChange(.insert, identifier(entity, key))))
+        inserts.append(RecordKey(entity: entity.index, key: key), StoreHistoryChange(.insert, identifier(entity, key)))
     }
+
+    /// Makes room for `count` more inserts, for a save that knows how many it inserts (an insert of
+    /// 10,100 records spent 3.8 M instructions growing the list one doubling at a time).
+    public mutating func reserveInserts(_ count: Int) { inserts.reserve(count) }
 
     /// A record's values: its attributes and relationships (as identifiers), in schema order.
     public typealias Values = (attributes: [Value], relationships: [RelationshipValue])
@@ -88,7 +92,7 @@ import Foundation
         }
         guard !attributes.isEmpty || !relationships.isEmpty else { return }
         let id = identifier(entity, key)
-        updates.append((RecordKey(entity: entity.index, key: key), StoreHistoryChange(.update, id, isStoreInitiated: !requested.contains(id), attributes: attributes, relationships: relationships)))
+        updates.append(RecordKey(entity: entity.index, key: key), StoreHistoryChange(.update, id, isStoreInitiated: !requested.contains(id), attributes: attributes, relationships: relationships))
     }
 
     /// Records a delete with the record's last attribute values as its tombstone.
@@ -96,7 +100,7 @@ import Foundation
         var tombstone: [String: Value] = [:]
         for (i, a) in entity.attributes.enumerated() where i < attributes.count { tombstone[a.name] = attributes[i] }
         let id = identifier(entity, key)
-        deletes.append((RecordKey(entity: entity.index, key: key), StoreHistoryChange(.delete, id, isStoreInitiated: !requested.contains(id), tombstone: tombstone)))
+        deletes.append(RecordKey(entity: entity.index, key: key), StoreHistoryChange(.delete, id, isStoreInitiated: !requested.contains(id), tombstone: tombstone))
     }
 
     /// Whether nothing was recorded.
@@ -110,14 +114,17 @@ import Foundation
         let token = StoreHistoryToken(storeIdentifier: storeIdentifier, transaction: number)
         if inserts.count + updates.count + deletes.count == 1 {
             // One change (a one-record save): no sorting, no arrays joined.
-            let only = inserts.first ?? updates.first ?? deletes[0]
-            return StoreHistoryTransaction(token: token, author: author, timestamp: timestamp, changes: [only.1])
+            return StoreHistoryTransaction(token: token, author: author, timestamp: timestamp, changes: [only])
         }
-        func ordered(_ changes: [(RecordKey, StoreHistoryChange)]) -> [StoreHistoryChange] {
-            changes.count < 2 ? changes.map { $0.1 } : changes.sorted { ($0.0.entity, $0.0.key) < ($1.0.entity, $1.0.key) }.map { $0.1 }
-        }
-        return StoreHistoryTransaction(token: token, author: author, timestamp: timestamp, changes: ordered(inserts) + ordered(updates) + ordered(deletes))
+        // Changes recorded in order (an insert's records, the commonest large save) are handed on
+        // as they are: no sort and, for one kind of change, no copy.
+        let kinds = [inserts, updates, deletes].filter { $0.count > 0 }
+        let changes = kinds.count == 1 ? kinds[0].ordered() : kinds.flatMap { $0.ordered() }
+        return StoreHistoryTransaction(token: token, author: author, timestamp: timestamp, changes: changes)
     }
+
+    /// The one change of a one-change save.
+    private var only: StoreHistoryChange { inserts.changes.first ?? updates.changes.first ?? deletes.changes[0] }
 
     /// The encoded transaction (`transaction(_:author:timestamp:)`.`withEncoded`), handed to `body`:
     /// a one-change transaction, the commonest, is written from the recorded change itself, with no
@@ -128,12 +135,11 @@ import Foundation
         guard inserts.count + updates.count + deletes.count == 1 else {
             return try transaction(number, author: author, timestamp: timestamp).withEncoded(body)
         }
-        let only = inserts.first ?? updates.first ?? deletes[0]
         var w = HistoryJSONWriter(capacity: 448)
         defer { w.deallocate() }
         w.transaction(
             token: StoreHistoryToken(storeIdentifier: storeIdentifier, transaction: number), author: author,
-            timestamp: Self.milliseconds(timestamp), changes: CollectionOfOne(only.1))
+            timestamp: Self.milliseconds(timestamp), changes: CollectionOfOne(only))
         return try body(w.written)
     }
 
