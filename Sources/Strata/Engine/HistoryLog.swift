@@ -2,7 +2,7 @@
 /// `StoreState`, so a save's transaction is published with its data or not at all.
 @_spi(StrataEngine) public struct HistoryLog: Sendable, Hashable {
     /// The kept transactions, oldest first.
-    public internal(set) var transactions: [StoreHistoryTransaction]
+    public internal(set) var transactions: HistoryTransactions
     /// The number of the newest transaction ever recorded (0: none), kept when it is deleted.
     public internal(set) var lastTransaction: Int64
     /// The number of the newest deleted transaction (0: none deleted): older tokens are expired.
@@ -10,6 +10,11 @@
 
     /// A log as a backend loaded it (empty by default).
     public init(transactions: [StoreHistoryTransaction] = [], lastTransaction: Int64 = 0, horizon: Int64 = 0) {
+        self.init(transactions: HistoryTransactions(transactions), lastTransaction: lastTransaction, horizon: horizon)
+    }
+
+    /// A log of `transactions` as kept (no copy).
+    public init(transactions: HistoryTransactions, lastTransaction: Int64 = 0, horizon: Int64 = 0) {
         self.transactions = transactions
         self.lastTransaction = max(lastTransaction, transactions.last?.token.transaction ?? 0)
         self.horizon = horizon
@@ -40,7 +45,7 @@
 
     /// Removes the transactions up to and including `number`.
     public mutating func delete(through number: Int64) {
-        transactions.removeAll { $0.token.transaction <= number }
+        transactions.keep { $0.token.transaction > number }
         horizon = max(horizon, min(number, lastTransaction))
     }
 }
