@@ -143,6 +143,43 @@ struct HistoryEncodingTests {
         #expect(try StoreHistoryTransaction(decoding: try update.encoded(), file: nil) == update)
     }
 
+    /// The one-update path (`HistoryRecorder.withEncodedUpdate`, LMDB's update-one) writes the
+    /// bytes the recorder writes for the same save, for edge values and entity names that need
+    /// escaping, and `changesAttributes` agrees with the recorder on whether anything changed.
+    @Test("one update encoded from its values is what the recorder writes")
+    func oneUpdateWritesWhatTheRecorderWrites() throws {
+        let schema = try Schema(entities: [
+            Entity("T\"rip é") {
+                Attribute("a\\", .string)
+                Attribute("b", .double)
+                Attribute("c", .int, optional: true)
+                Attribute("d", .date)
+            },
+        ])
+        let entity = try schema.requireEntity("T\"rip é")
+        let at = Date(timeIntervalSince1970: 1_764_165_170.123_9)
+        let values: [[Value]] = [
+            [.string("x"), .double(1), .int(1), .date(Date(timeIntervalSinceReferenceDate: 0))],
+            [.string("x\"\u{0}👩‍👩‍👧"), .double(-0.0), .null, .date(Date(timeIntervalSinceReferenceDate: -0.5))],
+            [.string(String(repeating: "é\"", count: 400)), .double(.nan), .int(.min), .date(Date(timeIntervalSinceReferenceDate: 1e9))],
+            [.string("x"), .double(1), .int(1), .date(Date(timeIntervalSinceReferenceDate: 0))],
+        ]
+        for old in values {
+            for new in values {
+                let id = PersistentIdentifier(storeIdentifier: "k3v9q0z1m2n4b5c", entityName: entity.name, primaryKey: 77)
+                var recorder = HistoryRecorder(storeIdentifier: "k3v9q0z1m2n4b5c", requested: [id])
+                recorder.updated(entity, 77, old: (old, []), new: (new, []))
+                #expect(HistoryRecorder.changesAttributes(entity, old: old, new: new) == !recorder.isEmpty)
+                guard !recorder.isEmpty else { continue }
+                let expected = recorder.withEncodedTransaction(9, author: "desk", timestamp: at) { Array($0) }
+                let direct = HistoryRecorder.withEncodedUpdate(storeIdentifier: "k3v9q0z1m2n4b5c", 9, author: "desk", timestamp: at, entity, 77, old: old, new: new) { Array($0) }
+                #expect(direct == expected, "\(String(decoding: direct, as: UTF8.self))")
+                let nobody = HistoryRecorder.withEncodedUpdate(storeIdentifier: "s", 1, author: nil, timestamp: at, entity, 1, old: old, new: new) { Array($0) }
+                #expect(try StoreHistoryTransaction(decoding: nobody, file: nil).changes.first?.attributes.map(\.name) == recorder.transaction(1, author: nil).changes[0].attributes.map(\.name))
+            }
+        }
+    }
+
     /// A compact form of a later version is refused, not misread.
     @Test("a later compact form is a clear error")
     func laterFormRefused() throws {

@@ -246,6 +246,43 @@ struct HistoryJSONWriter {
     /// without building the transaction), in the compact form (version 2, `StoredHistoryForm`):
     /// `{"v":2,"s":store,"n":number,"a":author,"t":milliseconds,"c":[changes]}`.
     mutating func transaction(token: StoreHistoryToken, author: String?, timestamp: Date, changes: some Collection<StoreHistoryChange>) {
+        header(token: token, author: author, timestamp: timestamp)
+        var first = true
+        for change in changes {
+            if !first { byte(UInt8(ascii: ",")) }
+            first = false
+            self.change(change)
+        }
+        raw("]}")
+    }
+
+    /// A transaction of one request-initiated update of `key` that changed only attributes,
+    /// written from the values (`HistoryRecorder.withEncodedUpdate`): the same bytes as the
+    /// recorded change's.
+    mutating func update(token: StoreHistoryToken, author: String?, timestamp: Date, _ entity: EntitySchema, _ key: Int64, old: [Value], new: [Value]) {
+        header(token: token, author: author, timestamp: timestamp)
+        raw("{\"u\":")
+        string(entity.name)
+        raw(",\"k\":")
+        integer(key)
+        raw(",\"a\":[")
+        var first = true
+        for i in entity.attributes.indices where i < old.count && i < new.count && old[i] != new[i] {
+            if !first { byte(UInt8(ascii: ",")) }
+            first = false
+            byte(UInt8(ascii: "["))
+            string(entity.attributes[i].name)
+            byte(UInt8(ascii: ","))
+            value(old[i])
+            byte(UInt8(ascii: ","))
+            value(new[i])
+            byte(UInt8(ascii: "]"))
+        }
+        raw("]}]}")
+    }
+
+    /// The transaction up to its changes' opening bracket.
+    private mutating func header(token: StoreHistoryToken, author: String?, timestamp: Date) {
         raw("{\"v\":2,\"s\":")
         string(token.storeIdentifier)
         store = token.storeIdentifier
@@ -259,13 +296,6 @@ struct HistoryJSONWriter {
         let milliseconds = timestamp.timeIntervalSince1970 * 1000
         if milliseconds == milliseconds.rounded(), abs(milliseconds) < 9e15 { integer(Int64(milliseconds)) } else { double(milliseconds) }
         raw(",\"c\":[")
-        var first = true
-        for change in changes {
-            if !first { byte(UInt8(ascii: ",")) }
-            first = false
-            self.change(change)
-        }
-        raw("]}")
     }
 
     /// `{"i"|"u"|"d": entity, "k": key}`, then only what is not the default: `"s"` (another store
