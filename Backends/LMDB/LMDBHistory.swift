@@ -91,11 +91,17 @@ struct LMDBHistory {
 
     /// Appends the transaction `recorder` built as number `number` (after `newest`, by the caller).
     func append(_ number: Int64, _ recorder: HistoryRecorder, author: String?) throws {
-        // The key on the stack and the JSON in the writer's buffer: LMDB copies both into its page.
+        try put(number) { write in recorder.withEncodedTransaction(number, author: author, write) }
+    }
+
+    /// Writes entry `number` with the bytes `encode` hands to its argument (`mdb_put`, whose
+    /// result it returns): the key on the stack and the JSON in the writer's buffer, which LMDB
+    /// copies into its page.
+    func put(_ number: Int64, _ encode: ((UnsafeRawBufferPointer) -> Int32) -> Int32) throws {
         var key: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes ≥ "history." + 20 digits
         let rc = withUnsafeMutableBytes(of: &key) { k in
             let count = Self.writeEntryKey(number, into: k)
-            return recorder.withEncodedTransaction(number, author: author) { v in
+            return encode { v in
                 var kv = MDB_val(mv_size: count, mv_data: k.baseAddress)
                 var vv = MDB_val(mv_size: v.count, mv_data: UnsafeMutableRawPointer(mutating: v.baseAddress))
                 return mdb_put(txn, meta, &kv, &vv, 0)

@@ -12,12 +12,14 @@ struct LMDBMeta {
     /// longer written, so a version 1 writer would number from a stale counter and overwrite
     /// entries. Raising the version the first time this version records makes an older Strata
     /// refuse the environment (`newerFormat`) instead (docs/formats/lmdb.md, "Format versions").
-    static let formatVersion: UInt32 = 2
+    /// 3: history entries this version may have written in the compact form (docs/history.md,
+    /// "Stored form"), which a version 2 reader cannot decode; raised the same way.
+    static let formatVersion: UInt32 = 3
     /// The version a new environment gets, and keeps while this version records no history in it
     /// (an older Strata reads and writes such an environment as it always did).
     static let createdFormatVersion: UInt32 = 1
     /// The version an environment is raised to the first time this version writes history into it.
-    static let historyFormatVersion: UInt32 = 2
+    static let historyFormatVersion: UInt32 = 3
 
     let txn: OpaquePointer
     let layout: LMDBLayout

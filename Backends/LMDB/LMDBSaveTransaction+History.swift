@@ -37,6 +37,9 @@ extension LMDBSaveTransaction {
             // one-record update, the commonest save, builds no set and sorts nothing.
             candidates = Set(candidates).subtracting(deletedSet).sorted(by: { ($0.entity, $0.key) < ($1.entity, $1.key) })
         }
+        if candidates.count == 1, deleted.isEmpty, recorder.isEmpty, let number = try recordOneUpdate(request, candidates[0], file: file, last: last) {
+            return number == 0 ? nil : number
+        }
         for k in candidates {
             let entity = entities[k.entity]
             // A record the save never loaded kept its attributes and to-ones: read as it is now.
@@ -77,15 +80,39 @@ extension LMDBSaveTransaction {
         }
         guard !recorder.isEmpty else { return nil }
         let history = LMDBHistory(txn: txn, meta: layout.meta, file: file)
-        let number: Int64
-        if let last {
-            number = last + 1
-        } else {
-            // Not known from this store's own last save: read, and mark the format (first time only).
-            try history.raiseFormat()
-            number = try history.newest + 1
-        }
+        let number = try nextHistoryNumber(history, last: last)
         try history.append(number, recorder, author: request.author)
+        return number
+    }
+
+    /// The number the save's transaction takes: after `last`, or when the store does not know it,
+    /// after the newest in the environment (then the format is raised, the first time only).
+    private func nextHistoryNumber(_ history: LMDBHistory, last: Int64?) throws -> Int64 {
+        if let last { return last + 1 }
+        try history.raiseFormat()
+        return try history.newest + 1
+    }
+
+    /// The commonest save, recorded without a recorder: the request updated one record, the save
+    /// changed nothing else and no relationship of it (`HistoryRecorder.withEncodedUpdate`, about
+    /// 2,000 instructions less than building and destroying its change). Returns the number
+    /// written, 0 when no attribute changed (nothing recorded), or `nil` when the save is not that
+    /// one (the caller records it the general way).
+    private func recordOneUpdate<S: DataStoreSnapshot>(_ request: SaveRequest<S>, _ k: Key, file: String, last: Int64?) throws -> Int64? {
+        guard request.updated.count == 1, request.deleted.isEmpty, oldLists?.isEmpty ?? true else { return nil }
+        let entity = entities[k.entity], id = request.updated[0].persistentIdentifier
+        guard id.primaryKey == k.key, !id.isTemporary, id.entityName == entity.name, id.storeIdentifier == storeIdentifier,
+            let now = try load(k.entity, k.key)
+        else { return nil }
+        let before = cache[k]?.original ?? now
+        guard before.toOne == now.toOne else { return nil }
+        guard HistoryRecorder.changesAttributes(entity, old: before.attributes, new: now.attributes) else { return 0 }
+        let history = LMDBHistory(txn: txn, meta: layout.meta, file: file)
+        let number = try nextHistoryNumber(history, last: last)
+        try history.put(number) { write in
+            HistoryRecorder.withEncodedUpdate(
+                storeIdentifier: storeIdentifier, number, author: request.author, entity, k.key, old: before.attributes, new: now.attributes, write)
+        }
         return number
     }
 }

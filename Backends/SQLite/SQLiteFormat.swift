@@ -11,12 +11,14 @@ enum SQLiteFormat {
     /// version 1 writers read and write on every save, so a version 1 writer would fail on a taken
     /// number or, after `deleteHistory`, reuse numbers below the horizon. Raising the version the
     /// first time this version records makes an older Strata refuse the store (`newerFormat`)
-    /// instead (docs/formats/sqlite.md, "Format versions").
-    static let version: Int64 = 2
+    /// instead (docs/formats/sqlite.md, "Format versions"). 3 is a store whose history rows this
+    /// version may have written in the compact form (docs/history.md, "Stored form"), which a
+    /// version 2 reader cannot decode: raised the same way, the first time this version records.
+    static let version: Int64 = 3
     /// The version a new store gets, and keeps while this version records no history in it.
     static let createdVersion: Int64 = 1
     /// The version a store is raised to the first time this version writes history into it.
-    static let historyVersion: Int64 = 2
+    static let historyVersion: Int64 = 3
     static let metadataTable = "strata_metadata"
     /// The metadata key of a store whose pages carry checksums (`SQLiteChecksumVFS`); its value is
     /// the reserved bytes per page.

@@ -34,6 +34,15 @@ enum SQLiteHistory {
     /// number, or `nil` when there is nothing to record.
     static func append(_ db: SQLiteConnection, _ recorder: HistoryRecorder, author: String?, last: Int64?) throws -> Int64? {
         guard !recorder.isEmpty else { return nil }
+        return try append(db, author: author, last: last) { number, write in try recorder.withEncodedTransaction(number, author: author, write) }
+    }
+
+    /// Appends a transaction numbered as above, its bytes those `encode` hands to its argument for
+    /// the number. Returns the number.
+    static func append(
+        _ db: SQLiteConnection, author: String?, last: Int64?,
+        _ encode: (Int64, (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws -> Int64 {
         let number: Int64
         if let last {
             number = last + 1
@@ -47,7 +56,7 @@ enum SQLiteHistory {
         let statement = try db.prepare(.historyInsert)
         try statement.bind(.integer(number), at: 1)
         try statement.bind(author.map { .text($0) } ?? .null, at: 2)
-        try recorder.withEncodedTransaction(number, author: author) { bytes in
+        try encode(number) { bytes in
             try statement.bindStatic(bytes, at: 3)
             defer { statement.reset() }
             while try statement.step() {}

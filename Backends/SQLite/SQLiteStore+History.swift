@@ -14,8 +14,9 @@ extension SQLiteStore {
     /// the save changed nothing to record.
     func recordHistory(_ request: SaveRequest<DefaultSnapshot>, _ result: SaveResult<DefaultSnapshot>, _ transaction: SQLSaveTransaction<SQLiteSaveRecords>, last: Int64?) throws -> Int64? {
         let records = transaction.records.records
-        var recorder = HistoryRecorder(storeIdentifier: identifier, request: request)
         let known = KnownUpdates(request, transaction)
+        if let number = try recordOneUpdate(request, result, known, transaction, last: last) { return number == 0 ? nil : number }
+        var recorder = HistoryRecorder(storeIdentifier: identifier, request: request)
         try recorder.record(request, result, schema: schema, updated: { id in
             if let values = known.values(id, after: result.changedSnapshots[id], records: records) { return values }
             let entity = try schema.requireEntity(id.entityName)
@@ -23,6 +24,30 @@ extension SQLiteStore {
             return ((old.attributes, old.relationships), (new.attributes, new.relationships))
         }, deleted: { id in try lookup(try schema.requireEntity(id.entityName), id)?.attributes })
         return try SQLiteHistory.append(transaction.db, recorder, author: request.author, last: last)
+    }
+
+    /// The commonest save, recorded without a recorder: the request updated one record (its old
+    /// values kept by the save), the store changed nothing else and no relationship of it
+    /// (`HistoryRecorder.withEncodedUpdate`: no change built and destroyed). Returns the number
+    /// written, 0 when no attribute changed (nothing recorded), or `nil` when the save is not that
+    /// one (the caller records it the general way).
+    private func recordOneUpdate(
+        _ request: SaveRequest<DefaultSnapshot>, _ result: SaveResult<DefaultSnapshot>, _ known: KnownUpdates,
+        _ transaction: SQLSaveTransaction<SQLiteSaveRecords>, last: Int64?
+    ) throws -> Int64? {
+        guard request.updated.count == 1, request.inserted.isEmpty, request.deleted.isEmpty, result.changedSnapshots.isEmpty,
+            result.deletedIdentifiers.isEmpty, result.remappedIdentifiers.permanentIdentifiers.isEmpty
+        else { return nil }
+        let id = request.updated[0].persistentIdentifier
+        guard !id.isTemporary, id.storeIdentifier == identifier, let (old, new) = known.values(id, after: nil, records: transaction.records.records),
+            old.relationships.isEmpty, new.relationships.isEmpty
+        else { return nil }
+        let entity = try schema.requireEntity(id.entityName)
+        guard HistoryRecorder.changesAttributes(entity, old: old.attributes, new: new.attributes) else { return 0 }
+        return try SQLiteHistory.append(transaction.db, author: request.author, last: last) { number, write in
+            try HistoryRecorder.withEncodedUpdate(
+                storeIdentifier: identifier, number, author: request.author, entity, id.primaryKey, old: old.attributes, new: new.attributes, write)
+        }
     }
 
     /// The request's whole-record updates whose old values the save kept (`SQLiteOldValues`): the

@@ -71,8 +71,9 @@ struct LMDBHistoryNumberTests {
     }
 
     /// This version numbers from the entries, not from `history_last`, which an older Strata reads
-    /// and writes: the first save that records raises `format` to 2, so an older Strata (it reads
-    /// up to 1) refuses the environment with `newerFormat` instead of overwriting entries. An
+    /// and writes, and writes the compact stored form, which a version 2 Strata cannot decode: the
+    /// first save that records raises `format` to 3, so an older Strata refuses the environment
+    /// with `newerFormat` instead of overwriting entries or failing on one it cannot read. An
     /// environment this version records nothing in keeps version 1: no needless upgrade.
     @Test func recordingRaisesTheFormatVersionAndOnlyRecording() throws {
         let dir = try LMDBFileTests.directory()
@@ -92,9 +93,9 @@ struct LMDBHistoryNumberTests {
         #expect(try Self.format(recorded) == 1)
         do { #expect(try Self.saveTag(try Self.open(recorded), "r1") == 1) }
         #expect(try Self.format(recorded) == LMDBMeta.historyFormatVersion)
-        #expect(LMDBMeta.historyFormatVersion == 2 && LMDBMeta.formatVersion == 2)
+        #expect(LMDBMeta.historyFormatVersion == 3 && LMDBMeta.formatVersion == 3)
         do { #expect(try Self.saveTag(try Self.open(recorded), "r2") == 2, "this version reads what it raised") }
-        #expect(try Self.format(recorded) == 2)
+        #expect(try Self.format(recorded) == 3)
 
         // An environment an older Strata recorded in (version 1, `history_last`) is raised by the
         // first save this version records there.
@@ -103,11 +104,18 @@ struct LMDBHistoryNumberTests {
         }
         try Self.setOldCounter(recorded, 2)
         do { #expect(try Self.saveTag(try Self.open(recorded), "r3") == 3) }
-        #expect(try Self.format(recorded) == 2)
+        #expect(try Self.format(recorded) == 3)
+        // And so is one the last version recorded in (version 2, the first stored form).
+        try LMDBFileTests.edit(recorded) { txn, meta in
+            try LMDBMeta.put(txn, meta, "format", withUnsafeBytes(of: UInt32(2).bigEndian) { Array($0) })
+        }
+        do { #expect(try Self.saveTag(try Self.open(recorded), "r4") == 4) }
+        #expect(try Self.format(recorded) == 3)
     }
 
     /// An environment written by an earlier Strata (bdf7791, Tests/Fixtures/HistoryStores): this
-    /// version reads its four transactions, records the fifth after them and raises the format.
+    /// version reads its four transactions (the first stored form), records the fifth after them
+    /// (the compact form), reads all five and raises the format.
     @Test func anEnvironmentWrittenByTheLastVersionReadsAndRecordsOn() throws {
         let dir = try LMDBFileTests.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -122,7 +130,9 @@ struct LMDBHistoryNumberTests {
             #expect(history.map(\.token.transaction) == [1, 2, 3, 4])
             #expect(history.allSatisfy { !$0.changes.isEmpty })
             #expect(try Self.saveTag(store, "after") == 5)
+            let both = try store.fetchHistory(HistoryQuery())
+            #expect(Array(both.prefix(4)) == history && both.map(\.token.transaction) == [1, 2, 3, 4, 5])
         }
-        #expect(try Self.format(folder) == 2)
+        #expect(try Self.format(folder) == 3)
     }
 }

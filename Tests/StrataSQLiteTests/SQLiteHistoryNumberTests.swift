@@ -57,9 +57,10 @@ struct SQLiteHistoryNumberTests {
 
 
     /// This version numbers from the table, not from `history_last`, which an older Strata reads
-    /// and writes: the first save that records raises `PRAGMA user_version` to 2, so an older
-    /// Strata (it reads up to 1) refuses the store with `newerFormat` instead of failing on a taken
-    /// number or reusing one below the horizon. A store this version records nothing in keeps
+    /// and writes, and writes the compact stored form, which a version 2 Strata cannot decode: the
+    /// first save that records raises `PRAGMA user_version` to 3, so an older Strata refuses the
+    /// store with `newerFormat` instead of failing on a taken number, reusing one below the horizon
+    /// or failing on a transaction it cannot read. A store this version records nothing in keeps
     /// version 1: no needless upgrade.
     @Test func recordingRaisesTheFormatVersionAndOnlyRecording() throws {
         let dir = try SQLiteFileTests.directory()
@@ -76,24 +77,29 @@ struct SQLiteHistoryNumberTests {
 
         let recorded = dir.appendingPathComponent("recorded.sqlite")
         do { #expect(try Self.saveTag(try Self.open(recorded), "r1") == 1) }
-        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "2")
+        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "3")
         do { #expect(try Self.saveTag(try Self.open(recorded), "r2") == 2, "this version reads what it raised") }
-        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "2")
+        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "3")
 
         // A store an older Strata recorded in (version 1, `history_last`) is raised by the first
         // save this version records there.
         try SQLiteFileTests.edit(recorded, "PRAGMA user_version = 1; INSERT OR REPLACE INTO strata_metadata (key, value) VALUES ('history_last', '2');")
         do { #expect(try Self.saveTag(try Self.open(recorded), "r3") == 3) }
-        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "2")
+        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "3")
+        // And so is one the last version recorded in (version 2, the first stored form).
+        try SQLiteFileTests.edit(recorded, "PRAGMA user_version = 2;")
+        do { #expect(try Self.saveTag(try Self.open(recorded), "r4") == 4) }
+        #expect(try SQLiteFileTests.shell(recorded, "PRAGMA user_version") == "3")
 
-        // A version this code does not know yet is refused, as an older Strata refuses 2.
-        try SQLiteFileTests.edit(recorded, "PRAGMA user_version = 3;")
+        // A version this code does not know yet is refused, as an older Strata refuses 3.
+        try SQLiteFileTests.edit(recorded, "PRAGMA user_version = 4;")
         let error = try #require(throws: StrataError.self) { try Self.open(recorded) }
         #expect(error.code == .unsupported)
     }
 
     /// A store written by an earlier Strata (bdf7791, Tests/Fixtures/HistoryStores): this version
-    /// reads its four transactions, records the fifth after them and raises the version.
+    /// reads its four transactions (the first stored form), records the fifth after them (the
+    /// compact form), reads all five and raises the version.
     @Test func aStoreWrittenByTheLastVersionReadsAndRecordsOn() throws {
         let dir = try SQLiteFileTests.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -107,6 +113,10 @@ struct SQLiteHistoryNumberTests {
         #expect(history.map(\.token.transaction) == [1, 2, 3, 4])
         #expect(history.allSatisfy { !$0.changes.isEmpty })
         #expect(try Self.saveTag(store, "after") == 5)
-        #expect(try SQLiteFileTests.shell(file, "PRAGMA user_version") == "2")
+        #expect(try SQLiteFileTests.shell(file, "PRAGMA user_version") == "3")
+        let both = try store.fetchHistory(HistoryQuery())
+        #expect(Array(both.prefix(4)) == history && both.map(\.token.transaction) == [1, 2, 3, 4, 5])
+        #expect(try SQLiteFileTests.shell(file, "SELECT substr(\"transaction\", 1, 8) FROM strata_history WHERE token IN (4, 5) ORDER BY token")
+            == "{\"token\"\n{\"v\":2,\"")
     }
 }

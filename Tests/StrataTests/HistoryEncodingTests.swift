@@ -2,8 +2,10 @@ import Foundation
 import Testing
 @_spi(StrataEngine) @testable import Strata
 
-/// The hand-written history encoder (`StoreHistoryTransaction+Encoding.swift`) writes the JSON that
-/// `JSONEncoder` wrote before it, so every stored transaction reads back, old or new.
+/// The hand-written history encoder (`StoreHistoryTransaction+Encoding.swift`) writes the compact
+/// stored form (version 2) and every reader reads it and the first form (version 1, what
+/// `JSONEncoder` wrote before and `encode(to:)` still writes) into the same transaction, so every
+/// stored transaction reads back, old or new.
 struct HistoryEncodingTests {
     static func id(_ entity: String, _ key: Int64) -> PersistentIdentifier {
         PersistentIdentifier(storeIdentifier: "s\"tore\\1", entityName: entity, primaryKey: key)
@@ -45,6 +47,21 @@ struct HistoryEncodingTests {
                 token: StoreHistoryToken(storeIdentifier: "x", transaction: 42), author: "",
                 timestamp: Date(timeIntervalSince1970: -12.5), changes: [insert, insert, delete]),
             HistoryRecorder(storeIdentifier: "r", requested: []).transaction(3, author: "now", timestamp: Date()),
+            // Identifiers of another store and a temporary one (the compact form names the store
+            // only when it is not the transaction's), every kind store-initiated.
+            StoreHistoryTransaction(
+                token: StoreHistoryToken(storeIdentifier: "other", transaction: 0), author: nil, timestamp: Date(timeIntervalSince1970: 1e12),
+                changes: [
+                    StoreHistoryChange(.insert, id("Trip", 1), isStoreInitiated: true),
+                    StoreHistoryChange(
+                        .update, PersistentIdentifier(storeIdentifier: "other", entityName: "Trip", primaryKey: -5), isStoreInitiated: true,
+                        relationships: [
+                            HistoryRelationshipChange("one", old: .toOne(.temporary(entity: "Person")), new: .toOne(id("Person", 3))),
+                            HistoryRelationshipChange("many", old: .toMany([PersistentIdentifier(storeIdentifier: "", entityName: "P", primaryKey: 1)]), new: .toMany([id("P", 2)])),
+                        ]),
+                    StoreHistoryChange(.delete, PersistentIdentifier(storeIdentifier: "other", entityName: "Trip", primaryKey: 9), isStoreInitiated: true, tombstone: ["": .null]),
+                    StoreHistoryChange(.delete, id("Trip", 10)),
+                ]),
         ]
     }
 
@@ -78,7 +95,7 @@ struct HistoryEncodingTests {
         #expect(text.contains("[\"double\",-3.0009765625]") && text.contains("[\"double\",42.0]"), "\(text)")
     }
 
-    @Test("every value kind and edge value reads back equal", arguments: 0..<4)
+    @Test("every value kind and edge value reads back equal", arguments: 0..<5)
     func roundTrip(_ index: Int) throws {
         let transaction = Self.transactions[index]
         let bytes = try transaction.encoded()
@@ -88,14 +105,88 @@ struct HistoryEncodingTests {
         #expect(appended == Array("prefix".utf8) + bytes)
     }
 
-    @Test("the same JSON as JSONEncoder wrote (every stored transaction keeps reading)", arguments: 0..<4)
-    func sameShapeAsJSONEncoder(_ index: Int) throws {
+    /// The first form (version 1: `JSONEncoder`, which every store wrote before the compact form)
+    /// of every edge transaction reads back equal.
+    @Test("the first stored form (JSONEncoder's) reads back equal", arguments: 0..<5)
+    func firstFormReads(_ index: Int) throws {
         let transaction = Self.transactions[index]
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .millisecondsSince1970
-        let old = try JSONSerialization.jsonObject(with: try encoder.encode(transaction)) as! NSDictionary
-        let new = try JSONSerialization.jsonObject(with: Data(try transaction.encoded())) as! NSDictionary
-        #expect(old == new)
+        let first = try encoder.encode(transaction)
+        let text = String(decoding: first, as: UTF8.self)
+        #expect(text.contains("\"token\":{") && !text.contains("\"v\":2"), "not the first form")
+        #expect(try StoreHistoryTransaction(decoding: first, file: nil) == transaction)
+    }
+
+    /// The compact form byte for byte, as docs/history.md shows it: the store once, an insert in
+    /// a few tens of bytes, defaults left out.
+    @Test("the compact form is as documented")
+    func compactShape() throws {
+        let s = "k3v9q0z1m2n4b5c"
+        func id(_ entity: String, _ key: Int64) -> PersistentIdentifier { PersistentIdentifier(storeIdentifier: s, entityName: entity, primaryKey: key) }
+        let insert = StoreHistoryTransaction(
+            token: StoreHistoryToken(storeIdentifier: s, transaction: 12), author: nil, timestamp: Date(timeIntervalSince1970: 1_764_165_170.123),
+            changes: [StoreHistoryChange(.insert, id("Item", 42)), StoreHistoryChange(.insert, id("Item", 43))])
+        #expect(String(decoding: try insert.encoded(), as: UTF8.self)
+            == #"{"v":2,"s":"k3v9q0z1m2n4b5c","n":12,"t":1764165170123,"c":[{"i":"Item","k":42},{"i":"Item","k":43}]}"#)
+        let update = StoreHistoryTransaction(
+            token: StoreHistoryToken(storeIdentifier: s, transaction: 13), author: "desk", timestamp: Date(timeIntervalSince1970: 1_764_165_170.5),
+            changes: [
+                StoreHistoryChange(
+                    .update, id("Ticket", 3), attributes: [HistoryAttributeChange("score", old: .int(1), new: .double(2.5))],
+                    relationships: [HistoryRelationshipChange("owner", old: .toOne(nil), new: .toOne(id("Person", 1))),
+                                    HistoryRelationshipChange("tags", old: .toMany([]), new: .toMany([PersistentIdentifier(storeIdentifier: "x", entityName: "Tag", primaryKey: 2)]))]),
+                StoreHistoryChange(.delete, id("Ticket", 4), isStoreInitiated: true, tombstone: ["title": .string("gone")]),
+            ])
+        #expect(String(decoding: try update.encoded(), as: UTF8.self)
+            == #"{"v":2,"s":"k3v9q0z1m2n4b5c","n":13,"a":"desk","t":1764165170500,"c":[{"u":"Ticket","k":3,"a":[["score",["int",1],["double",2.5]]],"r":[["owner",null,{"e":"Person","k":1}],["tags",[],[{"e":"Tag","k":2,"s":"x"}]]]},{"d":"Ticket","k":4,"o":true,"x":{"title":["string","gone"]}}]}"#)
+        #expect(try StoreHistoryTransaction(decoding: try update.encoded(), file: nil) == update)
+    }
+
+    /// The one-update path (`HistoryRecorder.withEncodedUpdate`, LMDB's update-one) writes the
+    /// bytes the recorder writes for the same save, for edge values and entity names that need
+    /// escaping, and `changesAttributes` agrees with the recorder on whether anything changed.
+    @Test("one update encoded from its values is what the recorder writes")
+    func oneUpdateWritesWhatTheRecorderWrites() throws {
+        let schema = try Schema(entities: [
+            Entity("T\"rip é") {
+                Attribute("a\\", .string)
+                Attribute("b", .double)
+                Attribute("c", .int, optional: true)
+                Attribute("d", .date)
+            },
+        ])
+        let entity = try schema.requireEntity("T\"rip é")
+        let at = Date(timeIntervalSince1970: 1_764_165_170.123_9)
+        let values: [[Value]] = [
+            [.string("x"), .double(1), .int(1), .date(Date(timeIntervalSinceReferenceDate: 0))],
+            [.string("x\"\u{0}👩‍👩‍👧"), .double(-0.0), .null, .date(Date(timeIntervalSinceReferenceDate: -0.5))],
+            [.string(String(repeating: "é\"", count: 400)), .double(.nan), .int(.min), .date(Date(timeIntervalSinceReferenceDate: 1e9))],
+            [.string("x"), .double(1), .int(1), .date(Date(timeIntervalSinceReferenceDate: 0))],
+        ]
+        for old in values {
+            for new in values {
+                let id = PersistentIdentifier(storeIdentifier: "k3v9q0z1m2n4b5c", entityName: entity.name, primaryKey: 77)
+                var recorder = HistoryRecorder(storeIdentifier: "k3v9q0z1m2n4b5c", requested: [id])
+                recorder.updated(entity, 77, old: (old, []), new: (new, []))
+                #expect(HistoryRecorder.changesAttributes(entity, old: old, new: new) == !recorder.isEmpty)
+                guard !recorder.isEmpty else { continue }
+                let expected = recorder.withEncodedTransaction(9, author: "desk", timestamp: at) { Array($0) }
+                let direct = HistoryRecorder.withEncodedUpdate(storeIdentifier: "k3v9q0z1m2n4b5c", 9, author: "desk", timestamp: at, entity, 77, old: old, new: new) { Array($0) }
+                #expect(direct == expected, "\(String(decoding: direct, as: UTF8.self))")
+                let nobody = HistoryRecorder.withEncodedUpdate(storeIdentifier: "s", 1, author: nil, timestamp: at, entity, 1, old: old, new: new) { Array($0) }
+                #expect(try StoreHistoryTransaction(decoding: nobody, file: nil).changes.first?.attributes.map(\.name) == recorder.transaction(1, author: nil).changes[0].attributes.map(\.name))
+            }
+        }
+    }
+
+    /// A compact form of a later version is refused, not misread.
+    @Test("a later compact form is a clear error")
+    func laterFormRefused() throws {
+        let error = try #require(throws: StrataError.self) {
+            try StoreHistoryTransaction(decoding: Array(#"{"v":3,"s":"a","n":1,"t":0,"c":[]}"#.utf8), file: "h")
+        }
+        #expect(error.code == .corruptStore && error.message.contains("newer"), "\(error)")
     }
 
     /// A transaction as a store wrote it with `JSONEncoder` (the encoder before this one), byte

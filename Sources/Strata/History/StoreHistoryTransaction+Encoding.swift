@@ -1,9 +1,11 @@
 import Foundation
 
-/// The stored form of a history transaction: JSON, the shape Swift's synthesized `Codable` gives
-/// the types (so every store written since history shipped reads unchanged, and any JSON tool reads
-/// it), written by hand because `JSONEncoder` was most of a save's cost with history on (58% of
-/// LMDB's update-one). docs/history.md, "Stored form", has the shape and the reasons.
+/// The stored form of a history transaction: compact JSON (version 2), written by hand because
+/// `JSONEncoder` was most of a save's cost with history on. Still JSON, so `sqlite3`, `mdb_dump`
+/// and `jq` read it; compact because the first form (version 1, the shape Swift's synthesized
+/// `Codable` gives the types) took about 200 bytes for an inserted record, more than its row. Every
+/// reader reads both (`init(from:)` tells them apart by the version key). docs/history.md,
+/// "Stored form", has both shapes and the reasons.
 extension StoreHistoryTransaction {
     /// The transaction as bytes, for a backend's history table (JSON: readable with any tool).
     @_spi(StrataEngine) public func encoded() throws -> [UInt8] {
@@ -14,7 +16,7 @@ extension StoreHistoryTransaction {
     /// that hands the bytes straight to its store (SQLite's row, LMDB's entry) copies them once,
     /// into the store, instead of into an array first.
     @_spi(StrataEngine) public func withEncoded<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        var w = HistoryJSONWriter(capacity: 192 + 256 * changes.count)
+        var w = HistoryJSONWriter(capacity: 128 + 64 * changes.count)
         defer { w.deallocate() }
         w.transaction(self)
         return try body(w.written)
@@ -25,7 +27,8 @@ extension StoreHistoryTransaction {
         withEncoded { bytes.append(contentsOf: $0) }
     }
 
-    /// Reads `encoded()` bytes back.
+    /// Reads `encoded()` bytes back: the compact form, or the first form of every store written
+    /// before it (`init(from:)`).
     ///
     /// - Throws: `corruptStore` when they are not a transaction.
     @_spi(StrataEngine) public init(decoding bytes: some Collection<UInt8>, file: String?) throws {
@@ -37,10 +40,10 @@ extension StoreHistoryTransaction {
     }
 }
 
-/// Writes the synthesized-`Codable` JSON of history types into a byte buffer: objects in the
-/// types' property order, `nil` optionals left out, a `Value` as `[type, payload]`
-/// (`Value+Codable.swift`), a `RelationshipValue` as `{"toOne":{"_0":…}}` / `{"toMany":{"_0":[…]}}`,
-/// the timestamp in whole milliseconds since 1970 (`JSONEncoder`'s `.millisecondsSince1970`).
+/// Writes a history transaction's compact JSON (version 2) into a byte buffer: short keys, the
+/// kind of a change as its key, the store identifier once, fields holding their default left out,
+/// a `Value` as `[type, payload]` (`Value+Codable.swift`, as in version 1), the timestamp in whole
+/// milliseconds since 1970. An inserted record is `{"i":"Item","k":42}`.
 ///
 /// The buffer is its own (allocated, grown by doubling, freed by `deallocate()`), written through
 /// a pointer: every piece is one capacity check and a copy, where appending to an `[UInt8]` paid a
@@ -50,10 +53,12 @@ struct HistoryJSONWriter {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
-    /// The last identifier's store and entity, and where its encoding up to the primary key sits
-    /// in the buffer: the identifiers of one transaction mostly share both, so they are escaped
+    /// The transaction's store: an identifier of it does not repeat it.
+    private var store = ""
+    /// The last identifier's entity, and where its encoding up to the primary key (`"Item","k":`)
+    /// sits in the buffer: the identifiers of one transaction mostly share it, so it is escaped
     /// once and copied after.
-    private var identifierHead: (store: String, entity: String, start: Int, count: Int)?
+    private var entityHead: (entity: String, start: Int, count: Int)?
 
     init(capacity: Int) {
         self.capacity = max(capacity, 64)
@@ -238,21 +243,10 @@ struct HistoryJSONWriter {
     }
 
     /// A transaction from its parts (`HistoryRecorder.withEncodedTransaction` writes one change
-    /// without building the transaction).
-    mutating func transaction(token: StoreHistoryToken, author: String?, timestamp: Date, changes: some RandomAccessCollection<StoreHistoryChange>) {
-        raw("{\"token\":{\"storeIdentifier\":")
-        string(token.storeIdentifier)
-        raw(",\"transaction\":")
-        integer(token.transaction)
-        byte(UInt8(ascii: "}"))
-        if let author {
-            raw(",\"author\":")
-            string(author)
-        }
-        raw(",\"timestamp\":")
-        let milliseconds = timestamp.timeIntervalSince1970 * 1000
-        if milliseconds == milliseconds.rounded(), abs(milliseconds) < 9e15 { integer(Int64(milliseconds)) } else { double(milliseconds) }
-        raw(",\"changes\":[")
+    /// without building the transaction), in the compact form (version 2, `StoredHistoryForm`):
+    /// `{"v":2,"s":store,"n":number,"a":author,"t":milliseconds,"c":[changes]}`.
+    mutating func transaction(token: StoreHistoryToken, author: String?, timestamp: Date, changes: some Collection<StoreHistoryChange>) {
+        header(token: token, author: author, timestamp: timestamp)
         var first = true
         for change in changes {
             if !first { byte(UInt8(ascii: ",")) }
@@ -262,92 +256,143 @@ struct HistoryJSONWriter {
         raw("]}")
     }
 
-    private mutating func change(_ c: StoreHistoryChange) {
-        switch c.kind {
-        case .insert: raw("{\"kind\":\"insert\",\"identifier\":")
-        case .update: raw("{\"kind\":\"update\",\"identifier\":")
-        case .delete: raw("{\"kind\":\"delete\",\"identifier\":")
-        }
-        identifier(c.identifier)
-        if c.attributes.isEmpty && c.relationships.isEmpty && c.tombstone.isEmpty {
-            // An insert's change: everything after the flag is empty.
-            if c.isStoreInitiated {
-                raw(",\"isStoreInitiated\":true,\"attributes\":[],\"relationships\":[],\"tombstone\":{}}")
-            } else {
-                raw(",\"isStoreInitiated\":false,\"attributes\":[],\"relationships\":[],\"tombstone\":{}}")
-            }
-            return
-        }
-        raw(",\"isStoreInitiated\":")
-        bool(c.isStoreInitiated)
-        raw(",\"attributes\":[")
-        for i in c.attributes.indices {
-            if i > 0 { byte(UInt8(ascii: ",")) }
-            raw("{\"name\":")
-            string(c.attributes[i].name)
-            raw(",\"old\":")
-            value(c.attributes[i].old)
-            raw(",\"new\":")
-            value(c.attributes[i].new)
-            byte(UInt8(ascii: "}"))
-        }
-        raw("],\"relationships\":[")
-        for i in c.relationships.indices {
-            if i > 0 { byte(UInt8(ascii: ",")) }
-            raw("{\"name\":")
-            string(c.relationships[i].name)
-            raw(",\"old\":")
-            relationship(c.relationships[i].old)
-            raw(",\"new\":")
-            relationship(c.relationships[i].new)
-            byte(UInt8(ascii: "}"))
-        }
-        raw("],\"tombstone\":{")
+    /// A transaction of one request-initiated update of `key` that changed only attributes,
+    /// written from the values (`HistoryRecorder.withEncodedUpdate`): the same bytes as the
+    /// recorded change's.
+    mutating func update(token: StoreHistoryToken, author: String?, timestamp: Date, _ entity: EntitySchema, _ key: Int64, old: [Value], new: [Value]) {
+        header(token: token, author: author, timestamp: timestamp)
+        raw("{\"u\":")
+        string(entity.name)
+        raw(",\"k\":")
+        integer(key)
+        raw(",\"a\":[")
         var first = true
-        for (name, v) in c.tombstone {
+        for i in entity.attributes.indices where i < old.count && i < new.count && old[i] != new[i] {
             if !first { byte(UInt8(ascii: ",")) }
             first = false
-            string(name)
-            byte(UInt8(ascii: ":"))
-            value(v)
+            byte(UInt8(ascii: "["))
+            string(entity.attributes[i].name)
+            byte(UInt8(ascii: ","))
+            value(old[i])
+            byte(UInt8(ascii: ","))
+            value(new[i])
+            byte(UInt8(ascii: "]"))
         }
-        raw("}}")
+        raw("]}]}")
     }
 
-    private mutating func identifier(_ id: PersistentIdentifier) {
-        if let head = identifierHead, head.store == id.storeIdentifier, head.entity == id.entityName {
+    /// The transaction up to its changes' opening bracket.
+    private mutating func header(token: StoreHistoryToken, author: String?, timestamp: Date) {
+        raw("{\"v\":2,\"s\":")
+        string(token.storeIdentifier)
+        store = token.storeIdentifier
+        raw(",\"n\":")
+        integer(token.transaction)
+        if let author {
+            raw(",\"a\":")
+            string(author)
+        }
+        raw(",\"t\":")
+        let milliseconds = timestamp.timeIntervalSince1970 * 1000
+        if milliseconds == milliseconds.rounded(), abs(milliseconds) < 9e15 { integer(Int64(milliseconds)) } else { double(milliseconds) }
+        raw(",\"c\":[")
+    }
+
+    /// `{"i"|"u"|"d": entity, "k": key}`, then only what is not the default: `"s"` (another store
+    /// than the transaction's), `"tmp":true`, `"o":true` (store-initiated), `"a"` (attributes as
+    /// `[name, old, new]`), `"r"` (relationships, the same), `"x"` (the tombstone).
+    private mutating func change(_ c: StoreHistoryChange) {
+        switch c.kind {
+        case .insert: raw("{\"i\":")
+        case .update: raw("{\"u\":")
+        case .delete: raw("{\"d\":")
+        }
+        identifierTail(c.identifier)
+        if c.isStoreInitiated { raw(",\"o\":true") }
+        if !c.attributes.isEmpty {
+            raw(",\"a\":[")
+            for i in c.attributes.indices {
+                if i > 0 { byte(UInt8(ascii: ",")) }
+                byte(UInt8(ascii: "["))
+                string(c.attributes[i].name)
+                byte(UInt8(ascii: ","))
+                value(c.attributes[i].old)
+                byte(UInt8(ascii: ","))
+                value(c.attributes[i].new)
+                byte(UInt8(ascii: "]"))
+            }
+            byte(UInt8(ascii: "]"))
+        }
+        if !c.relationships.isEmpty {
+            raw(",\"r\":[")
+            for i in c.relationships.indices {
+                if i > 0 { byte(UInt8(ascii: ",")) }
+                byte(UInt8(ascii: "["))
+                string(c.relationships[i].name)
+                byte(UInt8(ascii: ","))
+                relationship(c.relationships[i].old)
+                byte(UInt8(ascii: ","))
+                relationship(c.relationships[i].new)
+                byte(UInt8(ascii: "]"))
+            }
+            byte(UInt8(ascii: "]"))
+        }
+        if !c.tombstone.isEmpty {
+            raw(",\"x\":{")
+            var first = true
+            for (name, v) in c.tombstone {
+                if !first { byte(UInt8(ascii: ",")) }
+                first = false
+                string(name)
+                byte(UInt8(ascii: ":"))
+                value(v)
+            }
+            byte(UInt8(ascii: "}"))
+        }
+        byte(UInt8(ascii: "}"))
+    }
+
+    /// An identifier after its object's opening key: the entity (escaped once per transaction
+    /// while it does not change, then copied), `"k"`, and `"s"` / `"tmp"` when they are not the
+    /// transaction's store and `false`. Leaves the object open.
+    private mutating func identifierTail(_ id: PersistentIdentifier) {
+        if let head = entityHead, head.entity == id.entityName {
             reserve(head.count)  // first: growing moves the buffer
             (base + count).update(from: base + head.start, count: head.count)
             count += head.count
         } else {
             let start = count
-            raw("{\"storeIdentifier\":")
-            string(id.storeIdentifier)
-            raw(",\"entityName\":")
             string(id.entityName)
-            raw(",\"primaryKey\":")
-            identifierHead = (id.storeIdentifier, id.entityName, start, count - start)
+            raw(",\"k\":")
+            entityHead = (id.entityName, start, count - start)
         }
         integer(id.primaryKey)
-        if id.isTemporary { raw(",\"isTemporary\":true}") } else { raw(",\"isTemporary\":false}") }
+        if id.storeIdentifier != store {
+            raw(",\"s\":")
+            string(id.storeIdentifier)
+        }
+        if id.isTemporary { raw(",\"tmp\":true") }
     }
 
+    /// `{"e": entity, "k": key}` (with `"s"` / `"tmp"` as in a change).
+    private mutating func identifier(_ id: PersistentIdentifier) {
+        raw("{\"e\":")
+        identifierTail(id)
+        byte(UInt8(ascii: "}"))
+    }
+
+    /// A to-one target as `null` or its identifier, a to-many's as an array of identifiers.
     private mutating func relationship(_ r: RelationshipValue) {
         switch r {
         case .toOne(let id):
-            raw("{\"toOne\":{")
-            if let id {
-                raw("\"_0\":")
-                identifier(id)
-            }
-            raw("}}")
+            if let id { identifier(id) } else { raw("null") }
         case .toMany(let ids):
-            raw("{\"toMany\":{\"_0\":[")
+            byte(UInt8(ascii: "["))
             for i in ids.indices {
                 if i > 0 { byte(UInt8(ascii: ",")) }
                 identifier(ids[i])
             }
-            raw("]}}")
+            byte(UInt8(ascii: "]"))
         }
     }
 

@@ -26,7 +26,7 @@ public struct PersistentIdentifier: Sendable, Codable {
         self.isTemporary = false
     }
 
-    private init(temporaryFor entityName: String, number: Int64) {
+    init(temporaryFor entityName: String, number: Int64) {
         self.storeIdentifier = ""
         self.entityName = entityName
         self.primaryKey = number
