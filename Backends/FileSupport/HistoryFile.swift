@@ -8,14 +8,22 @@ import Glibc
 /// (`<document>.history`; `history.journal` in a CSV folder), an append-only `Journal` of one line
 /// per transaction.
 ///
-/// A line is `{"seq": S, "transaction": {…}}` (`StoreHistoryTransaction.encoded()`), where `S` is
-/// the store's own commit number for the save that made it (the journal sequence of JSON and XML,
-/// the manifest generation of CSV). A save appends and syncs its history line *before* its commit
-/// point (the journal line, the manifest rename), so a committed save always has its transaction;
-/// a line whose `S` is above the store's committed number belongs to a save that was killed or
-/// failed before committing and is ignored by readers and cut off by the writer's next append. So
-/// history and data never disagree, whatever moment a writer is killed at, and one file serves
-/// every file backend without touching their formats.
+/// A line is `{"seq": S, "transaction": {…}}` (`StoreHistoryTransaction.encode(into:)`), where `S`
+/// is the store's own commit number for the save that made it (the journal sequence of JSON and
+/// XML, the manifest generation of CSV). A line whose `S` is above the store's committed number
+/// belongs to a save that never committed and is ignored by readers.
+///
+/// - CSV appends and syncs its line *before* its commit point (the manifest rename), so a committed
+///   save always has its line; a killed save's line is cut off by the writer's next append.
+/// - JSON and XML write the same line into the journal instead (`journalLine`: `strata-history `
+///   and the line's body), just before the save's own line, in the same write and sync: one `fsync`
+///   a save. A fold appends the journal's transactions to this file, synced (`appendMissing`),
+///   before it empties the journal, so a committed transaction is always in one of the two; readers
+///   take the file's and then the journal's the file lacks (`pending`, `merged`). A writer cuts off
+///   uncommitted lines an older Strata left (`cutUncommitted`).
+///
+/// So history and data never disagree, whatever moment a writer is killed or the power fails at,
+/// and one file serves every file backend without touching their formats.
 ///
 /// `deleteHistory` rewrites the file atomically (temporary file, sync, rename): a first line
 /// `{"last": L, "horizon": H}` keeps the newest transaction ever recorded and the deletion horizon,

@@ -6,8 +6,10 @@ import Synchronization
 /// the body of the JSON and XML backends, which differ only in their `DocumentFormat`.
 ///
 /// Fetches never read the file. A save appends its changes — only the records it changed — to
-/// `<document>.journal` and syncs it; when the journal grows past a threshold it is folded into the
-/// document (written to a temporary file, synced, renamed over, folder synced). A crash at any
+/// `<document>.journal` and syncs it — with history on, its transaction too, in a line just before
+/// (`HistoryFile`) —; when the journal grows past a threshold it is folded into the document
+/// (written to a temporary file, synced, renamed over, folder synced), after its transactions were
+/// appended to the history file (synced). A crash at any
 /// moment leaves the old or the new state. One writer at a time (`storeLocked`, or a wait), any
 /// number of read-only stores beside it. Before every save, and at most every 5 ms before a fetch,
 /// the files' identity and size are checked and reloaded if someone else changed them (a reader
@@ -190,11 +192,10 @@ import Synchronization
                 // line, in the same write and sync: the save line is the commit point, and a history
                 // line without it is part of a torn tail (`Journal`). A fold moves the journal's
                 // transactions into the history file (`HistoryFile.appendMissing`) before emptying it.
-                var line: [UInt8] = []
+                var line = files.format.journalLine(sequence: disk.sequence + 1, commit: commit)
                 if commit.next.history.lastTransaction != commit.previous.history.lastTransaction, let transaction = commit.next.history.transactions.last {
-                    line = HistoryFile.journalLine(transaction, sequence: disk.sequence + 1)
+                    line = HistoryFile.journalLine(transaction, sequence: disk.sequence + 1) + line
                 }
-                line += files.format.journalLine(sequence: disk.sequence + 1, commit: commit)
                 disk.journalEnd = try Journal.append(line, to: files.journal, end: disk.journalEnd, needsLineEnd: disk.needsLineEnd)
                 disk.needsLineEnd = false
                 disk.sequence += 1
