@@ -8,14 +8,22 @@ import Glibc
 /// (`<document>.history`; `history.journal` in a CSV folder), an append-only `Journal` of one line
 /// per transaction.
 ///
-/// A line is `{"seq": S, "transaction": {…}}` (`StoreHistoryTransaction.encoded()`), where `S` is
-/// the store's own commit number for the save that made it (the journal sequence of JSON and XML,
-/// the manifest generation of CSV). A save appends and syncs its history line *before* its commit
-/// point (the journal line, the manifest rename), so a committed save always has its transaction;
-/// a line whose `S` is above the store's committed number belongs to a save that was killed or
-/// failed before committing and is ignored by readers and cut off by the writer's next append. So
-/// history and data never disagree, whatever moment a writer is killed at, and one file serves
-/// every file backend without touching their formats.
+/// A line is `{"seq": S, "transaction": {…}}` (`StoreHistoryTransaction.encode(into:)`), where `S`
+/// is the store's own commit number for the save that made it (the journal sequence of JSON and
+/// XML, the manifest generation of CSV). A line whose `S` is above the store's committed number
+/// belongs to a save that never committed and is ignored by readers.
+///
+/// - CSV appends and syncs its line *before* its commit point (the manifest rename), so a committed
+///   save always has its line; a killed save's line is cut off by the writer's next append.
+/// - JSON and XML write the same line into the journal instead (`journalLine`: `strata-history `
+///   and the line's body), just before the save's own line, in the same write and sync: one `fsync`
+///   a save. A fold appends the journal's transactions to this file, synced (`appendMissing`),
+///   before it empties the journal, so a committed transaction is always in one of the two; readers
+///   take the file's and then the journal's the file lacks (`pending`, `merged`). A writer cuts off
+///   uncommitted lines an older Strata left (`cutUncommitted`).
+///
+/// So history and data never disagree, whatever moment a writer is killed or the power fails at,
+/// and one file serves every file backend without touching their formats.
 ///
 /// `deleteHistory` rewrites the file atomically (temporary file, sync, rename): a first line
 /// `{"last": L, "horizon": H}` keeps the newest transaction ever recorded and the deletion horizon,
@@ -177,11 +185,69 @@ import Glibc
         loaded.log = HistoryLog(transactions: transactions, lastTransaction: last, horizon: horizon)
     }
 
-    private static func line(_ transaction: StoreHistoryTransaction, sequence: Int64) throws -> [UInt8] {
+    private static func body(_ transaction: StoreHistoryTransaction, sequence: Int64) -> [UInt8] {
         var body = Array("{\"seq\":\(sequence),\"transaction\":".utf8)
         transaction.encode(into: &body)
         body.append(UInt8(ascii: "}"))
-        return Journal.line(body)
+        return body
+    }
+
+    private static func line(_ transaction: StoreHistoryTransaction, sequence: Int64) throws -> [UInt8] {
+        Journal.line(body(transaction, sequence: sequence))
+    }
+
+    /// The journal line carrying the transaction of the save that commits as number `sequence`
+    /// (JSON and XML): `<checksum> strata-history {"seq": S, "transaction": {…}}`, written with the
+    /// save's own line right after it, in the same write and sync. The journal keeps a transaction
+    /// until a fold moves it into the history file (`appendMissing`), so a save syncs one file.
+    public static func journalLine(_ transaction: StoreHistoryTransaction, sequence: Int64) -> [UInt8] {
+        Journal.line(Journal.historyPrefix + body(transaction, sequence: sequence))
+    }
+
+    /// A committed transaction read from the journal (`journalLine`), which the history file may
+    /// not hold yet.
+    public struct Pending: Sendable {
+        /// The commit number of its save.
+        public var sequence: Int64
+        /// The transaction.
+        public var transaction: StoreHistoryTransaction
+    }
+
+    /// Decodes the journal's history lines (`Journal.Scan.history`; `base`: the file offset of the
+    /// bytes scanned), keeping those of saves committed through `sequence`.
+    ///
+    /// - Throws: `corruptStore` naming the journal and offset for a line that is no transaction of
+    ///   this store.
+    public static func pending(_ lines: [Journal.Line], base: Int = 0, committedThrough sequence: Int64, journal: String, storeIdentifier: String) throws -> [Pending] {
+        guard !lines.isEmpty else { return [] }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        var pending: [Pending] = []
+        for line in lines {
+            let offset = base + line.offset
+            guard let entry = try? decoder.decode(Line.self, from: Data(line.body)), let seq = entry.seq, let transaction = entry.transaction else {
+                throw StrataError.journalDamaged(at: offset, "a history line that holds no transaction", file: journal)
+            }
+            guard transaction.token.storeIdentifier == storeIdentifier else {
+                throw StrataError.journalDamaged(at: offset, "a history transaction of another store, \(transaction.token.storeIdentifier)", file: journal)
+            }
+            if let previous = pending.last, transaction.token.transaction <= previous.transaction.token.transaction {
+                throw StrataError.journalDamaged(at: offset, "history transaction \(transaction.token.transaction) does not follow \(previous.transaction.token.transaction)", file: journal)
+            }
+            guard seq <= sequence else { break }
+            pending.append(Pending(sequence: seq, transaction: transaction))
+        }
+        return pending
+    }
+
+    /// The store's history: the file's (`file`) and after it the journal's transactions it lacks
+    /// (numbered above its newest, deleted ones included); and the journal's transactions still
+    /// needed (those).
+    public static func merged(_ file: HistoryLog, _ pending: [Pending]) -> (log: HistoryLog, pending: [Pending]) {
+        guard let first = pending.firstIndex(where: { $0.transaction.token.transaction > file.lastTransaction }) else { return (file, []) }
+        let needed = Array(pending[first...])
+        let log = HistoryLog(transactions: file.transactions + needed.map(\.transaction), lastTransaction: file.lastTransaction, horizon: file.horizon)
+        return (log, needed)
     }
 
     /// Appends (and syncs) the transaction of the save that will commit as number `sequence`,
@@ -211,6 +277,49 @@ import Glibc
         } else {
             next.mark = loaded.mark.map { Mark(first: $0.first, lastStart: start, last: checksum) }
         }
+        return next
+    }
+
+    /// Appends (and syncs) the transactions of `log` that the file `loaded` read lacks — those
+    /// numbered above its newest —, as lines of saves committed through `sequence`, in one write;
+    /// returns where the file stands (holding `log`). Nothing is written when it lacks none. A JSON
+    /// or XML writer calls it before a fold empties the journal that holds them.
+    ///
+    /// - Throws: `ioFailure`, with the file as long as before.
+    public func appendMissing(from log: HistoryLog, sequence: Int64, after loaded: Loaded) throws -> Loaded {
+        let missing = log.transactions.drop { $0.token.transaction <= loaded.log.lastTransaction }
+        guard !missing.isEmpty else { return loaded }
+        var bytes: [UInt8] = [], lastStart = 0
+        for transaction in missing {
+            lastStart = bytes.count
+            bytes += try Self.line(transaction, sequence: sequence)
+        }
+        var next = loaded
+        next.end = try Journal.append(bytes, to: path, end: loaded.end, needsLineEnd: loaded.needsLineEnd)
+        next.needsLineEnd = false
+        next.stamp = FileStamp(path)
+        next.log = log
+        let start = next.end - bytes.count + lastStart, checksum = Array(bytes[lastStart..<(lastStart + 16)])
+        let first = loaded.end == 0 ? Array(bytes.prefix(16)) : loaded.mark?.first
+        next.mark = first.map { Mark(first: $0, lastStart: start, last: checksum) }
+        return next
+    }
+
+    /// Cuts off (durably) what follows `loaded`'s last committed line: lines of saves that never
+    /// committed (an older Strata wrote each line before its commit point) and a torn append. A
+    /// JSON or XML writer calls it on opening, under its lock, so that no such line is taken for a
+    /// committed one once the store's numbers reach its `seq` (its saves no longer write the file).
+    ///
+    /// - Returns: `loaded` with the file's new stamp.
+    /// - Throws: `ioFailure`.
+    public func cutUncommitted(after loaded: Loaded) throws -> Loaded {
+        guard let stamp = FileStamp(path), stamp.size > loaded.end else { return loaded }
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DurableFile.failure("open the history file", path) }
+        defer { close(fd) }
+        guard ftruncate(fd, off_t(loaded.end)) == 0, fsync(fd) == 0 else { throw DurableFile.failure("cut the history file's uncommitted lines", path) }
+        var next = loaded
+        next.stamp = FileStamp(path)
         return next
     }
 

@@ -19,6 +19,11 @@ import Glibc
 /// A journal made by this version starts with a header line, `<checksum> strata-journal <store
 /// identifier>`, written and synced before the journal appears and never removed (a fold cuts the
 /// journal back to it): an empty journal is then damage, not a store without saves (`Scan.header`).
+///
+/// A save that records history writes `<checksum> strata-history <history line>` just before its
+/// own line, in the same write and sync (`HistoryFile`): `scan` keeps those apart (`Scan.history`)
+/// from the format's lines, and counts history lines after the last save line as part of the torn
+/// tail (their save never committed).
 public enum Journal {
     /// One whole line: where it starts and its body (without checksum and line end).
     public struct Line: Sendable {
@@ -43,6 +48,10 @@ public enum Journal {
         public var header: String?
         /// The offset just after the header line (`0` without one): what a fold keeps.
         public var headerEnd = 0
+        /// The history lines, each followed by a save line (bodies without their prefix).
+        public var history: [Line] = []
+        /// History lines not followed by a save line yet.
+        fileprivate var trailingHistory: [Line] = []
         /// An empty journal.
         public init() {}
     }
@@ -53,6 +62,9 @@ public enum Journal {
     }
 
     fileprivate static let headerPrefix = Array("strata-journal ".utf8)
+
+    /// What starts the body of a history line.
+    public static let historyPrefix = Array("strata-history ".utf8)
 
     /// The header line of the journal of the store `identifier`.
     public static func header(store identifier: String) -> [UInt8] {
@@ -73,6 +85,18 @@ public enum Journal {
     ///   - base: the file offset of `bytes[0]`, for the offset an error names.
     /// - Throws: `corruptStore` with the line's byte offset for a damaged line.
     public static func scan(_ bytes: [UInt8], from first: Int = 0, base: Int = 0, file: String) throws -> Scan {
+        var scan = try scanLines(bytes, from: first, base: base, file: file)
+        if let torn = scan.trailingHistory.first {
+            // Written in one piece with the save line after it: without that line, a save that never committed.
+            scan.end = torn.offset
+            scan.needsLineEnd = false
+            scan.tornBytes = bytes.count - scan.end
+            scan.trailingHistory = []
+        }
+        return scan
+    }
+
+    private static func scanLines(_ bytes: [UInt8], from first: Int, base: Int, file: String) throws -> Scan {
         var scan = Scan()
         var start = first
         scan.end = first
@@ -159,7 +183,11 @@ extension Journal.Scan {
         if line.offset == 0, line.body.starts(with: Journal.headerPrefix) {
             header = String(decoding: line.body.dropFirst(Journal.headerPrefix.count), as: UTF8.self)
             headerEnd = 16 + 1 + line.body.count + 1  // checksum, space, body, line end
+        } else if line.body.starts(with: Journal.historyPrefix) {
+            trailingHistory.append(Journal.Line(offset: line.offset, body: line.body.dropFirst(Journal.historyPrefix.count)))
         } else {
+            history += trailingHistory
+            trailingHistory = []
             lines.append(line)
         }
     }

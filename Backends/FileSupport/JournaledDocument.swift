@@ -6,8 +6,10 @@ import Synchronization
 /// the body of the JSON and XML backends, which differ only in their `DocumentFormat`.
 ///
 /// Fetches never read the file. A save appends its changes — only the records it changed — to
-/// `<document>.journal` and syncs it; when the journal grows past a threshold it is folded into the
-/// document (written to a temporary file, synced, renamed over, folder synced). A crash at any
+/// `<document>.journal` and syncs it — with history on, its transaction too, in a line just before
+/// (`HistoryFile`) —; when the journal grows past a threshold it is folded into the document
+/// (written to a temporary file, synced, renamed over, folder synced), after its transactions were
+/// appended to the history file (synced). A crash at any
 /// moment leaves the old or the new state. One writer at a time (`storeLocked`, or a wait), any
 /// number of read-only stores beside it. Before every save, and at most every 5 ms before a fetch,
 /// the files' identity and size are checked and reloaded if someone else changed them (a reader
@@ -35,8 +37,10 @@ import Synchronization
         /// Where the journal's header line ends (`0`: a journal made before headers).
         var journalHeaderEnd: Int
         var needsLineEnd: Bool
-        /// The history file: its stamp, and where the next transaction is appended.
+        /// The history file: its stamp, and where a fold appends the journal's transactions.
         var history: HistoryFile.Loaded
+        /// The committed transactions the journal holds and the history file lacks.
+        var journalHistory: [HistoryFile.Pending]
         var documentBytes: Int
         var outsideChanges = OutsideChangeCheck()
         var temporariesRemoved = false
@@ -53,6 +57,7 @@ import Synchronization
             journalHeaderEnd = loaded.scan.headerEnd
             needsLineEnd = loaded.scan.needsLineEnd
             history = loaded.history
+            journalHistory = loaded.journalHistory
             documentBytes = loaded.documentBytes
         }
     }
@@ -91,10 +96,11 @@ import Synchronization
         if lock != nil, loaded.recordOutcome == .rewriteRecord {
             // A store written before schema records (or of an older version): the writer folds it
             // once into a document that records the schema (the journal's lines are in it).
-            var headerEnd = loaded.scan.headerEnd
-            _ = try files.fold(loaded.state, sequence: loaded.sequence, headerEnd: &headerEnd)
+            var headerEnd = loaded.scan.headerEnd, history = loaded.history
+            _ = try files.fold(loaded.state, sequence: loaded.sequence, headerEnd: &headerEnd, history: &history)
             loaded = try files.load(schema)
         }
+        if lock != nil { loaded.history = try files.history.cutUncommitted(after: loaded.history) }
         self.identifier = loaded.state.storeIdentifier
         self.engine = RecordEngine(state: loaded.state)
         self.disk = Mutex(Disk(loaded))
@@ -111,7 +117,7 @@ import Synchronization
             else { return }
             if lock == nil, let appended = try? files.loadAppended(
                 to: engine.state, sequence: disk.sequence, documentStamp: disk.documentStamp, journalStamp: disk.journalStamp,
-                journalEnd: disk.journalEnd, needsLineEnd: disk.needsLineEnd, history: disk.history)
+                journalEnd: disk.journalEnd, needsLineEnd: disk.needsLineEnd, history: disk.history, pending: disk.journalHistory)
             {
                 // A reader (a follower of another process's saves) reads only what was appended;
                 // a writer's state may be a save ahead of its files in this moment, so it reads whole.
@@ -121,6 +127,7 @@ import Synchronization
                 disk.needsLineEnd = appended.needsLineEnd
                 disk.journalStamp = appended.journalStamp
                 disk.history = appended.history
+                disk.journalHistory = appended.journalHistory
                 return
             }
             let loaded = try files.load(schema, history: disk.history)
@@ -181,15 +188,15 @@ import Synchronization
                     DurableFile.removeTemporaries(of: files.document)  // left by a writer killed while folding
                     disk.temporariesRemoved = true
                 }
-                // The history line goes first: the journal line is the commit point, and a history
-                // line past the committed sequence is a save that never committed (`HistoryFile`).
-                var history: HistoryFile.Loaded?
+                // The transaction goes into the journal, in a line of its own just before the save's
+                // line, in the same write and sync: the save line is the commit point, and a history
+                // line without it is part of a torn tail (`Journal`). A fold moves the journal's
+                // transactions into the history file (`HistoryFile.appendMissing`) before emptying it.
+                var line = files.format.journalLine(sequence: disk.sequence + 1, commit: commit)
                 if commit.next.history.lastTransaction != commit.previous.history.lastTransaction, let transaction = commit.next.history.transactions.last {
-                    history = try files.history.append(transaction, sequence: disk.sequence + 1, after: disk.history, log: commit.next.history)
+                    line = HistoryFile.journalLine(transaction, sequence: disk.sequence + 1) + line
                 }
-                let line = files.format.journalLine(sequence: disk.sequence + 1, commit: commit)
                 disk.journalEnd = try Journal.append(line, to: files.journal, end: disk.journalEnd, needsLineEnd: disk.needsLineEnd)
-                if let history { disk.history = history }
                 disk.needsLineEnd = false
                 disk.sequence += 1
                 if disk.version < files.format.version || journalThreshold == 0
@@ -199,8 +206,10 @@ import Synchronization
                     // is harmless, as replay skips lines the document already holds. The save is
                     // durable in the journal already, so a fold that fails is only retried later:
                     // failing the save now would leave a line on disk for a save reported as failed.
-                    var headerEnd = disk.journalHeaderEnd
-                    if let bytes = try? files.fold(commit.next, sequence: disk.sequence, headerEnd: &headerEnd) {
+                    var headerEnd = disk.journalHeaderEnd, history = disk.history
+                    if let bytes = try? files.fold(commit.next, sequence: disk.sequence, headerEnd: &headerEnd, history: &history) {
+                        disk.history = history
+                        disk.journalHistory = []
                         disk.version = files.format.version
                         disk.documentBytes = bytes
                         disk.journalEnd = headerEnd
@@ -245,6 +254,7 @@ extension JournaledDocument {
             try engine.deleteHistory(through: token) { commit in
                 try disk.withLock { disk in
                     disk.history = try files.history.rewrite(commit.next.history, sequence: disk.sequence)
+                    disk.journalHistory = []
                     disk.savesSeen = lock.savesHere
                 }
             }
@@ -287,13 +297,13 @@ extension JournaledDocument {
         try next.requireSchema(destination)
         let target = format.reshaped(for: destination)
         DurableFile.removeTemporaries(of: files.document)
-        var headerEnd = loaded.scan.headerEnd
+        var headerEnd = loaded.scan.headerEnd, history = loaded.history
         if loaded.scan.end > headerEnd || headerEnd == 0 {
             // Fold first, at the old schema, and empty the journal: a new-schema document must never
             // sit beside journal lines of the old schema (a format may not read them with the new
             // codecs even to skip them). A crash between the steps leaves a whole old store. The
             // fold also gives a journal made before headers its header line.
-            _ = try files.fold(loaded.state, sequence: loaded.sequence, headerEnd: &headerEnd)
+            _ = try files.fold(loaded.state, sequence: loaded.sequence, headerEnd: &headerEnd, history: &history)
         }
         try DurableFile.replace(files.document, with: target.encode(next, journalSequence: loaded.sequence, journalHeader: true))
     }

@@ -33,8 +33,11 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         var documentBytes: Int
         var documentStamp: FileStamp?
         var journalStamp: FileStamp?
-        /// The history committed with the state, and where its writer appends.
+        /// The history file as read (the history folded so far), and where its writer appends.
         var history: HistoryFile.Loaded
+        /// The committed transactions the journal holds and the history file lacks (the state's
+        /// history is the file's and these).
+        var journalHistory: [HistoryFile.Pending]
         /// Whether a writer must rewrite the document for its schema record (a legacy record, or
         /// an older version than the schema's).
         var recordOutcome: RecordedSchema.OpeningOutcome
@@ -95,11 +98,14 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         try checkHeader(scan, required: header.journalHeader, store: state.storeIdentifier)
         try state.finishLoading()
         try state.verifyReferences(file: document)
-        // Read after the journal: a save writes its history line before its journal line, so every
-        // committed save's transaction is there; lines of saves past `sequence` never committed.
+        // Read after the journal: a save's transaction is in its journal line, and a fold appends
+        // the journal's transactions to the history file before it empties the journal, so every
+        // committed save's transaction is in one or the other; lines past `sequence` never committed.
         let committed = try history.load(committedThrough: sequence, storeIdentifier: state.storeIdentifier, after: previous)
-        state.loadHistory(committed.log)
-        return Loaded(state: state, header: header, sequence: sequence, scan: scan, documentBytes: bytes.count, documentStamp: documentStamp, journalStamp: journalStamp, history: committed, recordOutcome: recordOutcome)
+        let pending = try HistoryFile.pending(scan.history, committedThrough: sequence, journal: journal, storeIdentifier: state.storeIdentifier)
+        let merged = HistoryFile.merged(committed.log, pending)
+        state.loadHistory(merged.log)
+        return Loaded(state: state, header: header, sequence: sequence, scan: scan, documentBytes: bytes.count, documentStamp: documentStamp, journalStamp: journalStamp, history: committed, journalHistory: merged.pending, recordOutcome: recordOutcome)
     }
 
     /// Where the journal and history stood after a read, and the state they gave.
@@ -110,23 +116,24 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         var needsLineEnd: Bool
         var journalStamp: FileStamp
         var history: HistoryFile.Loaded
+        var journalHistory: [HistoryFile.Pending]
     }
 
     /// `state` (read at `sequence` from the document stamped `documentStamp` and the journal up to
     /// `journalEnd`) with the journal lines appended since, and the history lines appended since
-    /// `history`: what `load` would read, without decoding the document and the lines read
+    /// `history` (the journal's transactions it lacks so far: `pending`): what `load` would read, without decoding the document and the lines read
     /// before. `nil` when the document changed (a fold, a replaced store) or the journal is not the
     /// one read on (another file, shorter): read the store whole then. A torn last line is left
     /// for the next read.
     ///
     /// - Throws: `corruptStore` for a damaged line (the caller reads whole, which says more).
-    func loadAppended(to state: StoreState, sequence: Int64, documentStamp: FileStamp?, journalStamp: FileStamp?, journalEnd: Int, needsLineEnd: Bool, history: HistoryFile.Loaded) throws -> Appended? {
+    func loadAppended(to state: StoreState, sequence: Int64, documentStamp: FileStamp?, journalStamp: FileStamp?, journalEnd: Int, needsLineEnd: Bool, history: HistoryFile.Loaded, pending: [HistoryFile.Pending]) throws -> Appended? {
         guard let documentStamp, FileStamp(document) == documentStamp else { return nil }
         let fd = open(journal, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         guard let stamp = FileStamp(descriptor: fd), let journalStamp, stamp.isSameFile(as: journalStamp), stamp.size >= journalEnd, journalEnd > 0 else { return nil }
-        var next = state, last = sequence, end = journalEnd, lacksLineEnd = needsLineEnd
+        var next = state, last = sequence, end = journalEnd, lacksLineEnd = needsLineEnd, pending = pending
         if stamp != journalStamp || stamp.size > journalEnd {
             // From the line end before `journalEnd` (or the missing one), so the tail starts at a line.
             let from = journalEnd - 1
@@ -153,6 +160,7 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
                 end = consumed + scan.end
                 lacksLineEnd = scan.needsLineEnd
             }
+            pending += try HistoryFile.pending(scan.history, base: consumed, committedThrough: last, journal: journal, storeIdentifier: next.storeIdentifier)
             // A fold renames the document before it empties the journal: unchanged now, the bytes
             // read were the journal's lines, not a new journal's.
             guard FileStamp(document) == documentStamp else { return nil }
@@ -160,8 +168,9 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
             try next.verifyReferences(file: document)
         }
         let committed = try self.history.load(committedThrough: last, storeIdentifier: next.storeIdentifier, after: history)
-        next.loadHistory(committed.log)
-        return Appended(state: next, sequence: last, journalEnd: end, needsLineEnd: lacksLineEnd, journalStamp: stamp, history: committed)
+        let merged = HistoryFile.merged(committed.log, pending)
+        next.loadHistory(merged.log)
+        return Appended(state: next, sequence: last, journalEnd: end, needsLineEnd: lacksLineEnd, journalStamp: stamp, history: committed, journalHistory: merged.pending)
     }
 
     /// Refuses a journal whose document says it starts with its header line (an emptied or
@@ -174,16 +183,19 @@ struct JournaledDocumentFiles<Format: DocumentFormat>: Sendable {
         throw StrataError(.corruptStore, "The journal lacks its header line: it was emptied, cut or replaced, and saves since the last fold may be lost. Restore the store from a backup.", file: journal, offset: 0)
     }
 
-    /// Folds: replaces the document with `state` at `sequence` and empties the journal back to
-    /// its header. A journal without a header (made before headers) gets one first, and only then
+    /// Folds: appends to the history file (synced) the transactions of `state` it lacks — the
+    /// journal's, about to be emptied —, replaces the document with `state` at `sequence` and
+    /// empties the journal back to its header. A journal without a header (made before headers) gets one first, and only then
     /// does the document say it has one, so a crash at any step leaves a store that opens: the old
     /// document with its journal, the new one beside the emptied journal, or with the header.
     ///
     /// - Parameter headerEnd: where the journal's header ends (`Journal.Scan.headerEnd`, `0` for
     ///   none); where a writer appends next afterwards.
+    ///   - history: the history file as this store last read or wrote it; where it stands afterwards.
     /// - Returns: the size of the document written.
     /// - Throws: `ioFailure`, the files then in one of the states above (reload them).
-    func fold(_ state: StoreState, sequence: Int64, headerEnd: inout Int) throws -> Int {
+    func fold(_ state: StoreState, sequence: Int64, headerEnd: inout Int, history: inout HistoryFile.Loaded) throws -> Int {
+        history = try self.history.appendMissing(from: state.history, sequence: sequence, after: history)
         var bytes = format.encode(state, journalSequence: sequence, journalHeader: headerEnd > 0)
         try DurableFile.replace(document, with: bytes)
         try Journal.truncate(journal, keeping: headerEnd)

@@ -8,9 +8,10 @@ import StrataJSON
 import StrataXML
 import Testing
 
-/// History on the file backends (JSON, XML, CSV) lives in a file of its own, written before the
-/// save's commit point: a save killed between the two leaves a history line past the committed
-/// sequence, which readers ignore and the next save replaces — never a transaction without data.
+/// History on the file backends (JSON, XML, CSV) lives in a file of its own. CSV writes it before
+/// the save's commit point (an older Strata did so for JSON and XML too): a save killed between the
+/// two leaves a history line past the committed sequence, which readers ignore and the next save
+/// (CSV) or the next writer to open (JSON, XML) cuts off — never a transaction without data.
 @Suite struct FileHistoryTests {
     struct Backend: CustomStringConvertible, Sendable {
         let name: String
@@ -35,7 +36,7 @@ import Testing
         #expect(committed.map(\.token.transaction) == [1, 2])
         let path = try #require(writer.watchedFiles.first { $0.hasSuffix("history") || $0.hasSuffix("history.journal") })
         let file = HistoryFile(path: path)
-        let end = try #require(FileStamp(path)).size
+        let end = FileStamp(path)?.size ?? 0  // JSON and XML: none before a fold (their journal holds the transactions)
 
         // What a writer killed after its history line and before its commit point leaves: a line
         // for transaction 3 under a commit number the store never reached.

@@ -29,6 +29,25 @@ struct JournalTests {
         #expect(scan.lines.count == 2 && scan.needsLineEnd && scan.end == bytes.count)
     }
 
+    /// History lines (JSON and XML with history on) are kept apart from the save lines; one not
+    /// followed by a save line is torn tail, wherever the write stopped after it.
+    @Test func historyLinesAreKeptApartAndTornWithoutTheirSaveLine() throws {
+        func historyLine(_ body: String) -> [UInt8] { Journal.line(Journal.historyPrefix + Array(body.utf8)) }
+        let committed = historyLine("h1") + Self.lines(["one"]) + Self.lines(["two"]) + historyLine("h3") + Self.lines(["three"])
+        let scan = try Journal.scan(committed, file: "j")
+        #expect(scan.lines.map { String(decoding: $0.body, as: UTF8.self) } == ["one", "two", "three"])
+        #expect(scan.history.map { String(decoding: $0.body, as: UTF8.self) } == ["h1", "h3"])
+        #expect(scan.end == committed.count && scan.tornBytes == 0 && !scan.needsLineEnd)
+        let next = historyLine("h4"), save = Self.lines(["four"])
+        for torn in [next, Array(next.dropLast()), next + Array(save.prefix(20)), next + Array(save.dropLast(2))] {
+            let cut = try Journal.scan(committed + torn, file: "j")
+            #expect(cut.lines.count == 3 && cut.history.count == 2, "\(torn.count) bytes after the last save line")
+            #expect(cut.end == committed.count && cut.tornBytes == torn.count && !cut.needsLineEnd)
+        }
+        let whole = try Journal.scan(committed + next + save, file: "j")
+        #expect(whole.lines.count == 4 && whole.history.map { String(decoding: $0.body, as: UTF8.self) } == ["h1", "h3", "h4"])
+    }
+
     @Test func everyFlippedBitOfAWholeLineIsCorrupt() throws {
         let bytes = Self.lines(["first line", "the last line, which must not read as torn"])
         for position in bytes.indices {
