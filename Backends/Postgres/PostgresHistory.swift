@@ -74,8 +74,9 @@ enum PostgresHistory {
     /// The transactions `query` selects (inside a read transaction).
     static func fetch(_ connection: PostgresConnection, _ query: HistoryQuery, storeIdentifier: String, namespace: String, store: String) throws -> [StoreHistoryTransaction] {
         let first = try query.firstTransaction(storeIdentifier: storeIdentifier, horizon: try counter(connection, "history_horizon"))
-        guard try hasTable(connection, namespace: namespace) else { return [] }
-        var sql = "SELECT \"transaction\", \"token\", \(try hasPriorColumn(connection, namespace: namespace) ? "\"prior\"" : "NULL::bytea[]") FROM \"\(table)\" WHERE \"token\" >= $1"
+        let columns = try tableColumns(connection, namespace: namespace)
+        guard !columns.isEmpty else { return [] }
+        var sql = "SELECT \"transaction\", \"token\", \(columns.contains("prior") ? "\"prior\"" : "NULL::bytea[]") FROM \"\(table)\" WHERE \"token\" >= $1"
         var parameters: [SQLValue] = [.integer(first)]
         if let through = query.through {
             sql += " AND \"token\" <= $2"
@@ -101,12 +102,15 @@ enum PostgresHistory {
         try setCounter(connection, "history_horizon", max(horizon, min(number, try counter(connection, "history_last"))))
     }
 
-    /// Whether the history table has the `prior` column (a store a writer of this version opened
-    /// with history on; one only read so far may lack it).
-    private static func hasPriorColumn(_ connection: PostgresConnection, namespace: String) throws -> Bool {
-        try connection.query(
-            "SELECT count(*) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = convert_from($1, 'UTF8') AND c.relname = convert_from($2, 'UTF8') AND a.attname = 'prior' AND NOT a.attisdropped",
-            [.text(namespace), .text(table)]).integer(0, 0) == 1
+    /// The columns of the history table, none when it is missing; one without `prior` is a table
+    /// that an earlier build made and no writer of this version opened with history on since.
+    private static func tableColumns(_ connection: PostgresConnection, namespace: String) throws -> Set<String> {
+        let rows = try connection.query(
+            "SELECT a.attname::text FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = convert_from($1, 'UTF8') AND c.relname = convert_from($2, 'UTF8') AND a.attnum > 0 AND NOT a.attisdropped",
+            [.text(namespace), .text(table)])
+        var columns: Set<String> = []
+        for row in 0..<rows.count { if case .text(let name) = rows.value(row, 0) { columns.insert(name) } }
+        return columns
     }
 
     /// The transaction a one-record update recorded (`PostgresStore+SingleUpdate.swift`) as the
