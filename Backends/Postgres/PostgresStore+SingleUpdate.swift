@@ -55,7 +55,7 @@ extension PostgresStore {
 
     /// `singleUpdateStatements`, for a store that records history: one statement that also records
     /// the save's history transaction. The UPDATE reads the row as it was (`FOR UPDATE`) in a
-    /// subquery and returns its attribute values in PostgreSQL's binary form (`PostgresHistory.prior`)
+    /// subquery and returns its attribute values in PostgreSQL's binary form (`PostgresHistory.priorValue`)
     /// and whether any stored column differs; when one does, the counter `history_last` moves and the
     /// history row goes in with the client's transaction (two more parameters: the author, the
     /// encoded transaction, `savedWithHistory`) and those old values beside it. No row updated
@@ -194,7 +194,7 @@ extension PostgresStore {
     /// value and, as its old value, a placeholder of the attribute's type (`placeholder`), numbered
     /// 0 — and the server stores the row's old values beside it (`prior`), numbers it and leaves
     /// it out when no stored value changed. The reader puts the two together
-    /// (`PostgresHistory.transaction`). Nil, rolled back, when the server refused the statement
+    /// (`PostgresHistory.completed`). Nil, rolled back, when the server refused the statement
     /// (the shared way then runs the save, records it and reports).
     private func savedWithHistory(_ update: (sql: String, parameters: [SQLValue]), _ request: SaveRequest<DefaultSnapshot>, on connection: PostgresConnection) throws -> SaveResult<DefaultSnapshot>? {
         let snapshot = request.updated[0]
