@@ -162,8 +162,12 @@ enum PostgresHistory {
     static func priorElements(_ array: Data, store: String) throws -> [Data?] {
         let bytes = [UInt8](array)
         var at = 0
+        // Whether `n` more bytes are there.
+        func need(_ n: Int) throws {
+            guard at + n <= bytes.count else { throw StrataError(.corruptStore, "A history row's old values end early.", file: store) }
+        }
         func int32() throws -> Int32 {
-            guard at + 4 <= bytes.count else { throw StrataError(.corruptStore, "A history row's old values end early.", file: store) }
+            try need(4)
             defer { at += 4 }
             return Int32(bitPattern: UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3]))
         }
@@ -178,7 +182,7 @@ enum PostgresHistory {
         for _ in 0..<max(count, 0) {
             let length = Int(try int32())
             if length < 0 { elements.append(nil); continue }
-            guard at + length <= bytes.count else { throw StrataError(.corruptStore, "A history row's old values end early.", file: store) }
+            try need(length)
             elements.append(Data(bytes[at..<at + length]))
             at += length
         }
