@@ -23,6 +23,8 @@ struct PostgresHistoryKillTests {
             defer { try? PostgresStore.dropStore(configuration) }
             try PostgresWorker.prepare(directory: directory, url: url)
             let reader = try PostgresStore(configuration)
+            let connection = try PostgresConnection(settings: PostgresConnectionSettings(url: url))
+            try PostgresCatalog.use(configuration.namespace, on: connection)
             var random = SeededGenerator(state: 30)
             var acknowledged: Int64 = 0, inFlightCommitted = 0
             for round in 0..<Self.kills {
@@ -41,22 +43,34 @@ struct PostgresHistoryKillTests {
                 // Lines printed after the target, before the kill, are acknowledged too.
                 for line in worker.lines.dropFirst(target) where line.hasPrefix("update ") { acknowledged = Int64(line.dropFirst("update ".count)) ?? acknowledged }
 
-                let shared = try #require(try reader.fetch(FetchDescriptor(entity: "Sample", predicate: .compare("label", .equal, .string("shared")))).first)
-                let value = try #require(try shared.value("int").int)
+                // The data and the history in one snapshot: the server may still be running the
+                // killed writer's last pipeline (its COMMIT included) while this reads, so two
+                // reads could fall on either side of that commit.
+                let (value, history) = try Self.read(connection, namespace: configuration.namespace, storeIdentifier: reader.identifier)
                 // Every acknowledged save is there; at most the one in flight committed besides.
                 #expect(value == acknowledged || value == acknowledged + 1, "round \(round): value \(value), acknowledged \(acknowledged)")
                 if value == acknowledged + 1 { inFlightCommitted += 1 }
                 acknowledged = value
-                try Self.checkHistory(reader, committed: value, round: round)
+                Self.checkHistory(history, committed: value, round: round)
             }
             print("\(Self.kills) kills in one-record updates with history: \(acknowledged) updates committed, \(inFlightCommitted) kills after the save in flight had committed")
         }
     }
 
+    /// The Sample `shared`'s `int` and every history transaction, read in one REPEATABLE READ
+    /// transaction (one snapshot).
+    static func read(_ connection: PostgresConnection, namespace: String, storeIdentifier: String) throws -> (Int64, [StoreHistoryTransaction]) {
+        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        defer { try? connection.execute("COMMIT") }
+        let rows = try connection.query("SELECT \"int\" FROM \"Sample\" WHERE \"label\" = $1", [.blob(Data("shared".utf8))])
+        let value = try #require(rows.count == 1 ? rows.integer(0, 0) : nil)
+        let history = try PostgresHistory.fetch(connection, HistoryQuery(), storeIdentifier: storeIdentifier, namespace: namespace, store: namespace)
+        return (value, history)
+    }
+
     /// One transaction per committed update, numbered 1 … `committed` with no gap, each the update
     /// from the value before to its own: `int`, `double` and `string` with their old and new values.
-    static func checkHistory(_ store: PostgresStore, committed: Int64, round: Int) throws {
-        let history = try store.fetchHistory(HistoryQuery())
+    static func checkHistory(_ history: [StoreHistoryTransaction], committed: Int64, round: Int) {
         #expect(history.count == Int(committed), "round \(round): \(committed) updates committed, \(history.count) transactions")
         for (n, transaction) in history.enumerated() {
             let value = Int64(n) + 1
