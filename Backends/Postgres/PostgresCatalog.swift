@@ -11,8 +11,13 @@ import Strata
 /// transaction-scoped advisory lock on the namespace, so two processes opening a new store at once
 /// create it once (the second sees the first's tables).
 enum PostgresCatalog {
-    /// The layout version this code writes and reads (metadata key `format`).
-    static let version = 1
+    /// The newest layout version this code reads (metadata key `format`). A store is created at 1;
+    /// opening it for writing with history on raises it to `historyVersion`.
+    static let version = 2
+    /// The version of a store whose history rows may hold old values beside the transaction
+    /// (`strata_history."prior"`, `PostgresStore+SingleUpdate.swift`), which an older Strata would
+    /// not read: it refuses such a store (`newerFormat`).
+    static let historyVersion = 2
     static let metadataTable = "strata_metadata"
     /// The largest deleted key per entity table (`"table"` bytea, `"last"` bigint), kept by a
     /// statement-level delete trigger on every entity table, so a key is never handed out twice
@@ -73,7 +78,7 @@ enum PostgresCatalog {
                 for statement in ddl { try connection.execute(statement) }
                 try createKeyTracking(connection, entityTables: entityTables)
                 let identifier = UUID().uuidString
-                try write(connection, [("format", String(version)), ("store_identifier", identifier)] + records(schema))
+                try write(connection, [("format", "1"), ("store_identifier", identifier)] + records(schema))
                 opened = Opened(storeIdentifier: identifier, outcome: .current)
             }
             if opened.outcome == .rewriteRecord { try write(connection, records(schema)) }

@@ -98,6 +98,14 @@ final class PostgresRows {
         }
     }
 
+    /// The bytes at `row`, `column` as the server sent them, whatever the column's type (nil for
+    /// NULL): a `bytea[]` in PostgreSQL's binary array form (`PostgresHistory.priorElements`).
+    func raw(_ row: Int, _ column: Int) -> Data? {
+        let r = Int32(row), c = Int32(column)
+        if PQgetisnull(result, r, c) == 1 { return nil }
+        return Data(bytes: PQgetvalue(result, r, c)!, count: Int(PQgetlength(result, r, c)))
+    }
+
     /// Whether the value at `row`, `column` is NULL (nothing decoded).
     func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(result, Int32(row), Int32(column)) == 1 }
 

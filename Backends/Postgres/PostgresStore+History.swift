@@ -6,7 +6,8 @@ import StrataSQLSupport
 /// before its COMMIT; the values before the save are read on a reader connection (the last
 /// committed state), the values after on the writer connection (the open transaction). A save
 /// that updates one record takes the one-record path instead (`PostgresStore+SingleUpdate.swift`):
-/// its UPDATE returns the old values, and the row goes in the COMMIT's pipeline.
+/// one statement updates the row and inserts the history row, whose old values the server puts
+/// in (`prior`), in the save's one round trip.
 extension PostgresStore: HistoryRecordingStore {
     /// Builds and writes the save's history transaction, inside the save.
     func recordHistory(_ request: SaveRequest<DefaultSnapshot>, _ result: SaveResult<DefaultSnapshot>, connection: PostgresConnection, records: PostgresRecords) throws {

@@ -35,10 +35,9 @@ import StrataSQLSupport
 /// written with its stored value keeps its index entries: PostgreSQL compares them before
 /// updating an index).
 ///
-/// With history on, the UPDATE also returns the row's old values and the history counter, and the
-/// history row goes in a second pipeline with `NOTIFY` and `COMMIT` (`savedWithHistory`): two
-/// round trips, where the shared save read the old values on a reader connection and the new ones,
-/// the counter and the row in round trips of their own.
+/// With history on, the same one round trip records the transaction (`savedWithHistory`): the
+/// statement also takes the next number and inserts the history row, whose old values the server
+/// puts in (docs/formats/postgres.md, "One round trip for a one-record update").
 ///
 /// Only where nothing else of the save needs the shared transaction: one updated snapshot, nothing
 /// inserted or deleted, no `updatedProperties` (merging and conflict checks read the row), every
@@ -54,16 +53,24 @@ extension PostgresStore {
         singleUpdateStatements(for: mapping, returningOld: false)
     }
 
-    /// `singleUpdateStatements`, for a store that records history: the UPDATE reads the row
-    /// (`FOR UPDATE`) in a subquery and returns its attribute columns as they were (with their
-    /// `__bits` companions, in table order) and the history counter `history_last`, one row, or
-    /// none when a check failed; it does not commit.
+    /// `singleUpdateStatements`, for a store that records history: one statement that also records
+    /// the save's history transaction. The UPDATE reads the row as it was (`FOR UPDATE`) in a
+    /// subquery and returns its attribute values in PostgreSQL's binary form (`PostgresHistory.priorValue`)
+    /// and whether any stored column differs; when one does, the counter `history_last` moves and the
+    /// history row goes in with the client's transaction (two more parameters: the author, the
+    /// encoded transaction, `savedWithHistory`) and those old values beside it. No row updated
+    /// divides by zero, so a refused save records nothing and takes no number.
     ///
-    ///     UPDATE "T" SET … FROM (SELECT "_pk", <attribute columns> FROM "T" WHERE "_pk" = $k FOR UPDATE) prior
-    ///     WHERE <checks> AND "T"."_pk" = prior."_pk" RETURNING prior.<attribute columns>, (SELECT "value" …)
+    ///     WITH u AS (UPDATE "T" SET … FROM (SELECT "_pk", <attribute columns> FROM "T" WHERE "_pk" = $k FOR UPDATE) prior
+    ///                WHERE <checks> AND "T"."_pk" = prior."_pk"
+    ///                RETURNING ARRAY[<old values>]::bytea[] AS o, ("T".<columns>) IS DISTINCT FROM (prior.<columns>) AS changed),
+    ///          n AS (INSERT INTO "strata_metadata" … SELECT 'history_last', '1' FROM u WHERE u.changed
+    ///                ON CONFLICT ("key") DO UPDATE SET "value" = (m."value"::bigint + 1)::text RETURNING …),
+    ///          h AS (INSERT INTO "strata_history" ("token", "author", "transaction", "prior") SELECT n.token, $a, $t, u.o FROM n, u)
+    ///     SELECT 1 / count(*) FROM u
     ///
     /// (`prior`, not `old`: PostgreSQL 18 gives `old` in RETURNING a meaning of its own.)
-    static func singleUpdateReturningOldStatements(for mapping: SQLMapping) -> [String?] {
+    static func singleUpdateRecordingStatements(for mapping: SQLMapping) -> [String?] {
         singleUpdateStatements(for: mapping, returningOld: true)
     }
 
@@ -86,17 +93,37 @@ extension PostgresStore {
             var conditions = ["\(t)\(q("_pk")) = $\(sets.count + 1)"]
             for (r, column) in toOnes.enumerated() { conditions.append("\(t)\(q(column)) IS NOT DISTINCT FROM $\(sets.count + 2 + r)") }
             // The fingerprint, the last parameter (`singleUpdate`).
-            conditions.append("(\(SQLText.recordedFingerprint.sql)) = convert_from($\(sets.count + 2 + toOnes.count), 'UTF8')")
+            let fingerprint = sets.count + 2 + toOnes.count
+            conditions.append("(\(SQLText.recordedFingerprint.sql)) = convert_from($\(fingerprint), 'UTF8')")
             // A table without attribute columns has nothing to set: the key set to itself.
             let set = assignments.isEmpty ? "\(q("_pk")) = \(q("_pk"))" : assignments.joined(separator: ", ")
             guard returningOld else {
                 return "WITH u AS (UPDATE \(q(table.name)) SET \(set) WHERE \(conditions.joined(separator: " AND ")) RETURNING 1) SELECT 1 / count(*) FROM u"
             }
             let old = ([q("_pk")] + sets).joined(separator: ", ")
-            let counter = "(SELECT \(q("value")) FROM \(q(PostgresCatalog.metadataTable)) WHERE \(q("key")) = 'history_last')"
-            return "UPDATE \(q(table.name)) SET \(set) FROM (SELECT \(old) FROM \(q(table.name)) WHERE \(q("_pk")) = $\(sets.count + 1) FOR UPDATE) prior "
-                + "WHERE \(conditions.joined(separator: " AND ")) AND \(t)\(q("_pk")) = prior.\(q("_pk")) RETURNING "
-                + (sets.map { "prior.\($0)" } + [counter]).joined(separator: ", ")
+            // Per attribute, its old value as `PostgresHistory.priorValue` reads it.
+            var priors: [String] = []
+            for (i, column) in table.attributeColumns.enumerated() {
+                let value = "prior.\(q(column))"
+                if let bits = table.bitsColumns[i] {
+                    priors.append("coalesce(int8send(prior.\(q(bits))), float8send(\(value)))")
+                } else if PostgresDialect.columnType(table.entity.attributes[i].type) == PostgresDialect.integerType {
+                    priors.append("int8send(\(value))")
+                } else {
+                    priors.append(value)
+                }
+            }
+            // Every stored column compared as stored (a double's bits included): `Value`'s identity.
+            let changed = sets.isEmpty ? "FALSE" : "ROW(\(sets.map { "\(t)\($0)" }.joined(separator: ", "))) IS DISTINCT FROM ROW(\(sets.map { "prior.\($0)" }.joined(separator: ", ")))"
+            let metadata = q(PostgresCatalog.metadataTable)
+            return "WITH u AS (UPDATE \(q(table.name)) SET \(set) FROM (SELECT \(old) FROM \(q(table.name)) WHERE \(q("_pk")) = $\(sets.count + 1) FOR UPDATE) prior "
+                + "WHERE \(conditions.joined(separator: " AND ")) AND \(t)\(q("_pk")) = prior.\(q("_pk")) "
+                + "RETURNING ARRAY[\(priors.joined(separator: ", "))]::bytea[] AS o, \(changed) AS changed), "
+                + "n AS (INSERT INTO \(metadata) AS m (\(q("key")), \(q("value"))) SELECT 'history_last', '1' FROM u WHERE u.changed "
+                + "ON CONFLICT (\(q("key"))) DO UPDATE SET \(q("value")) = (m.\(q("value"))::bigint + 1)::text RETURNING \(q("value"))::bigint AS token), "
+                + "h AS (INSERT INTO \(q(PostgresHistory.table)) (\(q("token")), \(q("author")), \(q("transaction")), \(q("prior"))) "
+                + "SELECT n.token, $\(fingerprint + 1)::bytea, $\(fingerprint + 2)::bytea, u.o FROM n, u) "
+                + "SELECT 1 / count(*) FROM u"
         }
     }
 
@@ -109,7 +136,7 @@ extension PostgresStore {
         let id = snapshot.persistentIdentifier
         guard !id.isTemporary, id.storeIdentifier == identifier,
               let entity = try? SaveValidation.entity(of: id, given: snapshot.entity, in: schema),
-              let sql = (configuration.recordsHistory ? singleUpdateReturningOldStatements : singleUpdateStatements)[entity.index],
+              let sql = (configuration.recordsHistory ? singleUpdateRecordingStatements : singleUpdateStatements)[entity.index],
               (try? SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)) != nil
         else { return nil }
         let table = mapping.tables[entity.index]
@@ -161,47 +188,57 @@ extension PostgresStore {
         return SaveResult(storeIdentifier: identifier, remappedIdentifiers: [:], deletedIdentifiers: [], changedSnapshots: [:])
     }
 
-    /// `savedInOneRoundTrip` for a store that records history, in two round trips: `BEGIN`, the
-    /// lock, the schema guard and the UPDATE returning the row's old attribute values and the
-    /// history counter; then the history row (built from those old values and the request's new
-    /// ones), the counter, `NOTIFY` and `COMMIT`. Nil, rolled back, when the UPDATE found no row
-    /// or the server refused a statement (the shared way then runs the save and reports).
+    /// `savedInOneRoundTrip` for a store that records history, in the same one round trip: the
+    /// statement (`singleUpdateRecordingStatements`) gets the author and the save's transaction as
+    /// the client knows it — one update change listing every attribute of the record with its new
+    /// value and, as its old value, a placeholder of the attribute's type (`placeholder`), numbered
+    /// 0 — and the server stores the row's old values beside it (`prior`), numbers it and leaves
+    /// it out when no stored value changed. The reader puts the two together
+    /// (`PostgresHistory.completed`). Nil, rolled back, when the server refused the statement
+    /// (the shared way then runs the save, records it and reports).
     private func savedWithHistory(_ update: (sql: String, parameters: [SQLValue]), _ request: SaveRequest<DefaultSnapshot>, on connection: PostgresConnection) throws -> SaveResult<DefaultSnapshot>? {
         let snapshot = request.updated[0]
         let id = snapshot.persistentIdentifier
+        guard let entity = try? SaveValidation.entity(of: id, given: snapshot.entity, in: schema) else { return nil }
+        var attributes: [HistoryAttributeChange] = []
+        attributes.reserveCapacity(entity.attributes.count)
+        for (i, value) in snapshot.attributeValues.enumerated() {
+            attributes.append(HistoryAttributeChange(entity.attributes[i].name, old: Self.placeholder(entity.attributeTypes[i]), new: value))
+        }
+        let transaction = StoreHistoryTransaction(
+            token: StoreHistoryToken(storeIdentifier: identifier, transaction: 0), author: request.author, timestamp: Date(),
+            changes: [StoreHistoryChange(.update, id, attributes: attributes)])
+        var parameters = update.parameters
+        parameters.append(request.author.map { .text($0) } ?? .null)
+        parameters.append(.blob(Data(try transaction.encoded())))
         do {
-            let rows = try connection.updateReturningOld(update.sql, update.parameters)
-            guard rows.count == 1, let entity = try? SaveValidation.entity(of: id, given: snapshot.entity, in: schema) else {
-                try connection.rollback()
-                try connection.beginWrite()
-                return nil
-            }
-            let hasBits = mapping.tables[entity.index].bitsColumns.map { $0 != nil }
-            var old: [Value] = []
-            old.reserveCapacity(entity.attributes.count)
-            var column = 0
-            for (i, type) in entity.attributeTypes.enumerated() {
-                let bits = hasBits[i] ? column + 1 : nil
-                old.append(try rows.attribute(0, column, bits: bits, type: type, store: name))
-                column += bits == nil ? 1 : 2
-            }
-            let last = try PostgresHistory.counterValue(rows.value(0, column))
-            var recorder = HistoryRecorder(storeIdentifier: identifier, requested: [id])
-            let relationships = snapshot.relationshipValues  // as stored: the UPDATE checked them
-            recorder.updated(entity, id.primaryKey, old: (old, relationships), new: (snapshot.attributeValues, relationships))
-            try PostgresHistory.commit(connection, recorder.isEmpty ? nil : recorder.transaction(last + 1, author: request.author), notify: commitNotify)
+            try connection.commitSingleUpdate(update.sql, parameters, notify: commitNotify)
         } catch let error as PostgresError where !error.isConnectionLost && connection.isAlive {
             _ = error  // the shared save finds and reports the fault
             try connection.rollback()
             try connection.beginWrite()
             return nil
-        } catch let error as StrataError {
-            try? connection.rollback()
-            throw error
         }
         #if STRATA_INTERNAL_CHECKS
         checkInvariantsAfterSave()  // PostgresStore+Invariants.swift
         #endif
         return SaveResult(storeIdentifier: identifier, remappedIdentifiers: [:], deletedIdentifiers: [], changedSnapshots: [:])
+    }
+
+    /// The old value the client writes for an attribute of `type` in a one-record update's
+    /// transaction: the type's zero, short to encode, standing for the value the server keeps
+    /// beside it (`prior`); it tells the reader the type to decode that value as, also when the
+    /// new value is NULL.
+    static func placeholder(_ type: AttributeType) -> Value {
+        switch type {
+        case .bool: .bool(false)
+        case .int: .int(0)
+        case .double: .double(0)
+        case .date: .date(Date(timeIntervalSinceReferenceDate: 0))
+        case .string: .string("")
+        case .data: .data(Data())
+        case .uuid: .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .url: .url(URL(string: "x:")!)
+        }
     }
 }

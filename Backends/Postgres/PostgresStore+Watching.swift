@@ -44,18 +44,6 @@ extension PostgresConnection {
         try sendQueue(then: [.command(notify), .command("COMMIT")])
     }
 
-    /// The pending begin (`BEGIN`, the lock, the schema guard) and the prepared UPDATE `sql`
-    /// returning the old values (`singleUpdateReturningOldStatements`): one round trip; its rows.
-    /// Nothing is committed; a failure leaves the transaction to be rolled back.
-    func updateReturningOld(_ sql: String, _ parameters: [SQLValue]) throws -> PostgresRows {
-        let encoded = PostgresParameters(parameters)
-        let name = try statement(sql, types: encoded.types)
-        guard let rows = try sendQueue(then: [.prepared(name: name, parameters: encoded)]) else {
-            throw PostgresError(sqlstate: "XX000", message: "the one-record UPDATE returned no result")
-        }
-        return rows
-    }
-
     /// The pending begin's `BEGIN` and lock (`beginWrite`; the schema guard is in the UPDATE),
     /// the prepared one-record UPDATE `sql` with `parameters` (`PostgresStore+SingleUpdate.swift`),
     /// the notification and COMMIT: one pipeline, one round trip. Throws the first failure; the

@@ -26,8 +26,8 @@ public final class PostgresStore: DataStore {
     /// Per entity, the UPDATE of a save that updates one record in one round trip
     /// (`PostgresStore+SingleUpdate.swift`), nil for an entity with a to-many.
     let singleUpdateStatements: [String?]
-    /// The same UPDATEs returning the old values, for a store that records history.
-    let singleUpdateReturningOldStatements: [String?]
+    /// The same UPDATEs recording the save's history transaction, for a store that records history.
+    let singleUpdateRecordingStatements: [String?]
     /// The `NOTIFY` every save sends (`commitNotify(_:)`, PostgresStore+Watching.swift).
     let commitNotify: String
     /// How many saves were run again after the server aborted them (a deadlock victim, a
@@ -61,7 +61,7 @@ public final class PostgresStore: DataStore {
         self.mapping = mapping
         self.saveStart = SQLSaveStart(mapping)
         self.singleUpdateStatements = Self.singleUpdateStatements(for: mapping)
-        self.singleUpdateReturningOldStatements = Self.singleUpdateReturningOldStatements(for: mapping)
+        self.singleUpdateRecordingStatements = Self.singleUpdateRecordingStatements(for: mapping)
         self.commitNotify = Self.commitNotify(configuration.namespace)
         let name = configuration.name
         self.name = name

@@ -36,11 +36,13 @@ struct PostgresCatalogTests {
         #expect { try PostgresCatalog.openOrCreate(connection, namespace: namespace, schema: changed, ddl: [], file: namespace) } throws: {
             ($0 as? StrataError)?.code == .schemaMismatch
         }
-        try connection.execute("UPDATE strata_metadata SET value = '2' WHERE key = 'format'")
+        // A store is created at format 1; this code reads up to `version` (2: history's old values).
+        #expect(try connection.query("SELECT value FROM strata_metadata WHERE key = 'format'").value(0, 0) == .text("1"))
+        try connection.execute("UPDATE strata_metadata SET value = '\(PostgresCatalog.version + 1)' WHERE key = 'format'")
         #expect { try PostgresCatalog.openOrCreate(connection, namespace: namespace, schema: schema, ddl: ddl, file: namespace) } throws: {
             ($0 as? StrataError)?.code == .unsupported
         }
-        #expect(try connection.query("SELECT value FROM strata_metadata WHERE key = 'format'").value(0, 0) == .text("2"))
+        #expect(try connection.query("SELECT value FROM strata_metadata WHERE key = 'format'").value(0, 0) == .text("\(PostgresCatalog.version + 1)"))
     }
 
     @Test("a namespace holding someone else's tables is refused and left untouched")

@@ -17,9 +17,10 @@ final class PostgresWorker: @unchecked Sendable {
 
     /// Starts worker `worker` on the store of `directory` on the server `url`; `launcher` runs it
     /// through another program (`ip netns exec NAME`).
-    init(directory: URL, url: String, worker: Int, saves: Int, seed: UInt64, toleratesUnavailable: Bool = false, launcher: [String] = []) throws {
+    /// With `updates`, its saves are one-record updates with history on (`strata concurrent-writer --updates`).
+    init(directory: URL, url: String, worker: Int, saves: Int, seed: UInt64, toleratesUnavailable: Bool = false, updates: Bool = false, launcher: [String] = []) throws {
         let arguments = ["concurrent-writer", "--backend", "postgres", "--path", directory.path, "--url", url, "--worker", String(worker), "--saves", String(saves), "--seed", String(seed)]
-            + (toleratesUnavailable ? ["--tolerates-unavailable"] : [])
+            + (toleratesUnavailable ? ["--tolerates-unavailable"] : []) + (updates ? ["--updates"] : [])
         if let program = launcher.first {
             child = try ChildProcess(URL(fileURLWithPath: program), Array(launcher.dropFirst()) + [Self.strata.path] + arguments, errors: .inherited)
         } else {

@@ -1,0 +1,59 @@
+import Foundation
+@_spi(StrataEngine) import Strata
+@testable import StrataPostgres
+import Testing
+
+/// The old values a one-record update's history row keeps (`strata_history.prior`, a `bytea[]` in
+/// PostgreSQL's binary array form) read back, and damaged ones refused: no server needed.
+struct PostgresHistoryPriorTests {
+    /// `array_send`'s form of a one-dimensional `bytea[]` holding `elements` (nil: NULL).
+    static func array(_ elements: [[UInt8]?]) -> Data {
+        var bytes: [UInt8] = []
+        func int32(_ v: Int32) { withUnsafeBytes(of: v.bigEndian) { bytes.append(contentsOf: $0) } }
+        int32(elements.isEmpty ? 0 : 1)
+        int32(elements.contains { $0 == nil } ? 1 : 0)
+        int32(17)  // bytea
+        if !elements.isEmpty {
+            int32(Int32(elements.count))
+            int32(1)
+        }
+        for element in elements {
+            guard let element else { int32(-1); continue }
+            int32(Int32(element.count))
+            bytes.append(contentsOf: element)
+        }
+        return Data(bytes)
+    }
+
+    static func bigEndian(_ v: UInt64) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }
+
+    @Test("each type read as its placeholder's: integers, IEEE bits (NaN payload, -0), bytes, NULL")
+    func readsEveryType() throws {
+        let nan = Double(bitPattern: 0x7ff8_0000_0000_0042)
+        let uuid = UUID()
+        let elements: [[UInt8]?] = [
+            Self.bigEndian(UInt64(bitPattern: -5)), Self.bigEndian(1), Self.bigEndian(nan.bitPattern), Self.bigEndian((-0.0).bitPattern),
+            Self.bigEndian((-1.25).bitPattern), Array("é\u{0}".utf8), Array("https://a.example/b".utf8), [1, 2], withUnsafeBytes(of: uuid.uuid) { Array($0) }, nil,
+        ]
+        let placeholders: [Value] = [.int(0), .bool(false), .double(0), .double(0), .date(Date(timeIntervalSinceReferenceDate: 0)), .string(""), .url(URL(string: "x:")!), .data(Data()), .uuid(UUID()), .int(0)]
+        let read = try PostgresHistory.priorElements(Self.array(elements), store: "s")
+        #expect(read.count == elements.count)
+        let values = try zip(read, placeholders).map { try PostgresHistory.priorValue($0, like: $1, store: "s") }
+        #expect(values == [
+            .int(-5), .bool(true), .double(nan), .double(-0.0), .date(Date(timeIntervalSinceReferenceDate: -1.25)), .string("é\u{0}"),
+            .url(URL(string: "https://a.example/b")!), .data(Data([1, 2])), .uuid(uuid), .null,
+        ])
+        #expect(try PostgresHistory.priorElements(Self.array([]), store: "s").isEmpty)
+    }
+
+    @Test("a damaged array or value is corruptStore, never read as something else")
+    func refusesDamage() throws {
+        let whole = Self.array([Self.bigEndian(7), [1, 2, 3]])
+        for cut in [0, 3, 11, 20, whole.count - 1] {
+            #expect { try PostgresHistory.priorElements(whole.prefix(cut), store: "s") } throws: { ($0 as? StrataError)?.code == .corruptStore }
+        }
+        #expect { try PostgresHistory.priorValue(Data([1, 2, 3]), like: .int(0), store: "s") } throws: { ($0 as? StrataError)?.code == .corruptStore }
+        #expect { try PostgresHistory.priorValue(Data([1]), like: .null, store: "s") } throws: { ($0 as? StrataError)?.code == .corruptStore }
+        #expect { try PostgresHistory.priorValue(Data([1, 2]), like: .uuid(UUID()), store: "s") } throws: { ($0 as? StrataError)?.code == .corruptStore }
+    }
+}
