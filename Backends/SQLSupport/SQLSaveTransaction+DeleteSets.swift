@@ -7,8 +7,8 @@
 /// 1. **Victims**, level by level from the requested records: for each entity with new victims and
 ///    each of its cascade relationships, one query of (victim, target) pairs over the whole level
 ///    (`currentPairs`); targets that exist and are not victims yet are the next level.
-/// 2. **Rules**, for each victim entity and relationship, over the pairs (those of step 1 kept, the
-///    others read the same way): the survivors are the targets that stay. A deny with survivors
+/// 2. **Rules**, for each victim entity and relationship other than a cascade (whose targets are all
+///    victims after step 1), over its pairs read the same way: the survivors are the targets that stay. A deny with survivors
 ///    fails the save naming what the record-by-record walk names — the first victim in (entity,
 ///    key) order, its first such relationship, its survivors in key order — before anything is
 ///    written. Nullify and cascade make every survivor forget its victim, noAction only a to-many
@@ -31,8 +31,6 @@ extension SQLSaveTransaction {
         var victims = [[Int64]](repeating: [], count: entities.count)
         var frontier = victims
         for k in requested { frontier[k.entity].append(k.key) }
-        // Per entity and relationship, the pairs read while finding the victims (cascades only).
-        var read = entities.map { [[(victim: Int64, target: Int64)]?](repeating: nil, count: $0.relationships.count) }
         // Per entity and to-one, how many victims are known to point at a victim through it: the
         // rows a cascade found through the to-one's column (an owner's items point at the owner).
         var pointing = entities.map { [Int](repeating: 0, count: $0.relationships.count) }
@@ -44,7 +42,6 @@ extension SQLSaveTransaction {
                 for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule == .cascade {
                     let d = entity.destinationIndices[r]
                     let pairs = try currentPairs(entity, r, frontier[e])
-                    if read[e][r] == nil { read[e][r] = pairs } else { read[e][r]!.append(contentsOf: pairs) }
                     if case .inverseColumn = mapping.tables[e].relationships[r] { pointing[d][entity.inverseIndices[r]] += pairs.count }
                     for pair in pairs where deletedSet.insert(Key(entity: d, key: pair.target)).inserted { next[d].append(pair.target) }
                 }
@@ -56,12 +53,13 @@ extension SQLSaveTransaction {
         for e in entities.indices where !victims[e].isEmpty {
             let entity = entities[e]
             var denied: (victim: Int64, r: Int, survivors: [Int64])?
-            for (r, relationship) in entity.relationships.enumerated() {
+            // A cascade's targets are all victims now (step 1 read every victim's): no survivor.
+            for (r, relationship) in entity.relationships.enumerated() where relationship.deleteRule != .cascade {
                 let d = entity.destinationIndices[r]
                 // Every victim's to-one points at a victim (each row is found once, by the one
                 // value of its column): nothing to read, no survivor.
                 if pointing[e][r] == victims[e].count { continue }
-                let pairs = try read[e][r] ?? currentPairs(entity, r, victims[e])
+                let pairs = try currentPairs(entity, r, victims[e])
                 let survivors = pairs.filter { !deletedSet.contains(Key(entity: d, key: $0.target)) }
                 guard !survivors.isEmpty else { continue }
                 switch relationship.deleteRule {
@@ -69,7 +67,7 @@ extension SQLSaveTransaction {
                     let victim = survivors.map(\.victim).min()!
                     guard denied == nil || victim < denied!.victim else { continue }
                     denied = (victim, r, survivors.filter { $0.victim == victim }.map(\.target).sorted())
-                case .nullify, .cascade:
+                case .nullify, .cascade:  // (cascade: never, above)
                     forgets.append((e, r, survivors))
                 case .noAction:
                     // A to-one pointing at the deleted record keeps pointing at it (dangling, by
@@ -84,7 +82,7 @@ extension SQLSaveTransaction {
         }
         for forget in forgets { try forgetDeleted(forget.entity, forget.r, forget.survivors) }
         // The rows: cascade keys cut where they form a cycle, join rows, then each entity's rows.
-        let order = try deletionOrder(victims)
+        let (order, cut) = try deletionOrder(victims)
         for e in order {
             for storage in mapping.tables[e].relationships {
                 guard case .join(let index, let mine, let other, _) = storage else { continue }
@@ -93,7 +91,16 @@ extension SQLSaveTransaction {
                 if join.isSymmetric { try writeKeys("DELETE FROM \(q(join.name))", where: other, in: victims[e]) }
             }
         }
-        for e in order { try writeKeys("DELETE FROM \(q(mapping.tables[e].name))", where: "_pk", in: victims[e]) }
+        for e in order {
+            // Rows all found through one cascade (an owner's items) go by their parents' keys: the
+            // same rows, fewer keys to bind, and SQLite walks the to-one's index instead of
+            // building a set of the rows' keys first (1.1 M instructions less for 1,000 items).
+            if !cut[e], let r = pointing[e].firstIndex(of: victims[e].count), case .column(let column, _) = mapping.tables[e].relationships[r] {
+                try writeKeys("DELETE FROM \(q(mapping.tables[e].name))", where: column, in: victims[entities[e].destinationIndices[r]])
+                continue
+            }
+            try writeKeys("DELETE FROM \(q(mapping.tables[e].name))", where: "_pk", in: victims[e])
+        }
         var deleted: [Key] = []
         deleted.reserveCapacity(victims.reduce(0) { $0 + $1.count })
         for e in entities.indices { for key in victims[e].sorted() { deleted.append(Key(entity: e, key: key)) } }
@@ -147,8 +154,8 @@ extension SQLSaveTransaction {
 
     /// The victim entities in the order their rows go: an entity after every entity whose rows hold a
     /// cascading key onto it, so deleting its rows fires no action. The entities left on a cycle go
-    /// last, their cascading key columns emptied first (`cutCascadeColumns`).
-    @inlinable package func deletionOrder(_ victims: [[Int64]]) throws -> [Int] {
+    /// last, their cascading key columns emptied first (`cutCascadeColumns`); `cut` says which.
+    @inlinable package func deletionOrder(_ victims: [[Int64]]) throws -> (order: [Int], cut: [Bool]) {
         var remaining = victims.indices.filter { !victims[$0].isEmpty }
         var pointsAt: [Int: Set<Int>] = [:]
         for e in remaining { pointsAt[e] = Set(cascadeTargets(e)) }
@@ -157,12 +164,14 @@ extension SQLSaveTransaction {
         while let n = remaining.firstIndex(where: { e in !remaining.contains { pointsAt[$0]!.contains(e) } }) {
             order.append(remaining.remove(at: n))
         }
+        var cut = [Bool](repeating: false, count: victims.count)
         for e in remaining {
+            cut[e] = true
             let columns = cascadeColumns(e)
             guard !columns.isEmpty else { continue }
             try writeKeys("UPDATE \(q(mapping.tables[e].name)) SET \(columns.map { "\(q($0)) = NULL" }.joined(separator: ", "))", where: "_pk", in: victims[e])
         }
-        return order + remaining
+        return (order + remaining, cut)
     }
 
     /// The entities `entity`'s cascading key columns point at (`cascadeColumns`).
