@@ -64,7 +64,7 @@ enum PostgresDialect: SQLDialect {
 
     /// One `bigint[]` parameter: one statement text for any number of keys.
     static func keyIn(_ column: String, _ keys: [Int64], parameter: (SQLValue) -> String) -> String {
-        "(\(column) = ANY(CAST(convert_from(\(parameter(.blob(Data(("{" + keys.map(String.init).joined(separator: ",") + "}").utf8)))), 'UTF8') AS bigint[])))"
+        "(\(column) = ANY(CAST(convert_from(\(parameter(.blob(Data(SQLKeyList.bytes(keys, open: UInt8(ascii: "{"), close: UInt8(ascii: "}")))))), 'UTF8') AS bigint[])))"
     }
 
     /// Keys are handed out by the save (the layer's `lastKeyQuery`), under the store's write lock.

@@ -64,7 +64,8 @@ import Foundation
     /// wildcards or folding. `parameter` binds a value and returns its placeholder.
     static func textTest(_ op: StringOperator, column: String, pattern: String, caseInsensitive: Bool, parameter: (SQLValue) -> String) -> String
 
-    /// `column` is one of `keys` (two or more), with the keys bound as parameters through `parameter`.
+    /// `column` is one of `keys` (one or more), with the keys bound as parameters through `parameter`;
+    /// the text must not depend on the keys (the set-wise deletes prepare it once per shape).
     static func keyIn(_ column: String, _ keys: [Int64], parameter: (SQLValue) -> String) -> String
 
     /// The definition of a table's key column after its name (`INTEGER PRIMARY KEY AUTOINCREMENT`):

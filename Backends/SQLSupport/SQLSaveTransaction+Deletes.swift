@@ -1,36 +1,64 @@
 import Foundation
 @_spi(StrataEngine) import Strata
 
-/// Deletes: the rules (cascade, nullify, deny, noAction) are `SaveRules.applyDeleteRules`'; the layer
-/// answers its questions (`SQLSaveTransaction+Rules.swift`) and removes the rows.
+/// Deletes: the rules (cascade, nullify, deny, noAction) are the store contract's (§3, written once in
+/// `SaveRules.applyDeleteRules`). A SQL store applies them a set at a time
+/// (`SQLSaveTransaction+DeleteSets.swift`): a cascade's victims found level by level with one
+/// statement per (entity, relationship), each entity's rows removed with one statement. Only a
+/// save holding a to-one value back (a unique collision mid-save, `intended`), whose tables do not
+/// yet say what the save's records hold, asks `SaveRules` record by record (`SQLSaveTransaction+Rules.swift`).
 extension SQLSaveTransaction {
     @inlinable package func applyDeletes<S: DataStoreSnapshot>(_ snapshots: [S]) throws {
-        var requested: [SaveRuleRecord] = []
+        guard !snapshots.isEmpty else { return }
+        // The requested records' existence, one query per entity when the request deletes several.
+        let stored = snapshots.count > 1 ? try storedKeys(of: snapshots) : nil
+        var requested: [Key] = []
         for snapshot in snapshots {
             let id = snapshot.persistentIdentifier
             let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
             let key = try SaveValidation.existingKey(id, of: entity, verb: "delete", storeIdentifier: storeIdentifier) { k in
-                try !isInserted(Key(entity: entity.index, key: k)) && records.exists(entity, k)
+                guard !isInserted(Key(entity: entity.index, key: k)) else { return false }
+                if let stored { return stored[entity.index].contains(k) }
+                return try records.exists(entity, k)
             }
-            requested.append(SaveRuleRecord(entity: entity.index, key: key))
-            deletedSet.insert(Key(entity: entity.index, key: key))
+            if deletedSet.insert(Key(entity: entity.index, key: key)).inserted { requested.append(Key(entity: entity.index, key: key)) }
         }
-        guard !requested.isEmpty else { return }
+        if intended.isEmpty {
+            deleted = try deleteSets(requested)
+            return
+        }
         var host = self
-        let queue = try SaveRules.applyDeleteRules(requested, schema.entities, host: &host).map { Key(entity: $0.entity, key: $0.key) }
+        let queue = try SaveRules.applyDeleteRules(requested.map { SaveRuleRecord(entity: $0.entity, key: $0.key) }, schema.entities, host: &host).map { Key(entity: $0.entity, key: $0.key) }
         deletedSet.formUnion(queue)
         if queue.count > 1 { try cutCascadeColumns(queue) }
         for victim in queue {
             let entity = schema.entities[victim.entity]
-            for (r, storage) in mapping.tables[entity.index].relationships.enumerated() {
+            for storage in mapping.tables[entity.index].relationships {
                 if case .join(let index, let mine, _, _) = storage {
-                    _ = r
                     try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = \(p(1))").run([.integer(victim.key)])
                 }
             }
             try db.prepare("DELETE FROM \(table(entity)) WHERE \(q("_pk")) = \(p(1))").run([.integer(victim.key)])
         }
         deleted = queue
+    }
+
+    /// Per entity, which of the permanent keys `snapshots` name are rows of its table now: one
+    /// query per entity named. A snapshot whose entity or identifier is not valid is left to the
+    /// checks that follow, which report it.
+    @inlinable package func storedKeys<S: DataStoreSnapshot>(of snapshots: [S]) throws -> [Set<Int64>] {
+        var asked = [[Int64]](repeating: [], count: schema.entities.count)
+        for snapshot in snapshots {
+            let id = snapshot.persistentIdentifier
+            guard !id.isTemporary, id.storeIdentifier == storeIdentifier,
+                  let entity = try? SaveValidation.entity(of: id, given: snapshot.entity, in: schema) else { continue }
+            asked[entity.index].append(id.primaryKey)
+        }
+        var stored = [Set<Int64>](repeating: [], count: schema.entities.count)
+        for e in asked.indices where !asked[e].isEmpty {
+            stored[e] = Set(try keys("SELECT \(q("_pk")) FROM \(q(mapping.tables[e].name))", where: "_pk", in: asked[e]))
+        }
+        return stored
     }
 
     /// Empties the victims' columns whose foreign key deletes on cascade, before any victim row goes.
@@ -42,17 +70,23 @@ extension SQLSaveTransaction {
     /// statement, whatever the length of the chain or cycle.
     @inlinable package func cutCascadeColumns(_ victims: [Key]) throws {
         for victim in victims {
-            let entity = schema.entities[victim.entity]
-            var columns: [String] = []
-            for (r, storage) in mapping.tables[entity.index].relationships.enumerated() {
-                guard case .column(let column, _) = storage else { continue }
-                let destination = schema.entities[entity.destinationIndices[r]]
-                if destination.relationships[entity.inverseIndices[r]].deleteRule == .cascade { columns.append(column) }
-            }
+            let columns = cascadeColumns(victim.entity)
             guard !columns.isEmpty else { continue }
             let assignments = columns.map { "\(q($0)) = NULL" }.joined(separator: ", ")
-            try db.prepare("UPDATE \(table(entity)) SET \(assignments) WHERE \(q("_pk")) = \(p(1))").run([.integer(victim.key)])
+            try db.prepare("UPDATE \(table(schema.entities[victim.entity])) SET \(assignments) WHERE \(q("_pk")) = \(p(1))").run([.integer(victim.key)])
         }
+    }
+
+    /// The to-one columns of `entity`'s table whose foreign key deletes on cascade (the inverse's
+    /// delete rule is cascade).
+    @inlinable package func cascadeColumns(_ entity: Int) -> [String] {
+        let e = schema.entities[entity]
+        var columns: [String] = []
+        for (r, storage) in mapping.tables[entity].relationships.enumerated() {
+            guard case .column(let column, _) = storage else { continue }
+            if schema.entities[e.destinationIndices[r]].relationships[e.inverseIndices[r]].deleteRule == .cascade { columns.append(column) }
+        }
+        return columns
     }
 
     /// The target's inverse side forgets the deleted record.

@@ -41,7 +41,7 @@ enum SQLiteDialect: SQLDialect {
     /// The keys travel as one JSON array parameter, read by `json_each`: one statement text for any
     /// number of keys.
     static func keyIn(_ column: String, _ keys: [Int64], parameter: (SQLValue) -> String) -> String {
-        let list = "[" + keys.map(String.init).joined(separator: ",") + "]"
+        let list = String(decoding: SQLKeyList.bytes(keys, open: UInt8(ascii: "["), close: UInt8(ascii: "]")), as: UTF8.self)
         return "(\(column) IN (SELECT value FROM json_each(\(parameter(.text(list))))))"
     }
 

@@ -339,4 +339,52 @@ struct PostgresRoundTripTests {
         // from the folder's side: its row, its tag list and its folder column, 600 round trips.
         #expect(many - few <= 3 * 200 + 4, "\(few) round trips for 50 notes, \(many) for 250")
     }
+
+    @Test("a cascade delete takes the same round trips whatever the number of records it deletes")
+    func cascadeDeleteInFewRoundTrips() throws {
+        let schema = try Schema {
+            Entity("Shelf") {
+                Attribute("name", .string)
+                Relationship.toMany("boxes", "Box", inverse: "shelf", ordered: true, deleteRule: .cascade)
+            }
+            Entity("Box") {
+                Attribute("label", .string, unique: true)
+                Relationship.toOne("shelf", "Shelf", inverse: "boxes")
+                Relationship.toMany("tags", "Sticker", inverse: "boxes")
+            }
+            Entity("Sticker") {
+                Attribute("color", .string)
+                Relationship.toMany("boxes", "Box", inverse: "tags")
+            }
+        }
+        let configuration = PostgresStoreConfiguration(url: PostgresTestServer.url, schema: schema, namespace: namespace)
+        defer { try? PostgresStore.dropStore(configuration) }
+        let store = try PostgresStore(configuration)
+        let shelf = schema.entity(named: "Shelf")!, box = schema.entity(named: "Box")!, sticker = schema.entity(named: "Sticker")!
+        let stickers = try (0..<2).map { try DefaultSnapshot.inserting(sticker, values: ["color": .string("c\($0)")]) }
+        let stickerRemap = try store.save(SaveRequest(inserted: stickers)).remappedIdentifiers
+        let stickerIDs = stickers.map { stickerRemap[$0.persistentIdentifier]! }
+        /// A shelf of `count` boxes, each carrying both stickers (join-table rows), deleted in one
+        /// save; that save's round trips.
+        func deleteShelf(_ round: Int, boxes count: Int) throws -> Int {
+            let boxes: [DefaultSnapshot] = try (0..<count).map {
+                try DefaultSnapshot.inserting(box, values: ["label": .string("b\(round)-\($0)")], relationships: ["tags": .toMany(stickerIDs)])
+            }
+            let made = try DefaultSnapshot.inserting(shelf, values: ["name": .string("s\(round)")], relationships: ["boxes": .toMany(boxes.map { $0.persistentIdentifier })])
+            let remap = try store.save(SaveRequest(inserted: [made] + boxes)).remappedIdentifiers
+            let stored = try #require(try store.snapshot(for: remap[made.persistentIdentifier]!))
+            var result: SaveResult<DefaultSnapshot>?
+            let trips = try roundTrips(store) { result = try store.save(SaveRequest(deleted: [stored])) }
+            #expect(result?.deletedIdentifiers == Set([stored.persistentIdentifier] + boxes.map { remap[$0.persistentIdentifier]! }))
+            #expect(Set(result?.changedSnapshots.keys.map { $0 } ?? []) == Set(stickerIDs), "the stickers lost their boxes")
+            for id in stickerIDs { #expect(try store.snapshot(for: id)?.relationshipValues[0].targets.isEmpty == true) }
+            #expect(try store.fetchCount(FetchDescriptor(entity: "Box")) == 0)
+            return trips
+        }
+        _ = try deleteShelf(0, boxes: 5)  // prepares the statements
+        let few = try deleteShelf(1, boxes: 10), many = try deleteShelf(2, boxes: 300)
+        // Before the deletes went a set at a time, each box cost several round trips (its targets,
+        // its existence, its rows): 290 more boxes were over 1,000 more.
+        #expect(many == few, "\(few) round trips for 10 boxes, \(many) for 300")
+    }
 }
