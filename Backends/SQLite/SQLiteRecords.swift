@@ -72,7 +72,9 @@ struct SQLiteRecords {
         try statement.bind(.integer(key), at: 1)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        let size = SQLiteRows.words(statement, layout)
+        // Room for the fixed part and 256 bytes of text: most rows fit without sizing them first
+        // (two more C calls per text column); a larger one gets a block of its own size.
+        let size = 1 + layout.reads.count + layout.relationshipQueries.count + 32
         var block = SQLiteRows.make(capacity: size, layout: layout, storeIdentifier: storeIdentifier)
         return try row(of: statement, layout, in: &block, size: size, file: db.path)
     }

@@ -58,7 +58,8 @@ struct SQLiteSnapshotTests {
         #expect(!ids.isEmpty && ids.allSatisfy { $0.entityName == "Shelf" })
     }
 
-    /// A scan larger than one block, and a row larger than a block, read back whole and in order.
+    /// A scan larger than one block, and a row larger than a block, read back whole and in order,
+    /// through the scan and a point lookup.
     @Test func aScanAcrossBlocksAndARowLargerThanABlock() throws {
         let dir = try SQLiteFileTests.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -77,6 +78,11 @@ struct SQLiteSnapshotTests {
         for (i, snapshot) in scanned.enumerated() {
             #expect(snapshot.attributeValue(at: string) == .string(texts[i]))
             #expect(snapshot.attributeValue(at: int) == .int(Int64(i)))
+        }
+        // A point lookup sizes its block for a short row; the large one gets a block of its own.
+        for i in [0, 3_000, 5_999] {
+            let looked = try #require(try store.snapshot(for: scanned[i].persistentIdentifier))
+            #expect(looked.attributeValue(at: string) == .string(texts[i]))
         }
     }
 
