@@ -32,6 +32,53 @@ struct SQLiteRecords {
         return result
     }
 
+    /// Snapshots of the rows selected with `columns(entity)`, each keeping its row as SQLite gave
+    /// it (`SQLiteRows`, blocks of `SQLiteRows.blockWords`), values decoded when read.
+    func rows(_ statement: SQLiteStatement, _ entity: EntitySchema, parameters: [SQLValue]) throws -> [SQLiteSnapshot] {
+        let layout = layouts[entity.index]
+        guard layout.keepsRows else { return try snapshots(statement, entity, parameters: parameters).map(SQLiteSnapshot.init) }
+        var result: [SQLiteSnapshot] = []
+        try statement.bind(parameters)
+        defer { statement.reset() }
+        let file = db.path
+        var block = SQLiteRows.make(capacity: SQLiteRows.blockWords, layout: layout, storeIdentifier: storeIdentifier)
+        while try statement.step() {
+            result.append(try row(of: statement, layout, in: &block, size: SQLiteRows.blockWords, file: file))
+        }
+        return result
+    }
+
+    /// The snapshot of the row `statement` is on, kept in `block`, or in a new block (of `size`
+    /// words, or the row's size if larger) that replaces it when the row does not fit.
+    @inline(__always)
+    private func row(of statement: SQLiteStatement, _ layout: SQLiteRowLayout, in block: inout SQLiteRows, size: Int, file: String) throws -> SQLiteSnapshot {
+        let key = statement.int64(0)
+        if let at = try block.append(statement, layout, file: file, targets: { r, key in try targets(layout.entity, key, r) }) {
+            return SQLiteSnapshot(key: key, block: block, row: at)
+        }
+        block = SQLiteRows.make(capacity: max(size, SQLiteRows.words(statement, layout)), layout: layout, storeIdentifier: storeIdentifier)
+        guard let at = try block.append(statement, layout, file: file, targets: { r, key in try targets(layout.entity, key, r) }) else {
+            preconditionFailure("a block of the row's size holds the row")
+        }
+        return SQLiteSnapshot(key: key, block: block, row: at)
+    }
+
+    /// The snapshot of one record, keeping its row (`rows`), or `nil`: one step of the prepared
+    /// SELECT by primary key.
+    func row(_ entity: EntitySchema, _ key: Int64) throws -> SQLiteSnapshot? {
+        let layout = layouts[entity.index]
+        guard layout.keepsRows else { return try snapshot(entity, key).map(SQLiteSnapshot.init) }
+        let statement = try db.prepare(mapping.texts[entity.index].selectByKey)
+        try statement.bind(.integer(key), at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        // Room for the fixed part and 256 bytes of text: most rows fit without sizing them first
+        // (two more C calls per text column); a larger one gets a block of its own size.
+        let size = 1 + layout.reads.count + layout.relationshipQueries.count + 32
+        var block = SQLiteRows.make(capacity: size, layout: layout, storeIdentifier: storeIdentifier)
+        return try row(of: statement, layout, in: &block, size: size, file: db.path)
+    }
+
     /// The snapshot of the row `statement` is on (selected with `columns(entity)`).
     private func snapshot(of statement: SQLiteStatement, _ layout: SQLiteRowLayout) throws -> DefaultSnapshot {
         try layout.snapshot(statement, storeIdentifier: storeIdentifier, file: db.path) { r, key in try targets(layout.entity, key, r) }

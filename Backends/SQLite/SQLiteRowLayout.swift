@@ -37,6 +37,9 @@ struct SQLiteRowLayout: Sendable {
     let relationshipQueries: [Int]
     /// Per relationship, the destination entity's name.
     let destinations: [String]
+    /// Whether a fetched row is kept as SQLite gave it (`SQLiteRows`): every property has a bit in
+    /// the row's null mask, so at most 64 attributes and relationships.
+    let keepsRows: Bool
 
     init(_ table: SQLiteMapping.Table) {
         entity = table.entity
@@ -55,6 +58,7 @@ struct SQLiteRowLayout: Sendable {
             return r
         }
         destinations = table.entity.destinationNames
+        keepsRows = reads.count + relationshipQueries.count <= 64
     }
 
     /// Attribute `i` of the row `s` is on, its column at `column`: an update's old value, read from

@@ -12,7 +12,7 @@ extension SQLiteStore {
     /// Builds and writes the save's history transaction, inside the save; `last` is the newest
     /// number if the writer knows it (`Writer.history`). Returns the number written, or `nil` when
     /// the save changed nothing to record.
-    func recordHistory(_ request: SaveRequest<DefaultSnapshot>, _ result: SaveResult<DefaultSnapshot>, _ transaction: SQLSaveTransaction<SQLiteSaveRecords>, last: Int64?) throws -> Int64? {
+    func recordHistory(_ request: SaveRequest<SQLiteSnapshot>, _ result: SaveResult<SQLiteSnapshot>, _ transaction: SQLSaveTransaction<SQLiteSaveRecords>, last: Int64?) throws -> Int64? {
         let records = transaction.records.records
         let known = KnownUpdates(request, transaction)
         if let number = try recordOneUpdate(request, result, known, transaction, last: last) { return number == 0 ? nil : number }
@@ -20,7 +20,7 @@ extension SQLiteStore {
         try recorder.record(request, result, schema: schema, updated: { id in
             if let values = known.values(id, after: result.changedSnapshots[id], records: records) { return values }
             let entity = try schema.requireEntity(id.entityName)
-            guard let old = try lookup(entity, id), let new = try result.changedSnapshots[id] ?? records.snapshot(entity, id.primaryKey) else { return nil }
+            guard let old = try lookup(entity, id), let new = try result.changedSnapshots[id]?.plain ?? records.snapshot(entity, id.primaryKey) else { return nil }
             return ((old.attributes, old.relationships), (new.attributes, new.relationships))
         }, deleted: { id in try lookup(try schema.requireEntity(id.entityName), id)?.attributes })
         return try SQLiteHistory.append(transaction.db, recorder, author: request.author, last: last)
@@ -53,13 +53,13 @@ extension SQLiteStore {
     /// The request's whole-record updates whose old values the save kept (`SQLiteOldValues`): the
     /// `n`-th update is the save's write after its inserts, and the `n`-th row it read.
     private struct KnownUpdates {
-        let request: SaveRequest<DefaultSnapshot>
+        let request: SaveRequest<SQLiteSnapshot>
         let transaction: SQLSaveTransaction<SQLiteSaveRecords>
         let kept: [(key: Int64, old: [(index: Int, value: Value)])]
         /// Each update's place in the request, when there are several.
         let places: [PersistentIdentifier: Int]
 
-        init(_ request: SaveRequest<DefaultSnapshot>, _ transaction: SQLSaveTransaction<SQLiteSaveRecords>) {
+        init(_ request: SaveRequest<SQLiteSnapshot>, _ transaction: SQLSaveTransaction<SQLiteSaveRecords>) {
             self.request = request
             self.transaction = transaction
             kept = transaction.records.oldValues?.updates ?? []
@@ -72,7 +72,7 @@ extension SQLiteStore {
 
         /// The values of record `id` before and after the save, if it is a whole-record update of
         /// the request; `after` is the save's result for it, if the store changed it further.
-        func values(_ id: PersistentIdentifier, after: DefaultSnapshot?, records: SQLiteRecords) -> (old: HistoryRecorder.Values, new: HistoryRecorder.Values)? {
+        func values(_ id: PersistentIdentifier, after: SQLiteSnapshot?, records: SQLiteRecords) -> (old: HistoryRecorder.Values, new: HistoryRecorder.Values)? {
             let n: Int
             if request.updated.count == 1 {
                 guard request.updated[0].persistentIdentifier == id else { return nil }
@@ -88,7 +88,7 @@ extension SQLiteStore {
             let w = writes[at]
             guard !w.isInsert, w.key == id.primaryKey, kept[n].key == w.key, w.entity.name == id.entityName else { return nil }
             let entity = w.entity
-            let newAttributes = after?.attributes ?? w.attributes
+            let newAttributes = after?.attributeValues ?? w.attributes
             var oldAttributes = newAttributes
             for (i, value) in kept[n].old where i < oldAttributes.count { oldAttributes[i] = value }
             // Relationships as identifiers, only those that changed: one that did not is the same
@@ -104,7 +104,7 @@ extension SQLiteStore {
             for r in 0..<count {
                 let stored = transaction.stored(w, r)
                 if let after {
-                    newLinks.append(after.relationships[r])
+                    newLinks.append(after.relationshipValue(at: r))
                 } else if Self.same(w.links[r], stored) {
                     oldLinks.append(.toOne(nil))
                     newLinks.append(.toOne(nil))

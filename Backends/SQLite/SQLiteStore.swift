@@ -12,8 +12,8 @@ import StrataSQLSupport
 /// committed state while a save runs, in this process or another. Statements are prepared once per
 /// connection and reused; values are always bound, never pasted into SQL.
 public final class SQLiteStore: HistoryRecordingStore {
-    /// Snapshots are the core's default.
-    public typealias Snapshot = DefaultSnapshot
+    /// Snapshots keep a fetched row as SQLite gave it and decode values when they are read.
+    public typealias Snapshot = SQLiteSnapshot
 
     /// The configuration the store was opened with.
     public let configuration: SQLiteStoreConfiguration
@@ -128,19 +128,20 @@ public final class SQLiteStore: HistoryRecordingStore {
         try SQLFetch.validate(descriptor, schema: schema)
     }
 
-    /// The matching records, filtered, sorted and windowed in SQL.
-    public func fetch(_ descriptor: FetchDescriptor) throws -> [DefaultSnapshot] {
+    /// The matching records, filtered, sorted and windowed in SQL; each keeps its row as SQLite gave
+    /// it and decodes a value when it is read (`SQLiteSnapshot`).
+    public func fetch(_ descriptor: FetchDescriptor) throws -> [SQLiteSnapshot] {
         if let id = descriptor.pointLookupIdentifier {
             // Fetch by identifier, the hottest read: one prepared statement by primary key.
             let entity = try schema.requireEntity(descriptor.entityName)
-            guard id.entityName == entity.name, let found = try lookup(entity, id) else { return [] }
+            guard id.entityName == entity.name, let found = try lookupRow(entity, id) else { return [] }
             return [found]
         }
         let entity = try validate(descriptor)
         return try withReader(consistent: needsSeveralStatements(entity)) { db in
             let records = SQLiteRecords(db: db, mapping: mapping, layouts: layouts, storeIdentifier: identifier)
             let query = try SQLFetch.select(SQLiteDialect.self, descriptor, entity: entity, columns: records.columns(entity), mapping: mapping, storeIdentifier: identifier)
-            return try records.snapshots(try db.prepare(query.sql), entity, parameters: query.parameters)
+            return try records.rows(try db.prepare(query.sql), entity, parameters: query.parameters)
         }
     }
 
@@ -148,11 +149,21 @@ public final class SQLiteStore: HistoryRecordingStore {
     /// lists, in one read transaction), or `nil` when the store does not hold it.
     ///
     /// - Throws: `unknownEntity` when the schema has no entity `id.entityName`, as the fetch does.
-    public func snapshot(for id: PersistentIdentifier) throws -> DefaultSnapshot? {
-        try lookup(try schema.requireEntity(id.entityName), id)
+    public func snapshot(for id: PersistentIdentifier) throws -> SQLiteSnapshot? {
+        try lookupRow(try schema.requireEntity(id.entityName), id)
     }
 
-    /// One record of `entity` by key; `nil` for a temporary or another store's identifier.
+    /// One record of `entity` by key, keeping its row (`SQLiteSnapshot`); `nil` for a temporary or
+    /// another store's identifier.
+    private func lookupRow(_ entity: EntitySchema, _ id: PersistentIdentifier) throws -> SQLiteSnapshot? {
+        guard !id.isTemporary, id.storeIdentifier == identifier else { return nil }
+        return try withReader(consistent: needsSeveralStatements(entity)) { db in
+            try SQLiteRecords(db: db, mapping: mapping, layouts: layouts, storeIdentifier: identifier).row(entity, id.primaryKey)
+        }
+    }
+
+    /// One record of `entity` by key with every value decoded (the history's old values); `nil`
+    /// for a temporary or another store's identifier.
     func lookup(_ entity: EntitySchema, _ id: PersistentIdentifier) throws -> DefaultSnapshot? {
         guard !id.isTemporary, id.storeIdentifier == identifier else { return nil }
         return try withReader(consistent: needsSeveralStatements(entity)) { db in
@@ -187,7 +198,7 @@ public final class SQLiteStore: HistoryRecordingStore {
     }
 
     /// Applies the save in one transaction; on any error it is rolled back and nothing changes.
-    public func save(_ request: SaveRequest<DefaultSnapshot>) throws -> SaveResult<DefaultSnapshot> {
+    public func save(_ request: SaveRequest<SQLiteSnapshot>) throws -> SaveResult<SQLiteSnapshot> {
         guard !configuration.isReadOnly else {
             throw StrataError.readOnly("SQLite store", toDo: "save", file: configuration.url.path)
         }
@@ -213,8 +224,8 @@ public final class SQLiteStore: HistoryRecordingStore {
                 defer { transaction.reset() }
                 let records = transaction.records.records
                 try transaction.run(request)
-                var changed: [PersistentIdentifier: DefaultSnapshot] = [:]
-                for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = snapshot }
+                var changed: [PersistentIdentifier: SQLiteSnapshot] = [:]
+                for snapshot in try transaction.changedRecords() { changed[snapshot.persistentIdentifier] = SQLiteSnapshot(snapshot) }
                 let deleted = Set(transaction.deleted.map { records.id(schema.entities[$0.entity].name, $0.key) })
                 let result = SaveResult(storeIdentifier: identifier, remappedIdentifiers: transaction.remap, deletedIdentifiers: deleted, changedSnapshots: changed)
                 var historyNumber: Int64?

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The model layer keeps each backend's own snapshot (`StoredSnapshot`): a `DefaultSnapshot` as it
-/// is, any other type (LMDB's lazily decoded one, CSV's rows of text) unconverted, read through
+/// is, any other type (SQLite's and LMDB's lazily decoded ones, CSV's rows of text) unconverted, read through
 /// `DataStoreSnapshot`; objects read, update and refresh the same on both.
 @Suite struct StoredSnapshotTests {
     @Test(arguments: ModelBackend.all) func objectsKeepTheBackendsSnapshotAndReadUpdateAndRefreshThroughIt(_ backend: ModelBackend) throws {
@@ -24,8 +24,8 @@ import Testing
         for model in fetched + [looked] {
             let snapshot = try #require(model.persistentBackingData.snapshot)
             switch (backend.name, snapshot) {
-            case ("lmdb", .other), ("csv", .other): break
-            case ("lmdb", _), ("csv", _): Issue.record("\(backend.name): a \(snapshot) was converted to a DefaultSnapshot")
+            case ("sqlite", .other), ("lmdb", .other), ("csv", .other): break
+            case ("sqlite", _), ("lmdb", _), ("csv", _): Issue.record("\(backend.name): a \(snapshot) was converted to a DefaultSnapshot")
             case (_, .plain): break
             case (_, .other): Issue.record("\(backend.name): a DefaultSnapshot was wrapped as another type")
             }
@@ -42,7 +42,7 @@ import Testing
             Issue.record("\(backend.name): the saved state is not the sent snapshot"); return
         }
         #expect(saved.attributes.contains(.int(7)))
-        #expect(fetched[1].persistentBackingData.snapshot.map { if case .plain = $0 { false } else { true } } == (backend.name == "lmdb" || backend.name == "csv"))
+        #expect(fetched[1].persistentBackingData.snapshot.map { if case .plain = $0 { false } else { true } } == ["sqlite", "lmdb", "csv"].contains(backend.name))
 
         // Another context's change reaches an unchanged object when it is fetched again (refresh
         // compares the stored snapshot of either kind with the new one).

@@ -100,7 +100,7 @@ struct SQLiteFileTests {
         let holder = try ChildProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), [file.path], errors: .inherited)
         holder.send("BEGIN IMMEDIATE;\nSELECT 'locked';\n")
         #expect(holder.lines.read { $0.contains("locked") })
-        let tag = try DefaultSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "t"])
+        let tag = try SQLiteSnapshot.inserting(FixtureDomain.schema.entity(named: "Tag")!, values: ["name": "t"])
         let error = try #require(throws: StrataError.self) { try store.save(SaveRequest(inserted: [tag])) }
         #expect(error.code == .storeLocked)
         #expect(error.native?.domain == .sqlite && error.native.map { $0.code & 0xff } == 5 /* SQLITE_BUSY */, "\(error)")

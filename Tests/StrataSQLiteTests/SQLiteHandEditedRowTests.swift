@@ -25,7 +25,7 @@ struct SQLiteHandEditedRowTests {
             """)
         let store = try SQLiteFileTests.open(file)
         let sample = store.schema.entity(named: "Sample")!
-        func check(_ snapshots: [DefaultSnapshot]) throws {
+        func check(_ snapshots: [SQLiteSnapshot]) throws {
             let edges = try #require(snapshots.first { $0["label"] == "edges" })
             #expect(edges["flag"] == .bool(false))
             #expect(edges["int"] == .int(0))
@@ -43,7 +43,7 @@ struct SQLiteHandEditedRowTests {
         try check(scanned)
         try check(try scanned.map { try #require(try store.snapshot(for: $0.persistentIdentifier)) })
         let note = try #require(try store.fetch(FetchDescriptor(entity: "Note")).first)
-        #expect(note.relationships[0].target?.primaryKey == 0)
+        #expect(note.relationshipValues[0].target?.primaryKey == 0)
     }
 }
 

@@ -19,7 +19,7 @@ struct SQLiteHistoryNumberTests {
 
     /// Saves one new tag and returns the number of the transaction that recorded it.
     static func saveTag(_ store: SQLiteStore, _ name: String) throws -> Int64 {
-        let tag = try DefaultSnapshot.inserting(try store.schema.requireEntity("Tag"), values: ["name": .string(name)])
+        let tag = try SQLiteSnapshot.inserting(try store.schema.requireEntity("Tag"), values: ["name": .string(name)])
         _ = try store.save(SaveRequest(inserted: [tag]))
         return try #require(try store.fetchHistory(HistoryQuery()).last).token.transaction
     }
@@ -68,7 +68,7 @@ struct SQLiteHistoryNumberTests {
         let plain = dir.appendingPathComponent("plain.sqlite")
         do {
             let store = try SQLiteStore(SQLiteStoreConfiguration(url: plain, schema: FixtureDomain.schema))
-            let tag = try DefaultSnapshot.inserting(try store.schema.requireEntity("Tag"), values: ["name": "p"])
+            let tag = try SQLiteSnapshot.inserting(try store.schema.requireEntity("Tag"), values: ["name": "p"])
             _ = try store.save(SaveRequest(inserted: [tag]))
         }
         #expect(try SQLiteFileTests.shell(plain, "PRAGMA user_version") == "1", "saves without history keep the version")

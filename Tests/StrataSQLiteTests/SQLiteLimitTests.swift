@@ -12,7 +12,7 @@ struct SQLiteLimitTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("keys.sqlite")
         let tagEntity = FixtureDomain.schema.entity(named: "Tag")!
-        func tag(_ name: String) throws -> DefaultSnapshot { try DefaultSnapshot.inserting(tagEntity, values: ["name": .string(name)]) }
+        func tag(_ name: String) throws -> SQLiteSnapshot { try SQLiteSnapshot.inserting(tagEntity, values: ["name": .string(name)]) }
         do {
             let store = try SQLiteFileTests.open(file)
             _ = try store.save(SaveRequest(inserted: [try tag("first")]))
@@ -36,7 +36,7 @@ struct SQLiteLimitTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLiteFileTests.open(dir.appendingPathComponent("chain.sqlite"))
         let part = FixtureDomain.schema.entity(named: "Part")!
-        var parts = try (0..<5_000).map { try DefaultSnapshot.inserting(part, values: ["name": .string("p\($0)")]) }
+        var parts = try (0..<5_000).map { try SQLiteSnapshot.inserting(part, values: ["name": .string("p\($0)")]) }
         for i in 0..<(parts.count - 1) { parts[i] = try parts[i].updating(relationships: ["next": .toOne(parts[i + 1].persistentIdentifier)]) }
         let result = try store.save(SaveRequest(inserted: parts))
         let head = try store.fetch(FetchDescriptor(entity: "Part", predicate: .identifierIn([result.remappedIdentifiers[parts[0].persistentIdentifier]!])))

@@ -37,7 +37,7 @@ struct SQLiteMigrationInPlaceTests {
         do {
             let store = try SQLiteStore(SQLiteStoreConfiguration(url: url, schema: Self.v1))
             let entity = Self.v1.entity(named: "Item")!
-            _ = try store.save(SaveRequest(inserted: try (0..<count).map { try DefaultSnapshot.inserting(entity, values: ["title": .string("item \($0) with some text to fill pages")]) }))
+            _ = try store.save(SaveRequest(inserted: try (0..<count).map { try SQLiteSnapshot.inserting(entity, values: ["title": .string("item \($0) with some text to fill pages")]) }))
             keys = try store.fetch(FetchDescriptor(entity: "Item")).map(\.persistentIdentifier)
         }
         let before = try Self.pages(url)

@@ -13,11 +13,11 @@ struct SQLiteSaveReuseTests {
         let schema = WorkloadSchema.schema
         let store = try SQLiteFileTests.open(dir.appendingPathComponent("reuse.sqlite"), schema: schema)
         let ownerEntity = schema.entity(named: "Owner")!, itemEntity = schema.entity(named: "Item")!
-        func owner(_ name: String) -> DefaultSnapshot {
-            DefaultSnapshot(entity: ownerEntity, persistentIdentifier: .temporary(entity: "Owner"), attributes: [.string(name)], relationships: [.toMany([])])
+        func owner(_ name: String) -> SQLiteSnapshot {
+            SQLiteSnapshot(entity: ownerEntity, persistentIdentifier: .temporary(entity: "Owner"), attributes: [.string(name)], relationships: [.toMany([])])
         }
-        func item(_ index: Int, of owner: PersistentIdentifier) -> DefaultSnapshot {
-            DefaultSnapshot(entity: itemEntity, persistentIdentifier: .temporary(entity: "Item"), attributes: WorkloadSchema.itemValues(index), relationships: [.toOne(owner)])
+        func item(_ index: Int, of owner: PersistentIdentifier) -> SQLiteSnapshot {
+            SQLiteSnapshot(entity: itemEntity, persistentIdentifier: .temporary(entity: "Item"), attributes: WorkloadSchema.itemValues(index), relationships: [.toOne(owner)])
         }
         let (first, second) = (owner("first"), owner("second"))
         let owners = try store.save(SaveRequest(inserted: [first, second])).remappedIdentifiers
@@ -40,7 +40,7 @@ struct SQLiteSaveReuseTests {
         let current = try #require(try store.snapshot(for: xID))
         var values = current.attributeValues
         values[2] = .double(99.5)
-        let update = DefaultSnapshot(entity: itemEntity, persistentIdentifier: xID, attributes: values, relationships: current.relationshipValues)
+        let update = SQLiteSnapshot(entity: itemEntity, persistentIdentifier: xID, attributes: values, relationships: current.relationshipValues)
         let result = try store.save(SaveRequest(updated: [update]))
         #expect(result.changedSnapshots.isEmpty)
         #expect(result.remappedIdentifiers.isEmpty && result.deletedIdentifiers.isEmpty)

@@ -2,8 +2,9 @@
 /// `DataStoreSnapshot`, never converted.
 ///
 /// A backend whose snapshot type is `DefaultSnapshot` (most) has its snapshots kept inline, moved
-/// from the fetch's array into the object without a copy. Any other type — LMDB's, which keeps the
-/// stored bytes and decodes a value when it is read; CSV's rows of text — is kept as it is, so a
+/// from the fetch's array into the object without a copy. Any other type — SQLite's and LMDB's,
+/// which keep the row or bytes as read and decode a value when it is read; CSV's rows of text — is
+/// kept as it is, so a
 /// property nobody reads is never decoded. Before, every such snapshot was converted to a
 /// `DefaultSnapshot` as it was fetched (every value decoded, two arrays built), which gave back for
 /// model users the gain of LMDB's lazily decoded snapshots (docs/benchmarks.md, "The model layer
@@ -16,7 +17,7 @@
 /// class's metadata lookup each (1,130 instructions a record on LMDB's scan). As with LMDB's byte
 /// blocks, a kept object keeps its fetch's snapshots alive until it is refreshed or released.
 enum StoredSnapshot: Equatable, Sendable {
-    /// A `DefaultSnapshot` (SQLite, memory, JSON, XML, PostgreSQL, a migration's staging store).
+    /// A `DefaultSnapshot` (memory, JSON, XML, PostgreSQL, a migration's staging store).
     case plain(Strata.DefaultSnapshot)
     /// Any other backend's snapshot: record `index` of a fetch's rows.
     case other(OtherRows, index: Int)
