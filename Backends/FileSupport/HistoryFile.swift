@@ -246,7 +246,9 @@ import Glibc
     public static func merged(_ file: HistoryLog, _ pending: [Pending]) -> (log: HistoryLog, pending: [Pending]) {
         guard let first = pending.firstIndex(where: { $0.transaction.token.transaction > file.lastTransaction }) else { return (file, []) }
         let needed = Array(pending[first...])
-        let log = HistoryLog(transactions: file.transactions + needed.map(\.transaction), lastTransaction: file.lastTransaction, horizon: file.horizon)
+        var transactions = file.transactions  // appended to in chunks: no copy of the file's history
+        for entry in needed { transactions.append(entry.transaction) }
+        let log = HistoryLog(transactions: transactions, lastTransaction: file.lastTransaction, horizon: file.horizon)
         return (log, needed)
     }
 
