@@ -32,7 +32,7 @@ extension SQLiteStore {
     /// written, 0 when no attribute changed (nothing recorded), or `nil` when the save is not that
     /// one (the caller records it the general way).
     private func recordOneUpdate(
-        _ request: SaveRequest<DefaultSnapshot>, _ result: SaveResult<DefaultSnapshot>, _ known: KnownUpdates,
+        _ request: SaveRequest<SQLiteSnapshot>, _ result: SaveResult<SQLiteSnapshot>, _ known: KnownUpdates,
         _ transaction: SQLSaveTransaction<SQLiteSaveRecords>, last: Int64?
     ) throws -> Int64? {
         guard request.updated.count == 1, request.inserted.isEmpty, request.deleted.isEmpty, result.changedSnapshots.isEmpty,
