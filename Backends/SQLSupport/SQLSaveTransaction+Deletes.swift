@@ -11,7 +11,7 @@ extension SQLSaveTransaction {
     @inlinable package func applyDeletes<S: DataStoreSnapshot>(_ snapshots: [S]) throws {
         guard !snapshots.isEmpty else { return }
         // The requested records' existence, one query per entity when the request deletes several.
-        let stored = snapshots.count > 1 ? try storedKeys(of: snapshots) : nil
+        let stored = snapshots.count > 1 ? try storedKeys(of: snapshots.map { ($0.persistentIdentifier, $0.entity) }) : nil
         var requested: [Key] = []
         for snapshot in snapshots {
             let id = snapshot.persistentIdentifier
@@ -46,12 +46,15 @@ extension SQLSaveTransaction {
     /// Per entity, which of the permanent keys `snapshots` name are rows of its table now: one
     /// query per entity named. A snapshot whose entity or identifier is not valid is left to the
     /// checks that follow, which report it.
-    @inlinable package func storedKeys<S: DataStoreSnapshot>(of snapshots: [S]) throws -> [Set<Int64>] {
+    ///
+    /// Not generic, and not inlined into a backend: Swift 6.3.1's optimizer crashed (signal 11,
+    /// then 6) emitting this function's specialization for SQLite's own snapshot type in a release
+    /// build of StrataSQLite.
+    @usableFromInline package func storedKeys(of snapshots: [(PersistentIdentifier, EntitySchema)]) throws -> [Set<Int64>] {
         var asked = [[Int64]](repeating: [], count: schema.entities.count)
-        for snapshot in snapshots {
-            let id = snapshot.persistentIdentifier
+        for (id, given) in snapshots {
             guard !id.isTemporary, id.storeIdentifier == storeIdentifier,
-                  let entity = try? SaveValidation.entity(of: id, given: snapshot.entity, in: schema) else { continue }
+                  let entity = try? SaveValidation.entity(of: id, given: given, in: schema) else { continue }
             asked[entity.index].append(id.primaryKey)
         }
         var stored = [Set<Int64>](repeating: [], count: schema.entities.count)

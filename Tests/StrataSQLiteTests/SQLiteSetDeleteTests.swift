@@ -21,10 +21,10 @@ struct SQLiteSetDeleteTests {
     /// Two owners of three items each; the stored owners and items (by name).
     func fill(_ store: SQLiteStore) throws -> [String: PersistentIdentifier] {
         let owner = Self.schema.entity(named: "Owner")!, item = Self.schema.entity(named: "Item")!
-        var inserted: [DefaultSnapshot] = []
+        var inserted: [SQLiteSnapshot] = []
         for o in ["a", "b"] {
-            let items = try (0..<3).map { try DefaultSnapshot.inserting(item, values: ["name": .string("\(o)\($0)")]) }
-            inserted.append(try DefaultSnapshot.inserting(owner, values: ["name": .string(o)], relationships: ["items": .toMany(items.map { $0.persistentIdentifier })]))
+            let items = try (0..<3).map { try SQLiteSnapshot.inserting(item, values: ["name": .string("\(o)\($0)")]) }
+            inserted.append(try SQLiteSnapshot.inserting(owner, values: ["name": .string(o)], relationships: ["items": .toMany(items.map { $0.persistentIdentifier })]))
             inserted += items
         }
         let remap = try store.save(SaveRequest(inserted: inserted)).remappedIdentifiers
@@ -36,7 +36,7 @@ struct SQLiteSetDeleteTests {
         return ids
     }
 
-    func snapshots(_ store: SQLiteStore, _ ids: [PersistentIdentifier], _ entity: String) throws -> [DefaultSnapshot] {
+    func snapshots(_ store: SQLiteStore, _ ids: [PersistentIdentifier], _ entity: String) throws -> [SQLiteSnapshot] {
         try store.fetch(FetchDescriptor(entity: entity, predicate: .identifierIn(ids)))
     }
 
