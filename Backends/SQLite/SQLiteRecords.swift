@@ -79,6 +79,26 @@ struct SQLiteRecords {
         return try row(of: statement, layout, in: &block, size: size, file: db.path)
     }
 
+    /// The attribute values of those records of `entity` among `keys` that the store holds, by key:
+    /// one statement for any number of keys (bound as one parameter, `SQLiteDialect.keyIn`), no
+    /// relationship read. A cascade's tombstones for its history, a set at a time.
+    func attributeValues(_ entity: EntitySchema, keys: [Int64]) throws -> [Int64: [Value]] {
+        var list = SQLValue.null
+        let condition = SQLiteDialect.keyIn("t0.\(q("_pk"))", keys) { list = $0; return "?" }
+        let statement = try db.prepare(mapping.texts[entity.index].select + " WHERE " + condition)
+        try statement.bind(list, at: 1)
+        defer { statement.reset() }
+        let layout = layouts[entity.index]
+        var values: [Int64: [Value]] = [:]
+        values.reserveCapacity(keys.count)
+        while try statement.step() {
+            // No targets: a tombstone holds attributes only.
+            let snapshot = try layout.snapshot(statement, storeIdentifier: storeIdentifier, file: db.path) { _, _ in [] }
+            values[statement.int64(0)] = snapshot.attributeValues
+        }
+        return values
+    }
+
     /// The snapshot of the row `statement` is on (selected with `columns(entity)`).
     private func snapshot(of statement: SQLiteStatement, _ layout: SQLiteRowLayout) throws -> DefaultSnapshot {
         try layout.snapshot(statement, storeIdentifier: storeIdentifier, file: db.path) { r, key in try targets(layout.entity, key, r) }

@@ -17,13 +17,34 @@ extension SQLiteStore {
         let known = KnownUpdates(request, transaction)
         if let number = try recordOneUpdate(request, result, known, transaction, last: last) { return number == 0 ? nil : number }
         var recorder = HistoryRecorder(storeIdentifier: identifier, request: request)
+        let tombstones = try tombstones(result.deletedIdentifiers)
         try recorder.record(request, result, schema: schema, updated: { id in
             if let values = known.values(id, after: result.changedSnapshots[id], records: records) { return values }
             let entity = try schema.requireEntity(id.entityName)
             guard let old = try lookup(entity, id), let new = try result.changedSnapshots[id]?.plain ?? records.snapshot(entity, id.primaryKey) else { return nil }
             return ((old.attributes, old.relationships), (new.attributes, new.relationships))
-        }, deleted: { id in try lookup(try schema.requireEntity(id.entityName), id)?.attributes })
+        }, deleted: { id in
+            if let tombstones { return tombstones[id.entityName]?[id.primaryKey] }
+            return try lookup(try schema.requireEntity(id.entityName), id)?.attributes
+        })
         return try SQLiteHistory.append(transaction.db, recorder, author: request.author, last: last)
+    }
+
+    /// The attributes as last committed of the records a save deleted (their tombstones), by entity
+    /// and key: one statement per entity on one reader (a cascade deletes hundreds, and a read per
+    /// record cost a cascade-delete most of its time), or `nil` when it deleted at most one (read by
+    /// key, `lookup`). A record the store does not hold has none, as with `lookup`.
+    private func tombstones(_ deleted: Set<PersistentIdentifier>) throws -> [String: [Int64: [Value]]]? {
+        guard deleted.count > 1 else { return nil }
+        var keys: [String: [Int64]] = [:]
+        for id in deleted where !id.isTemporary && id.storeIdentifier == identifier { keys[id.entityName, default: []].append(id.primaryKey) }
+        // Several entities: one read transaction, so every statement sees the same committed state.
+        return try withReader(consistent: keys.count > 1) { db in
+            let records = SQLiteRecords(db: db, mapping: mapping, layouts: layouts, storeIdentifier: identifier)
+            var found: [String: [Int64: [Value]]] = [:]
+            for (name, list) in keys { found[name] = try records.attributeValues(try schema.requireEntity(name), keys: list) }
+            return found
+        }
     }
 
     /// The commonest save, recorded without a recorder: the request updated one record (its old

@@ -37,16 +37,21 @@ extension ConformanceSuite {
                 try ctx.checkEqual(delete?.tombstone["label"], "gone", "tombstone label")
                 try ctx.checkEqual(delete?.tombstone["int"], 42, "tombstone int")
             },
-            c("cascade-in-same-transaction", "Cascaded deletes are in the transaction of the delete that caused them, as the store's own.") { ctx in
+            c("cascade-in-same-transaction", "Cascaded deletes are in the transaction of the delete that caused them, as the store's own, each with its own tombstone.") { ctx in
                 let lib = ctx.new("Library", ["name": "L"])
                 let book = ctx.new("Book", ["title": "T"], ["library": .toOne(lib.id)])
-                let ids = try ctx.insert(lib, book)
+                let other = ctx.new("Book", ["title": "U"], ["library": .toOne(lib.id)])
+                let ids = try ctx.insert(lib, book, other)
                 try ctx.delete(ids[0])
                 let last = try ctx.store.fetchHistory(HistoryQuery()).last
                 let deletes = (last?.changes ?? []).filter { $0.kind == .delete }
                 try ctx.checkEqual(Set(deletes.map(\.identifier)), Set(ids), "records deleted in the transaction")
                 try ctx.checkEqual(deletes.first { $0.identifier == ids[1] }?.isStoreInitiated, true, "the cascaded book is the store's change")
                 try ctx.checkEqual(deletes.first { $0.identifier == ids[0] }?.isStoreInitiated, false, "the library is the request's change")
+                // Tombstones of several records and entities in one save (a backend may read them a set at a time).
+                try ctx.checkEqual(deletes.first { $0.identifier == ids[0] }?.tombstone["name"], "L", "the library's tombstone")
+                try ctx.checkEqual(deletes.first { $0.identifier == ids[1] }?.tombstone["title"], "T", "the first book's tombstone")
+                try ctx.checkEqual(deletes.first { $0.identifier == ids[2] }?.tombstone["title"], "U", "the second book's tombstone")
             },
             c("inverse-in-same-transaction", "An inverse the store maintained is an update of the save that caused it, with old and new targets.") { ctx in
                 let lib = try ctx.insert(ctx.new("Library", ["name": "L"]))[0]

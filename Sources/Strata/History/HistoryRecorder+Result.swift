@@ -52,18 +52,16 @@ extension HistoryRecorder {
         for id in result.changedSnapshots.keys { changed.insert(id) }
         changed.subtract(result.deletedIdentifiers)
         changed.subtract(inserted)
-        for id in changed.sorted(by: Self.order) {
+        // In any order: the recorded changes are handed on in entity then key order
+        // (`RecordedChanges`, by entity index, which a sort by name here would not give anyway).
+        for id in changed {
             let entity = try schema.requireEntity(id.entityName)
             guard let (old, new) = try values(id) else { continue }
             updated(entity, id.primaryKey, old: old, new: new)
         }
-        for id in result.deletedIdentifiers.subtracting(inserted).sorted(by: Self.order) {
+        for id in result.deletedIdentifiers where !inserted.contains(id) {
             guard let attributes = try tombstone(id) else { continue }
             deleted(try schema.requireEntity(id.entityName), id.primaryKey, attributes: attributes)
         }
-    }
-
-    @usableFromInline static func order(_ a: PersistentIdentifier, _ b: PersistentIdentifier) -> Bool {
-        (a.entityName, a.primaryKey) < (b.entityName, b.primaryKey)
     }
 }

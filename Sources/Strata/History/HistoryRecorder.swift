@@ -97,7 +97,7 @@ import Foundation
 
     /// Records a delete with the record's last attribute values as its tombstone.
     public mutating func deleted(_ entity: EntitySchema, _ key: Int64, attributes: [Value]) {
-        var tombstone: [String: Value] = [:]
+        var tombstone = [String: Value](minimumCapacity: entity.attributes.count)
         for (i, a) in entity.attributes.enumerated() where i < attributes.count { tombstone[a.name] = attributes[i] }
         let id = identifier(entity, key)
         deletes.append(RecordKey(entity: entity.index, key: key), StoreHistoryChange(.delete, id, isStoreInitiated: !requested.contains(id), tombstone: tombstone))
