@@ -55,8 +55,52 @@ enum LMDBKeyCodec {
         return true
     }
 
+    /// `valueKey(_:_:into:)` written into `out` (room for `maximumKeyLength` bytes) instead of an
+    /// array: the key's length, or `nil` when a part is `nil` or NaN (no key).
+    ///
+    /// A save files every inserted record's unique and index keys through it (limit:
+    /// Benchmarks/Thresholds/lmdb-insert.txt), so a one-property key of a fixed-size value or a
+    /// native string is written in place — no `uniqueKey` copy, no array bookkeeping (clearing a
+    /// reused array alone cost more than writing a key); any other key is built by
+    /// `valueKey(_:_:into:)` and copied. Both give the same bytes (tested).
+    static func valueKey(_ refs: [PropertyReference], _ record: LMDBRecord, into out: UnsafeMutableRawBufferPointer) -> Int? {
+        if refs.count == 1, case .attribute(let i) = refs[0], let base = out.baseAddress {
+            @inline(__always)
+            func fixed(_ type: AttributeType, _ bits: UInt64) -> Int {
+                base.storeBytes(of: tag(type), as: UInt8.self)
+                base.storeBytes(of: bits.bigEndian, toByteOffset: 1, as: UInt64.self)
+                return 9
+            }
+            switch record.attributes[i] {
+            case .null: return nil
+            case .bool(let b):
+                base.storeBytes(of: tag(.bool), as: UInt8.self)
+                base.storeBytes(of: b ? 1 : 0, toByteOffset: 1, as: UInt8.self)
+                return 2
+            case .int(let v): return fixed(.int, UInt64(bitPattern: v) ^ (1 << 63))
+            case .double(let d): return d.isNaN ? nil : fixed(.double, orderedBits(d))
+            case .date(let d):
+                let t = d.timeIntervalSinceReferenceDate
+                return t.isNaN ? nil : fixed(.date, orderedBits(t))
+            case .string(let s):
+                let written = s.utf8.withContiguousStorageIfAvailable { utf8 in
+                    base.storeBytes(of: tag(.string), as: UInt8.self)
+                    let n = min(utf8.count, maximumKeyLength - 1)
+                    if n > 0 { (base + 1).copyMemory(from: utf8.baseAddress!, byteCount: n) }
+                    return 1 + n
+                }
+                if let written { return written }
+            default: break
+            }
+        }
+        var key: [UInt8] = []
+        guard valueKey(refs, record, into: &key) else { return nil }
+        key.withUnsafeBytes { out.copyMemory(from: $0) }
+        return key.count
+    }
+
     /// Whether a key made by `valueKey` was cut to the length limit.
-    static func isTruncated(_ key: [UInt8]) -> Bool { key.count == maximumKeyLength }
+    static func isTruncated(_ key: some Collection<UInt8>) -> Bool { key.count == maximumKeyLength }
 
     /// The type tag of each kind of value (their order is `Value.sortOrder`'s type order).
     /// A switch, not `allCases.firstIndex`: that built an array on every key (a test checks they agree).

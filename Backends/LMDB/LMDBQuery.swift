@@ -52,7 +52,7 @@ struct LMDBQuery {
     ///
     /// The loop is the scan's whole cost beside LMDB's own cursor (limit:
     /// Benchmarks/Thresholds/lmdb-scan.txt), so what does not change per record — the entity's
-    /// tags, its to-one count, whether it has to-many lists — is read once before it, and the
+    /// check steps, its to-one count, whether it has to-many lists — is read once before it, and the
     /// window's offset is skipped before it.
     func scan(_ descriptor: FetchDescriptor, _ entity: EntitySchema) throws -> [LMDBSnapshot] {
         var result: [LMDBSnapshot] = []
@@ -66,7 +66,7 @@ struct LMDBQuery {
         let toOnes = context.toOneCounts[entity.index]
         let hasToMany = context.hasToMany[entity.index]
         var blocks = LMDBBlocks(context, exact: false)
-        try context.tags[entity.index].withUnsafeBufferPointer { tags in
+        try context.steps[entity.index].withUnsafeBufferPointer { steps in
             try records.withCursor(dbi) { cursor in
                 var k = MDB_val(), data = MDB_val()
                 var rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST)
@@ -81,7 +81,7 @@ struct LMDBQuery {
                     }
                     let key = LMDBKeyCodec.readBigEndian(k.mv_data)
                     let bytes = data.bytes
-                    let links = try LMDBRecordCodec.quickCheck(bytes, key: key, tags: tags, toOnes: toOnes) ?? LMDBRecordCodec.check(bytes, entity, key: key, file: records.file)
+                    let links = try LMDBRecordCodec.quickCheck(bytes, key: key, steps: steps, toOnes: toOnes) ?? LMDBRecordCodec.check(bytes, entity, key: key, file: records.file)
                     if hasToMany || bytes.count > UInt32.max {
                         result.append(try records.snapshot(entity, key, bytes, links: links, into: &blocks))
                     } else {

@@ -130,7 +130,9 @@ enum LMDBRecordCodec {
     /// Every scanned or fetched record pays it (docs/formats/lmdb.md defines the value; limit:
     /// Benchmarks/Thresholds/lmdb-scan.txt): the words are read with wrapping arithmetic and no
     /// overflow checks, and the last 1–7 bytes with one load that ends at the last byte, shifted
-    /// (the same value as composing them little-endian byte by byte, at an eighth of the cost).
+    /// (the same value as composing them little-endian byte by byte, at an eighth of the cost);
+    /// inlined into the fast check, so a record pays no call for it.
+    @inline(__always)
     static func checksum(_ bytes: UnsafeRawBufferPointer, key: Int64?) -> UInt32 {
         let n = bytes.count
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: n)
@@ -263,57 +265,71 @@ enum LMDBRecordCodec {
         }
     }
 
+    /// One attribute's step in `quickCheck`: the tag a value of `type` has (`tag(of:)`) in the low
+    /// byte, and in the high byte how far such a value moves on past its tag — its width, or
+    /// `variableStep` for a length and bytes, or `urlStep` for a URL (which only `check` parses).
+    static func checkStep(of type: AttributeType) -> UInt16 {
+        let width: UInt16 = switch type {
+        case .bool: 0
+        case .int, .double, .date: 8
+        case .uuid: 16
+        case .string, .data: variableStep
+        case .url: urlStep
+        }
+        return width << 8 | UInt16(tag(of: type))
+    }
+
+    /// `checkStep`'s width of a value with a LEB128 length, and of a URL.
+    static let variableStep: UInt16 = 0xFF, urlStep: UInt16 = 0xFE
+
     /// `check` in one pass over the bytes, without errors: the offset of the first to-one when the
     /// record is sound, `nil` when anything is off — or it holds a URL, which only `check` parses —
-    /// and `check` is to say what (`tags`: `tag(of:)` of each attribute; `toOnes`: how many to-ones).
+    /// and `check` is to say what (`steps`: `checkStep(of:)` of each attribute; `toOnes`: how many
+    /// to-ones).
     ///
     /// Every scanned and fetched record runs it (limit: Benchmarks/Thresholds/lmdb-scan.txt), so it
-    /// is written for that: a value whose tag is the attribute's own moves on by a width read from a
-    /// constant table (one shift, no jump table), a one-byte length is read without the LEB128
-    /// loop, and positions are only compared with the end where a read depends on it — the final
-    /// `p == n` catches a value that ran past it.
+    /// is written for that: a value whose tag is the attribute's own moves on by the width its step
+    /// carries (one compare and one add, no switch over tags), a one-byte length is read without
+    /// the LEB128 loop, and positions are only compared with the end where a read depends on it —
+    /// the final `p == n` catches a value that ran past it.
     @inline(__always)
-    static func quickCheck(_ bytes: UnsafeRawBufferPointer, key: Int64, tags: UnsafeBufferPointer<UInt8>, toOnes: Int) -> Int? {
+    static func quickCheck(_ bytes: UnsafeRawBufferPointer, key: Int64, steps: UnsafeBufferPointer<UInt16>, toOnes: Int) -> Int? {
         let n = bytes.count
         guard n >= 5, let base = bytes.baseAddress, base.load(as: UInt8.self) == version else { return nil }
         guard UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 1, as: UInt32.self)) == checksum(UnsafeRawBufferPointer(start: base + 5, count: n &- 5), key: key) else { return nil }
-        // The width of a fixed-size value by tag, 5 bits per tag: bool 0, int, double and date 8,
-        // UUID 16.
-        let widths: UInt64 = 8 << (3 * 5) | 8 << (4 * 5) | 8 << (6 * 5) | 16 << (8 * 5)
         var p = 5
-        for expected in tags {
+        for step in steps {
             guard p < n else { return nil }
             let tag = base.load(fromByteOffset: p, as: UInt8.self)
             p &+= 1
-            guard tag == expected else {
-                if tag == 0 || (tag == 2 && expected == 1) { continue }
+            guard tag == UInt8(truncatingIfNeeded: step) else {
+                // nil, or true where a bool (tag 1) is expected: no payload.
+                if tag == 0 || (tag == 2 && step == 1) { continue }
                 return nil
             }
-            switch tag {
-            case 5, 7:
-                guard p < n else { return nil }
-                let first = base.load(fromByteOffset: p, as: UInt8.self)
-                p &+= 1
-                var length = Int(first)
-                if first >= 0x80 {
-                    length &= 0x7F
-                    var shift = 7
-                    while true {
-                        guard p < n, shift < 63 else { return nil }
-                        let b = base.load(fromByteOffset: p, as: UInt8.self)
-                        p &+= 1
-                        length |= Int(b & 0x7F) << shift
-                        if b < 0x80 { break }
-                        shift &+= 7
-                    }
+            let width = step &>> 8
+            if width < urlStep {
+                p &+= Int(width)
+                continue
+            }
+            guard width == variableStep, p < n else { return nil }
+            let first = base.load(fromByteOffset: p, as: UInt8.self)
+            p &+= 1
+            var length = Int(first)
+            if first >= 0x80 {
+                length &= 0x7F
+                var shift = 7
+                while true {
+                    guard p < n, shift < 63 else { return nil }
+                    let b = base.load(fromByteOffset: p, as: UInt8.self)
+                    p &+= 1
+                    length |= Int(b & 0x7F) << shift
+                    if b < 0x80 { break }
+                    shift &+= 7
                 }
-                guard length >= 0, length <= n &- p else { return nil }
-                p &+= length
-            case 9:
-                return nil
-            default:
-                p &+= Int(truncatingIfNeeded: (widths &>> (UInt64(tag) &* 5)) & 31)
             }
+            guard length >= 0, length <= n &- p else { return nil }
+            p &+= length
         }
         guard p <= n else { return nil }
         let links = p

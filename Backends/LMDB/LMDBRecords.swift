@@ -16,8 +16,8 @@ final class LMDBContext: Sendable {
     /// Whether each entity (by index) has a to-many relationship, whose lists a snapshot reads
     /// with the record.
     let hasToMany: [Bool]
-    /// Each entity's attribute tags (`LMDBRecordCodec.tag(of:)`), for the fast check.
-    let tags: [[UInt8]]
+    /// Each entity's attribute steps (`LMDBRecordCodec.checkStep(of:)`), for the fast check.
+    let steps: [[UInt16]]
     /// How many to-one relationships each entity has.
     let toOneCounts: [Int]
 
@@ -27,14 +27,14 @@ final class LMDBContext: Sendable {
         self.file = file
         self.entities = layout.schema.entities
         self.hasToMany = layout.schema.entities.map { $0.relationshipIsToMany.contains(true) }
-        self.tags = layout.schema.entities.map { $0.attributeTypes.map(LMDBRecordCodec.tag(of:)) }
+        self.steps = layout.schema.entities.map { $0.attributeTypes.map(LMDBRecordCodec.checkStep(of:)) }
         self.toOneCounts = layout.schema.entities.map { e in e.relationshipIsToMany.filter { !$0 }.count }
     }
 
-    /// `LMDBRecordCodec.check` with the entity's tags looked up once, at open.
+    /// `LMDBRecordCodec.check` with the entity's steps looked up once, at open.
     @inline(__always)
     func check(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64) throws -> Int {
-        let links = tags[entity.index].withUnsafeBufferPointer { LMDBRecordCodec.quickCheck(bytes, key: key, tags: $0, toOnes: toOneCounts[entity.index]) }
+        let links = steps[entity.index].withUnsafeBufferPointer { LMDBRecordCodec.quickCheck(bytes, key: key, steps: $0, toOnes: toOneCounts[entity.index]) }
         if let links { return links }
         return try LMDBRecordCodec.check(bytes, entity, key: key, file: file)
     }
@@ -225,10 +225,20 @@ struct LMDBRecords {
 
 /// Where a fetch copies the records it hands out: a scan fills blocks of `LMDBBytes.blockSize`
 /// one after the other; a point lookup (`exact`) makes one block of the record's size.
+///
+/// The block being filled is described here — its elements' address, how full it is, whose
+/// records it holds — not read from the block's header per record: a scan appends every record
+/// through it (limit: Benchmarks/Thresholds/lmdb-scan.txt). A block is handed to snapshots as it
+/// fills, but they read only the bytes their own offset and count name, which never change.
 struct LMDBBlocks {
     let context: LMDBContext
     let exact: Bool
-    var current: LMDBBytes?
+    private var current: LMDBBytes?
+    /// The current block's first byte: a `ManagedBuffer`'s elements never move, and `current`
+    /// keeps them alive.
+    private var base: UnsafeMutablePointer<UInt8>?
+    private var used = 0, capacity = 0
+    private var entity: ObjectIdentifier?
 
     init(_ context: LMDBContext, exact: Bool) {
         self.context = context
@@ -239,9 +249,18 @@ struct LMDBBlocks {
     /// block holds another entity's records) and says where.
     @inline(__always)
     mutating func append(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema) -> (LMDBBytes, Int) {
-        if let current, current.room(bytes.count, entity) { return (current, current.append(bytes)) }
-        let block = LMDBBytes.make(capacity: exact ? bytes.count : max(bytes.count, LMDBBytes.blockSize), entity: entity, storeIdentifier: context.storeIdentifier)
-        current = block
-        return (block, block.append(bytes))
+        let count = bytes.count
+        if current == nil || capacity &- used < count || self.entity != ObjectIdentifier(entity) {
+            capacity = exact ? count : max(count, LMDBBytes.blockSize)
+            let block = LMDBBytes.make(capacity: capacity, entity: entity, storeIdentifier: context.storeIdentifier)
+            current = block
+            base = block.withUnsafeMutablePointerToElements { $0 }
+            used = 0
+            self.entity = ObjectIdentifier(entity)
+        }
+        let at = used
+        if count > 0, let source = bytes.baseAddress { UnsafeMutableRawPointer(base! + at).copyMemory(from: source, byteCount: count) }
+        used = at &+ count
+        return (current!, at)
     }
 }

@@ -79,23 +79,29 @@ extension LMDBSaveTransaction {
         let refs = entity.uniqueConstraints[c]
         let dbi = layout.uniques[entity.index][c]
         let moved = try moves(refs, dbi, changed)
-        var value: [UInt8] = []
-        value.reserveCapacity(64)
         let first = firstInserted[entity.index]
-        for (i, record) in inserted[entity.index].enumerated() {
-            guard let record, LMDBKeyCodec.valueKey(refs, record, into: &value) else { continue }
-            try addUnique(entity, c, dbi, value, first + Int64(i), changed)
+        try withKeyBuffer { scratch in
+            for (i, record) in inserted[entity.index].enumerated() {
+                guard let record, let length = LMDBKeyCodec.valueKey(refs, record, into: scratch) else { continue }
+                try addUnique(entity, c, dbi, UnsafeRawBufferPointer(rebasing: scratch[..<length]), first + Int64(i), changed)
+            }
         }
-        for (key, value) in moved { try addUnique(entity, c, dbi, value, key, changed) }
+        for (key, value) in moved { try value.withUnsafeBytes { try addUnique(entity, c, dbi, $0, key, changed) } }
+    }
+
+    /// Runs `body` with room for one value key (`LMDBKeyCodec.valueKey(_:_:into:)` writes the
+    /// inserted records' keys there, one after the other).
+    private func withKeyBuffer(_ body: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        try withUnsafeTemporaryAllocation(byteCount: LMDBKeyCodec.maximumKeyLength, alignment: 8, body)
     }
 
     /// Files `key` under `value` in unique constraint `c`, or throws the violation the contract names.
-    private func addUnique(_ entity: EntitySchema, _ c: Int, _ dbi: MDB_dbi, _ value: [UInt8], _ key: Int64, _ changed: [(key: Int64, cached: Cached)]) throws {
+    private func addUnique(_ entity: EntitySchema, _ c: Int, _ dbi: MDB_dbi, _ value: UnsafeRawBufferPointer, _ key: Int64, _ changed: [(key: Int64, cached: Cached)]) throws {
         let refs = entity.uniqueConstraints[c]
         if LMDBKeyCodec.isTruncated(value) {
             // A cut key may be shared by different values: compare the holders' full values.
             let mine = parts(refs, try load(entity.index, key)!).map(\.uniqueKey)
-            for holder in try holders(dbi, value) where holder != key {
+            for holder in try holders(dbi, Array(value)) where holder != key {
                 if let record = try load(entity.index, holder), parts(refs, record).map(\.uniqueKey) == mine {
                     throw try uniqueFault(entity, c, changed)
                 }
@@ -103,9 +109,7 @@ extension LMDBSaveTransaction {
             try putEntry(dbi, value, key, flags: MDB_NODUPDATA)
             return
         }
-        let rc = value.withUnsafeBytes { bytes in
-            withValue(bytes) { k in withKey(key) { v in mdb_put(txn, dbi, &k, &v, UInt32(MDB_NOOVERWRITE)) } }
-        }
+        let rc = withValue(value) { k in withKey(key) { v in mdb_put(txn, dbi, &k, &v, UInt32(MDB_NOOVERWRITE)) } }
         if rc == MDB_KEYEXIST { throw try uniqueFault(entity, c, changed) }
         try lmdbCheck(rc, "write unique constraint of \(entity.name)")
     }
@@ -151,13 +155,13 @@ extension LMDBSaveTransaction {
     private func writeIndex(_ entity: EntitySchema, _ i: Int, _ changed: [(key: Int64, cached: Cached)]) throws {
         let refs = entity.indexes[i]
         let dbi = layout.indexes[entity.index][i]
-        for (key, value) in try moves(refs, dbi, changed) { try putEntry(dbi, value, key, flags: 0) }
-        var value: [UInt8] = []
-        value.reserveCapacity(64)
+        for (key, value) in try moves(refs, dbi, changed) { try value.withUnsafeBytes { try putEntry(dbi, $0, key, flags: 0) } }
         let first = firstInserted[entity.index]
-        for (n, record) in inserted[entity.index].enumerated() {
-            guard let record, LMDBKeyCodec.valueKey(refs, record, into: &value) else { continue }
-            try putEntry(dbi, value, first + Int64(n), flags: 0)
+        try withKeyBuffer { scratch in
+            for (n, record) in inserted[entity.index].enumerated() {
+                guard let record, let length = LMDBKeyCodec.valueKey(refs, record, into: scratch) else { continue }
+                try putEntry(dbi, UnsafeRawBufferPointer(rebasing: scratch[..<length]), first + Int64(n), flags: 0)
+            }
         }
     }
 
@@ -180,8 +184,8 @@ extension LMDBSaveTransaction {
         return result
     }
 
-    private func putEntry(_ dbi: MDB_dbi, _ value: [UInt8], _ key: Int64, flags: Int32) throws {
-        let rc = value.withUnsafeBytes { bytes in withValue(bytes) { k in withKey(key) { v in mdb_put(txn, dbi, &k, &v, UInt32(flags)) } } }
+    private func putEntry(_ dbi: MDB_dbi, _ value: UnsafeRawBufferPointer, _ key: Int64, flags: Int32) throws {
+        let rc = withValue(value) { k in withKey(key) { v in mdb_put(txn, dbi, &k, &v, UInt32(flags)) } }
         if rc != MDB_KEYEXIST { try lmdbCheck(rc, "write an index entry") }
     }
 

@@ -185,43 +185,24 @@ final class LMDBLinkedBytes {
     }
 }
 
-/// Records' bytes copied out of their pages, one after another in one heap block; immutable once a
-/// fetch has filled it (it is handed to snapshots only then), so the snapshots holding it can be
-/// shared between threads.
+/// Records' bytes copied out of their pages, one after another in one heap block; immutable once
+/// the fetch that fills it returns (a record's bytes are never written again once a snapshot
+/// names them), so the snapshots holding it can be shared between threads.
 final class LMDBBytes: ManagedBuffer<LMDBBytes.Header, UInt8> {
     /// The block's size in a scan: large enough that the allocation is a small part of a record's
     /// cost, small enough that one kept snapshot does not hold much memory.
     static let blockSize = 32 << 10
 
-    /// The entity of every record in the block, the store identifier every snapshot's identifier
-    /// names, and how full the block is.
+    /// The entity of every record in the block and the store identifier every snapshot's
+    /// identifier names (`LMDBBlocks` keeps track of how full it is while a fetch fills it).
     struct Header {
         let entity: EntitySchema
         let storeIdentifier: String
-        var used: Int
-        let capacity: Int
     }
 
-    /// A new empty block of `capacity` bytes.
+    /// A new empty block of at least `capacity` bytes.
     static func make(capacity: Int, entity: EntitySchema, storeIdentifier: String) -> LMDBBytes {
-        let buffer = create(minimumCapacity: capacity) { _ in Header(entity: entity, storeIdentifier: storeIdentifier, used: 0, capacity: capacity) }
+        let buffer = create(minimumCapacity: capacity) { _ in Header(entity: entity, storeIdentifier: storeIdentifier) }
         return unsafeDowncast(buffer, to: LMDBBytes.self)
-    }
-
-    /// Copies `bytes` to the end of the block (which has room: `room`) and returns where they start.
-    @inline(__always)
-    func append(_ bytes: UnsafeRawBufferPointer) -> Int {
-        withUnsafeMutablePointers { header, elements in
-            let at = header.pointee.used
-            if let base = bytes.baseAddress, !bytes.isEmpty { UnsafeMutableRawPointer(elements + at).copyMemory(from: base, byteCount: bytes.count) }
-            header.pointee.used = at + bytes.count
-            return at
-        }
-    }
-
-    /// Whether `count` more bytes of a record of `entity` fit.
-    @inline(__always)
-    func room(_ count: Int, _ entity: EntitySchema) -> Bool {
-        withUnsafeMutablePointerToHeader { $0.pointee.capacity - $0.pointee.used >= count && $0.pointee.entity === entity }
     }
 }

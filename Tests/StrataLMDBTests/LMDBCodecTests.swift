@@ -70,9 +70,9 @@ struct LMDBCodecTests {
 
     /// The fetch's fast pass over a record's bytes (`LMDBContext.check` runs it first).
     static func quickCheck(_ bytes: [UInt8], _ entity: EntitySchema, key: Int64) -> Int? {
-        let tags = entity.attributeTypes.map(LMDBRecordCodec.tag(of:))
+        let steps = entity.attributeTypes.map(LMDBRecordCodec.checkStep(of:))
         let toOnes = entity.relationshipIsToMany.filter { !$0 }.count
-        return bytes.withUnsafeBytes { b in tags.withUnsafeBufferPointer { LMDBRecordCodec.quickCheck(b, key: key, tags: $0, toOnes: toOnes) } }
+        return bytes.withUnsafeBytes { b in steps.withUnsafeBufferPointer { LMDBRecordCodec.quickCheck(b, key: key, steps: $0, toOnes: toOnes) } }
     }
 
     /// The fetch's full check, which names the damage.
@@ -97,6 +97,36 @@ struct LMDBCodecTests {
             #expect(Self.quickCheck(damaged, entity, key: 1) == nil)
             #expect(throws: StrataError.self) { try Self.check(damaged, entity, key: 1) }
         }
+    }
+
+    /// The fast check's walk over the tags and lengths is what refuses a record whose checksum is
+    /// sound but whose shape is not (a writer's bug, or damage the checksum misses): every byte
+    /// after the checksum replaced by tags, lengths and other bytes, with the checksum recomputed,
+    /// must be refused by the fast check exactly when the full check refuses it, and accepted
+    /// with the same to-one offset otherwise (a URL is the full check's alone).
+    @Test func theFastCheckRefusesWhatTheFullCheckRefusesUnderASoundChecksum() throws {
+        let entity = Self.sample
+        let record = LMDBRecord(attributes: [.bool(true), .int(5), .double(1.5), .string("hello"), .date(Date(timeIntervalSinceReferenceDate: 3)), .data(Data([9, 8])), .uuid(UUID()), .null], toOne: [2, nil, 4])
+        let bytes = LMDBRecordCodec.encoded(record, entity, key: 1)
+        var refused = 0, accepted = 0
+        for i in 5..<bytes.count {
+            for replacement: UInt8 in Array(0...10) + [0x7F, 0x80, 0x81, 0xFF] where replacement != bytes[i] {
+                var damaged = bytes
+                damaged[i] = replacement
+                let sum = damaged[5...].withUnsafeBytes { LMDBRecordCodec.checksum($0, key: 1) }
+                withUnsafeBytes(of: sum.littleEndian) { for j in 0..<4 { damaged[1 + j] = $0[j] } }
+                let fast = Self.quickCheck(damaged, entity, key: 1)
+                guard let links = try? Self.check(damaged, entity, key: 1) else {
+                    #expect(fast == nil, "byte \(i) set to \(replacement): the full check refuses it, the fast one accepts it")
+                    refused += 1
+                    continue
+                }
+                accepted += 1
+                let hasURL = damaged.withUnsafeBytes { !LMDBRecordCodec.checkedValue(at: 7, $0, entity).isNull }
+                #expect(fast == (hasURL ? nil : links), "byte \(i) set to \(replacement)")
+            }
+        }
+        #expect(refused > 0 && accepted > 0, "both outcomes exercised: \(refused) refused, \(accepted) accepted")
     }
 
     /// Issue 29: a record whose key was damaged (or that was copied under another key) read as that
@@ -158,6 +188,31 @@ struct LMDBCodecTests {
             }
         }
         #expect(LMDBRecordCodec.checksum(UnsafeRawBufferPointer(start: nil, count: 0), key: 3) == Self.referenceChecksum(UnsafeRawBufferPointer(start: nil, count: 0), key: 3))
+    }
+
+    /// A save writes inserted records' keys into a buffer (`valueKey(_:_:into:)` with a raw
+    /// buffer); they must be the bytes the array form gives — the form every other path files and
+    /// looks up by — for every type, nil, NaN, −0, an empty and a cut string, and composite keys.
+    @Test func keysWrittenInPlaceAreTheArrayFormsBytes() {
+        let samples: [[Value]] = [
+            [.bool(true), .int(.min), .double(-0.0), .string(""), .date(Date(timeIntervalSinceReferenceDate: -0.0)), .data(Data([0, 1])), .uuid(UUID()), .url(URL(string: "https://a.example/b")!)],
+            [.bool(false), .int(.max), .double(.nan), .string("é\u{0}x"), .date(Date(timeIntervalSinceReferenceDate: .nan)), .data(Data()), .null, .null],
+            [.null, .int(0), .double(-2.5), .string(String(repeating: "k", count: 700)), .date(Date(timeIntervalSinceReferenceDate: 12)), .null, .null, .null],
+        ]
+        let refSets: [[PropertyReference]] = (0..<8).map { [.attribute($0)] } + [[.attribute(1), .attribute(3)], [.attribute(3), .relationship(0)], [.relationship(0)]]
+        withUnsafeTemporaryAllocation(byteCount: LMDBKeyCodec.maximumKeyLength, alignment: 8) { scratch in
+            for attributes in samples {
+                for toOne: [Int64?] in [[5, nil, nil], [nil, nil, nil]] {
+                    let record = LMDBRecord(attributes: attributes, toOne: toOne)
+                    for refs in refSets {
+                        var expected: [UInt8] = []
+                        let has = LMDBKeyCodec.valueKey(refs, record, into: &expected)
+                        let length = LMDBKeyCodec.valueKey(refs, record, into: scratch)
+                        #expect(length.map { Array(scratch[..<$0]) } == (has ? expected : nil), "\(refs) of \(attributes)")
+                    }
+                }
+            }
+        }
     }
 
     @Test func valueKeysSortAsTheValuesDo() {
