@@ -150,7 +150,8 @@ extension PostgresStore {
         else { return nil }
         let table = mapping.tables[entity.index]
         var parameters: [SQLValue] = []
-        parameters.reserveCapacity(table.attributeColumns.count * 2 + 4 + entity.relationships.count)
+        // The key, the fingerprint and, with history on, the author and the transaction.
+        parameters.reserveCapacity(table.attributeColumns.count * 2 + (configuration.recordsHistory ? 4 : 2) + entity.relationships.count)
         for (i, value) in snapshot.attributeValues.enumerated() {
             let (main, bits) = SQLValueCodec.encode(value)
             parameters.append(main)
