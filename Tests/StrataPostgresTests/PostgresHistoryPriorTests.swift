@@ -63,25 +63,13 @@ struct PostgresHistoryPriorTests {
     /// placeholder (a zero, an empty string: still listed) or is NULL, and with the author or none.
     @Test("the one-record update's transaction, encoded from the values, is the transaction listing every attribute")
     func encodedFromTheValues() throws {
-        let schema = try Schema {
-            Entity("Every") {
-                Attribute("flag", .bool, optional: true)
-                Attribute("count", .int, optional: true)
-                Attribute("ratio", .double, optional: true)
-                Attribute("text", .string, optional: true)
-                Attribute("when", .date, optional: true)
-                Attribute("bytes", .data, optional: true)
-                Attribute("id", .uuid, optional: true)
-                Attribute("link", .url, optional: true)
-            }
-        }
-        let entity = try #require(schema.entity(named: "Every"))
+        let entity = try #require(PostgresRoundTripTests.everyType.entity(named: "Every"))
         let placeholders = entity.attributeTypes.map(PostgresStore.placeholder)
         let timestamp = Date(timeIntervalSince1970: 1_764_165_170.5)
         let values: [[Value]] = [
-            [.bool(true), .int(-5), .double(-0.0), .string("é\u{0}\""), .date(timestamp), .data(Data([0, 255])), .uuid(UUID()), .url(URL(string: "https://a.example/b")!)],
+            [.bool(true), .int(-5), .double(-0.0), .string("é\u{0}\""), .date(timestamp), .data(Data([0, 255])), .uuid(UUID()), .url(URL(string: "https://a.example/b")!), .string("a")],
             placeholders,
-            [.null, .int(0), .double(.nan), .string(""), .null, .data(Data()), .null, .null],
+            [.null, .int(0), .double(.nan), .string(""), .null, .data(Data()), .null, .null, .string("")],
         ]
         for (n, new) in values.enumerated() {
             for author in [nil, "desk"] as [String?] {

@@ -104,10 +104,16 @@ struct PostgresRoundTripTests {
         #expect(try store.snapshot(for: id)?.value("name") == .string("b"))
     }
 
-    @Test("with history, a one-record update takes one round trip: the UPDATE, the number, the history row, NOTIFY and COMMIT")
-    func updateOneWithHistory() throws {
+    /// The test's store of `schema` in its namespace, recording history.
+    func recording() -> PostgresStoreConfiguration {
         var configuration = PostgresStoreConfiguration(url: PostgresTestServer.url, schema: Self.schema, namespace: namespace)
         configuration.recordsHistory = true
+        return configuration
+    }
+
+    @Test("with history, a one-record update takes one round trip: the UPDATE, the number, the history row, NOTIFY and COMMIT")
+    func updateOneWithHistory() throws {
+        let configuration = recording()
         defer { try? PostgresStore.dropStore(configuration) }
         let store = try PostgresStore(configuration)
         let (decks, cards) = try cards(store)
@@ -254,8 +260,7 @@ struct PostgresRoundTripTests {
     /// way, and the history records the value the save overwrote (5), not the snapshot's (2).
     @Test("with history, a row another program changed while the one-record update waited: recorded with the value it overwrote")
     func updateOneWithHistoryAfterAnotherProgramsWrite() throws {
-        var configuration = PostgresStoreConfiguration(url: PostgresTestServer.url, schema: Self.schema, namespace: namespace)
-        configuration.recordsHistory = true
+        let configuration = recording()
         defer { try? PostgresStore.dropStore(configuration) }
         let store = try PostgresStore(configuration)
         let (_, cards) = try cards(store)
