@@ -35,7 +35,7 @@ import StrataSQLSupport
 /// written with its stored value keeps its index entries: PostgreSQL compares them before
 /// updating an index).
 ///
-/// With history on, the same one round trip records the transaction (`savedWithHistory`): the
+/// With history on, the same one round trip records the transaction (`recordingParameters`): the
 /// statement also takes the next number and inserts the history row, whose old values the server
 /// puts in (docs/formats/postgres.md, "One round trip for a one-record update").
 ///
@@ -54,22 +54,30 @@ extension PostgresStore {
     }
 
     /// `singleUpdateStatements`, for a store that records history: one statement that also records
-    /// the save's history transaction. The UPDATE reads the row as it was (`FOR UPDATE`) in a
-    /// subquery and returns its attribute values in PostgreSQL's binary form (`PostgresHistory.priorValue`)
-    /// and whether any stored column differs; when one does, the counter `history_last` moves and the
-    /// history row goes in with the client's transaction (two more parameters: the author, the
-    /// encoded transaction, `savedWithHistory`) and those old values beside it. No row updated
-    /// divides by zero, so a refused save records nothing and takes no number.
+    /// the save's history transaction. `prior` reads the row as the statement's snapshot has it
+    /// (every part of a statement reads that one snapshot, so the UPDATE's own write is not seen
+    /// whichever part runs first); the UPDATE writes only that version of the row (the same
+    /// `xmin`: a version another transaction committed since, which the UPDATE would otherwise
+    /// follow, fails the condition, so the statement divides by zero and the save goes the shared
+    /// way, which reads the row `FOR UPDATE`). When any stored column differs from the value the
+    /// UPDATE writes, the counter `history_last` moves and the history row goes in with the
+    /// client's transaction (two more parameters: the author, the encoded transaction,
+    /// `recordingParameters`) and the old values in PostgreSQL's binary form
+    /// (`PostgresHistory.priorValue`) beside it. No row updated divides by zero, so a refused save
+    /// records nothing and takes no number.
     ///
-    ///     WITH u AS (UPDATE "T" SET … FROM (SELECT "_pk", <attribute columns> FROM "T" WHERE "_pk" = $k FOR UPDATE) prior
-    ///                WHERE <checks> AND "T"."_pk" = prior."_pk"
-    ///                RETURNING ARRAY[<old values>]::bytea[] AS o, ("T".<columns>) IS DISTINCT FROM (prior.<columns>) AS changed),
-    ///          n AS (INSERT INTO "strata_metadata" … SELECT 'history_last', '1' FROM u WHERE u.changed
+    ///     WITH prior AS (SELECT <attribute columns>, xmin AS "strata.xmin" FROM "T" WHERE "_pk" = $k),
+    ///          u AS (UPDATE "T" SET … WHERE <checks> AND xmin = (SELECT "strata.xmin" FROM prior) RETURNING 1),
+    ///          n AS (INSERT INTO "strata_metadata" … SELECT 'history_last', '1' FROM prior
+    ///                WHERE ROW(prior.<columns>) IS DISTINCT FROM ROW(<the values written>)
     ///                ON CONFLICT ("key") DO UPDATE SET "value" = (m."value"::bigint + 1)::text RETURNING …),
-    ///          h AS (INSERT INTO "strata_history" ("token", "author", "transaction", "prior") SELECT n.token, $a, $t, u.o FROM n, u)
+    ///          h AS (INSERT INTO "strata_history" ("token", "author", "transaction", "prior")
+    ///                SELECT n.token, $a, $t, ARRAY[<old values>]::bytea[] FROM n, prior)
     ///     SELECT 1 / count(*) FROM u
     ///
-    /// (`prior`, not `old`: PostgreSQL 18 gives `old` in RETURNING a meaning of its own.)
+    /// The UPDATE joined a `FOR UPDATE` subquery before: the same outcome, with a larger plan for
+    /// the server to start on every save (docs/history.md, "Cost"). (`prior`, not `old`:
+    /// PostgreSQL 18 gives `old` in RETURNING a meaning of its own.)
     static func singleUpdateRecordingStatements(for mapping: SQLMapping) -> [String?] {
         singleUpdateStatements(for: mapping, returningOld: true)
     }
@@ -88,10 +96,8 @@ extension PostgresStore {
                 if let bits = table.bitsColumns[i] { sets.append(q(bits)) }
             }
             let assignments = sets.enumerated().map { "\($1) = $\($0 + 1)" }
-            // Qualified when the old row's subquery names the same columns.
-            let t = returningOld ? "\(q(table.name))." : ""
-            var conditions = ["\(t)\(q("_pk")) = $\(sets.count + 1)"]
-            for (r, column) in toOnes.enumerated() { conditions.append("\(t)\(q(column)) IS NOT DISTINCT FROM $\(sets.count + 2 + r)") }
+            var conditions = ["\(q("_pk")) = $\(sets.count + 1)"]
+            for (r, column) in toOnes.enumerated() { conditions.append("\(q(column)) IS NOT DISTINCT FROM $\(sets.count + 2 + r)") }
             // The fingerprint, the last parameter (`singleUpdate`).
             let fingerprint = sets.count + 2 + toOnes.count
             conditions.append("(\(SQLText.recordedFingerprint.sql)) = convert_from($\(fingerprint), 'UTF8')")
@@ -100,7 +106,9 @@ extension PostgresStore {
             guard returningOld else {
                 return "WITH u AS (UPDATE \(q(table.name)) SET \(set) WHERE \(conditions.joined(separator: " AND ")) RETURNING 1) SELECT 1 / count(*) FROM u"
             }
-            let old = ([q("_pk")] + sets).joined(separator: ", ")
+            // The row the UPDATE overwrites is the version read as it was: same `xmin`.
+            conditions.append("xmin = (SELECT \(q("strata.xmin")) FROM prior)")
+            let old = (sets + ["xmin AS \(q("strata.xmin"))"]).joined(separator: ", ")
             // Per attribute, its old value as `PostgresHistory.priorValue` reads it.
             var priors: [String] = []
             for (i, column) in table.attributeColumns.enumerated() {
@@ -113,22 +121,23 @@ extension PostgresStore {
                     priors.append(value)
                 }
             }
-            // Every stored column compared as stored (a double's bits included): `Value`'s identity.
-            let changed = sets.isEmpty ? "FALSE" : "ROW(\(sets.map { "\(t)\($0)" }.joined(separator: ", "))) IS DISTINCT FROM ROW(\(sets.map { "prior.\($0)" }.joined(separator: ", ")))"
+            // Every stored column compared as stored (a double's bits included) with the value the
+            // UPDATE writes into it: `Value`'s identity.
+            let changed = sets.isEmpty ? "FALSE" : "ROW(\(sets.map { "prior.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM ROW(\(sets.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))"
             let metadata = q(PostgresCatalog.metadataTable)
-            return "WITH u AS (UPDATE \(q(table.name)) SET \(set) FROM (SELECT \(old) FROM \(q(table.name)) WHERE \(q("_pk")) = $\(sets.count + 1) FOR UPDATE) prior "
-                + "WHERE \(conditions.joined(separator: " AND ")) AND \(t)\(q("_pk")) = prior.\(q("_pk")) "
-                + "RETURNING ARRAY[\(priors.joined(separator: ", "))]::bytea[] AS o, \(changed) AS changed), "
-                + "n AS (INSERT INTO \(metadata) AS m (\(q("key")), \(q("value"))) SELECT 'history_last', '1' FROM u WHERE u.changed "
+            return "WITH prior AS (SELECT \(old) FROM \(q(table.name)) WHERE \(q("_pk")) = $\(sets.count + 1)), "
+                + "u AS (UPDATE \(q(table.name)) SET \(set) WHERE \(conditions.joined(separator: " AND ")) RETURNING 1), "
+                + "n AS (INSERT INTO \(metadata) AS m (\(q("key")), \(q("value"))) SELECT 'history_last', '1' FROM prior WHERE \(changed) "
                 + "ON CONFLICT (\(q("key"))) DO UPDATE SET \(q("value")) = (m.\(q("value"))::bigint + 1)::text RETURNING \(q("value"))::bigint AS token), "
                 + "h AS (INSERT INTO \(q(PostgresHistory.table)) (\(q("token")), \(q("author")), \(q("transaction")), \(q("prior"))) "
-                + "SELECT n.token, $\(fingerprint + 1)::bytea, $\(fingerprint + 2)::bytea, u.o FROM n, u) "
+                + "SELECT n.token, $\(fingerprint + 1)::bytea, $\(fingerprint + 2)::bytea, ARRAY[\(priors.joined(separator: ", "))]::bytea[] FROM n, prior) "
                 + "SELECT 1 / count(*) FROM u"
         }
     }
 
     /// The parameters of the one-round-trip UPDATE of `request`'s one updated snapshot, or nil when
-    /// the save must go the shared way (see the extension's comment).
+    /// the save must go the shared way (see the extension's comment). With history on, the last
+    /// two are the author and the save's transaction as the client knows it (`recordingParameters`).
     func singleUpdate(_ request: SaveRequest<DefaultSnapshot>) -> (sql: String, parameters: [SQLValue])? {
         guard request.updated.count == 1, request.inserted.isEmpty, request.deleted.isEmpty,
               request.updatedProperties.isEmpty else { return nil }
@@ -141,7 +150,8 @@ extension PostgresStore {
         else { return nil }
         let table = mapping.tables[entity.index]
         var parameters: [SQLValue] = []
-        parameters.reserveCapacity(table.attributeColumns.count * 2 + 2 + entity.relationships.count)
+        // The key, the fingerprint and, with history on, the author and the transaction.
+        parameters.reserveCapacity(table.attributeColumns.count * 2 + (configuration.recordsHistory ? 4 : 2) + entity.relationships.count)
         for (i, value) in snapshot.attributeValues.enumerated() {
             let (main, bits) = SQLValueCodec.encode(value)
             parameters.append(main)
@@ -162,7 +172,22 @@ extension PostgresStore {
         }
         // The fingerprint the store was opened at (the writer's `openedFingerprint`).
         parameters.append(.text(mapping.schema.fingerprint))
+        if configuration.recordsHistory { recordingParameters(snapshot, entity, author: request.author, into: &parameters) }
         return (sql, parameters)
+    }
+
+    /// Appends the author and the save's transaction as the client knows it: one update change
+    /// listing every attribute of the record with its new value and, as its old value, a
+    /// placeholder of the attribute's type (`placeholder`), numbered 0. The server stores the
+    /// row's old values beside it (`prior`), numbers it and leaves it out when no stored value
+    /// changed; the reader puts the two together (`PostgresHistory.completed`). Encoded straight
+    /// from the values (`HistoryRecorder.withEncodedUpdate`), with no change or transaction built.
+    private func recordingParameters(_ snapshot: DefaultSnapshot, _ entity: EntitySchema, author: String?, into parameters: inout [SQLValue]) {
+        parameters.append(author.map { .text($0) } ?? .null)
+        HistoryRecorder.withEncodedUpdate(
+            storeIdentifier: identifier, 0, author: author, entity, snapshot.persistentIdentifier.primaryKey,
+            old: historyPlaceholders[entity.index], new: snapshot.attributeValues, listingEvery: true
+        ) { parameters.append(.blob(Data($0))) }
     }
 
     /// Runs `update` (`singleUpdate`) in the transaction `beginWrite` left pending, with its
@@ -173,46 +198,8 @@ extension PostgresStore {
         // A connection the server closed since the last save (a restart, a terminated backend)
         // is found before anything is sent: the shared way then reconnects and runs the save.
         guard connection.isOpenAfterReading, connection.beginPending else { return nil }
-        if configuration.recordsHistory { return try savedWithHistory(update, request, on: connection) }
         do {
             try connection.commitSingleUpdate(update.sql, update.parameters, notify: commitNotify)
-        } catch let error as PostgresError where !error.isConnectionLost && connection.isAlive {
-            _ = error  // the shared save finds and reports the fault
-            try connection.rollback()
-            try connection.beginWrite()
-            return nil
-        }
-        #if STRATA_INTERNAL_CHECKS
-        checkInvariantsAfterSave()  // PostgresStore+Invariants.swift
-        #endif
-        return SaveResult(storeIdentifier: identifier, remappedIdentifiers: [:], deletedIdentifiers: [], changedSnapshots: [:])
-    }
-
-    /// `savedInOneRoundTrip` for a store that records history, in the same one round trip: the
-    /// statement (`singleUpdateRecordingStatements`) gets the author and the save's transaction as
-    /// the client knows it — one update change listing every attribute of the record with its new
-    /// value and, as its old value, a placeholder of the attribute's type (`placeholder`), numbered
-    /// 0 — and the server stores the row's old values beside it (`prior`), numbers it and leaves
-    /// it out when no stored value changed. The reader puts the two together
-    /// (`PostgresHistory.completed`). Nil, rolled back, when the server refused the statement
-    /// (the shared way then runs the save, records it and reports).
-    private func savedWithHistory(_ update: (sql: String, parameters: [SQLValue]), _ request: SaveRequest<DefaultSnapshot>, on connection: PostgresConnection) throws -> SaveResult<DefaultSnapshot>? {
-        let snapshot = request.updated[0]
-        let id = snapshot.persistentIdentifier
-        guard let entity = try? SaveValidation.entity(of: id, given: snapshot.entity, in: schema) else { return nil }
-        var attributes: [HistoryAttributeChange] = []
-        attributes.reserveCapacity(entity.attributes.count)
-        for (i, value) in snapshot.attributeValues.enumerated() {
-            attributes.append(HistoryAttributeChange(entity.attributes[i].name, old: Self.placeholder(entity.attributeTypes[i]), new: value))
-        }
-        let transaction = StoreHistoryTransaction(
-            token: StoreHistoryToken(storeIdentifier: identifier, transaction: 0), author: request.author, timestamp: Date(),
-            changes: [StoreHistoryChange(.update, id, attributes: attributes)])
-        var parameters = update.parameters
-        parameters.append(request.author.map { .text($0) } ?? .null)
-        parameters.append(.blob(Data(try transaction.encoded())))
-        do {
-            try connection.commitSingleUpdate(update.sql, parameters, notify: commitNotify)
         } catch let error as PostgresError where !error.isConnectionLost && connection.isAlive {
             _ = error  // the shared save finds and reports the fault
             try connection.rollback()

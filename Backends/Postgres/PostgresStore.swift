@@ -28,6 +28,8 @@ public final class PostgresStore: DataStore {
     let singleUpdateStatements: [String?]
     /// The same UPDATEs recording the save's history transaction, for a store that records history.
     let singleUpdateRecordingStatements: [String?]
+    /// Per entity, the old values such an UPDATE's transaction lists (`placeholder`), made once.
+    let historyPlaceholders: [[Value]]
     /// The `NOTIFY` every save sends (`commitNotify(_:)`, PostgresStore+Watching.swift).
     let commitNotify: String
     /// How many saves were run again after the server aborted them (a deadlock victim, a
@@ -62,6 +64,7 @@ public final class PostgresStore: DataStore {
         self.saveStart = SQLSaveStart(mapping)
         self.singleUpdateStatements = Self.singleUpdateStatements(for: mapping)
         self.singleUpdateRecordingStatements = Self.singleUpdateRecordingStatements(for: mapping)
+        self.historyPlaceholders = configuration.schema.entities.map { $0.attributeTypes.map(Self.placeholder) }
         self.commitNotify = Self.commitNotify(configuration.namespace)
         let name = configuration.name
         self.name = name

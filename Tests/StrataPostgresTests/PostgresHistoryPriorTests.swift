@@ -56,4 +56,35 @@ struct PostgresHistoryPriorTests {
         #expect { try PostgresHistory.priorValue(Data([1]), like: .null, store: "s") } throws: { ($0 as? StrataError)?.code == .corruptStore }
         #expect { try PostgresHistory.priorValue(Data([1, 2]), like: .uuid(UUID()), store: "s") } throws: { ($0 as? StrataError)?.code == .corruptStore }
     }
+
+    /// The transaction a one-record update sends (`recordingParameters`, encoded straight from the
+    /// values) is byte for byte the one built as a `StoreHistoryTransaction` — every attribute
+    /// listed, placeholders as old values, number 0 — also where a new value equals its
+    /// placeholder (a zero, an empty string: still listed) or is NULL, and with the author or none.
+    @Test("the one-record update's transaction, encoded from the values, is the transaction listing every attribute")
+    func encodedFromTheValues() throws {
+        let entity = try #require(PostgresRoundTripTests.everyType.entity(named: "Every"))
+        let placeholders = entity.attributeTypes.map(PostgresStore.placeholder)
+        let timestamp = Date(timeIntervalSince1970: 1_764_165_170.5)
+        let values: [[Value]] = [
+            [.bool(true), .int(-5), .double(-0.0), .string("é\u{0}\""), .date(timestamp), .data(Data([0, 255])), .uuid(UUID()), .url(URL(string: "https://a.example/b")!), .string("a")],
+            placeholders,
+            [.null, .int(0), .double(.nan), .string(""), .null, .data(Data()), .null, .null, .string("")],
+        ]
+        for (n, new) in values.enumerated() {
+            for author in [nil, "desk"] as [String?] {
+                let sent = HistoryRecorder.withEncodedUpdate(
+                    storeIdentifier: "store", 0, author: author, timestamp: timestamp, entity, 42,
+                    old: placeholders, new: new, listingEvery: true) { Array($0) }
+                let attributes = entity.attributes.indices.map { HistoryAttributeChange(entity.attributes[$0].name, old: placeholders[$0], new: new[$0]) }
+                let built = StoreHistoryTransaction(
+                    token: StoreHistoryToken(storeIdentifier: "store", transaction: 0), author: author, timestamp: Date(timeIntervalSince1970: 1_764_165_170.5),
+                    changes: [StoreHistoryChange(.update, PersistentIdentifier(storeIdentifier: "store", entityName: "Every", primaryKey: 42), attributes: attributes)])
+                #expect(sent == (try built.encoded()), "values \(n), author \(author ?? "none")")
+                let read = try StoreHistoryTransaction(decoding: sent, file: nil)
+                #expect(read.changes.first?.attributes.count == entity.attributes.count)
+                #expect(read.timestamp == Date(timeIntervalSince1970: 1_764_165_170.5), "whole milliseconds")
+            }
+        }
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 @_spi(StrataEngine) import Strata
 @testable import StrataPostgres
 import StrataSQLSupport
+import Synchronization
 import Testing
 
 /// What a save costs in round trips (`PostgresConnection.roundTrips`): writes whose answer the save
@@ -103,10 +104,16 @@ struct PostgresRoundTripTests {
         #expect(try store.snapshot(for: id)?.value("name") == .string("b"))
     }
 
-    @Test("with history, a one-record update takes one round trip: the UPDATE, the number, the history row, NOTIFY and COMMIT")
-    func updateOneWithHistory() throws {
+    /// The test's store of `schema` in its namespace, recording history.
+    func recording() -> PostgresStoreConfiguration {
         var configuration = PostgresStoreConfiguration(url: PostgresTestServer.url, schema: Self.schema, namespace: namespace)
         configuration.recordsHistory = true
+        return configuration
+    }
+
+    @Test("with history, a one-record update takes one round trip: the UPDATE, the number, the history row, NOTIFY and COMMIT")
+    func updateOneWithHistory() throws {
+        let configuration = recording()
         defer { try? PostgresStore.dropStore(configuration) }
         let store = try PostgresStore(configuration)
         let (decks, cards) = try cards(store)
@@ -244,6 +251,45 @@ struct PostgresRoundTripTests {
         // A damaged row is reported, not read as something else.
         try connection.execute("UPDATE strata_history SET prior = ARRAY[]::bytea[] WHERE token = 3")
         #expect { try store.fetchHistory(HistoryQuery()) } throws: { ($0 as? StrataError)?.code == .corruptStore }
+    }
+
+    /// The one-record update reads the old row in its statement's snapshot, without locking it
+    /// first; the UPDATE writes only that version (`xmin`). Here another program (no store lock)
+    /// changes the row and holds it while the save's statement waits for it, then commits: the
+    /// UPDATE would follow the new version, so the statement refuses, the save goes the shared
+    /// way, and the history records the value the save overwrote (5), not the snapshot's (2).
+    @Test("with history, a row another program changed while the one-record update waited: recorded with the value it overwrote")
+    func updateOneWithHistoryAfterAnotherProgramsWrite() throws {
+        let configuration = recording()
+        defer { try? PostgresStore.dropStore(configuration) }
+        let store = try PostgresStore(configuration)
+        let (_, cards) = try cards(store)
+        let second = try #require(try store.snapshot(for: cards[1])).updating(["score": .double(2)])
+        #expect(try roundTrips(store) { _ = try store.save(SaveRequest(updated: [second])) } <= 2)  // prepares the statement
+        let other = try connection(), monitor = try connection()
+        try PostgresCatalog.use(namespace, on: other)
+        try other.execute("BEGIN")
+        try other.execute("UPDATE \"Card\" SET \"score\" = 5 WHERE \"_pk\" = \(cards[1].primaryKey)")
+        let third = try second.updating(["score": .double(3)])
+        let outcome = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            do {
+                _ = try store.save(SaveRequest(updated: [third]))
+                outcome.withLock { $0 = "saved" }
+            } catch {
+                outcome.withLock { $0 = "\(error)" }
+            }
+            done.signal()
+        }
+        // The save's statement is waiting for the row (an observed event, not a pause).
+        while outcome.withLock({ $0 == nil }), try monitor.query("SELECT count(*) FROM pg_locks WHERE NOT granted").integer(0, 0) == 0 {}
+        try other.execute("COMMIT")
+        done.wait()
+        #expect(outcome.withLock { $0 } == "saved")
+        let last = try #require(try store.fetchHistory(HistoryQuery()).last)
+        #expect(last.changes.map(\.attributes) == [[HistoryAttributeChange("score", old: 5.0, new: 3.0)]])
+        #expect(try store.snapshot(for: cards[1])?.value("score") == .double(3))
     }
 
     /// A store of two decks, the first holding cards `c0`, `c1`, `c2` in that order.

@@ -17,17 +17,19 @@ extension HistoryRecorder {
     /// The encoded transaction `number` of a save that updated only the record `key` of `entity`,
     /// from its attributes before and after (no relationship changed), handed to `body`: what
     /// `updated(_:_:old:new:)` and `withEncodedTransaction` write for that save, the record being
-    /// the request's own (not store-initiated).
+    /// the request's own (not store-initiated). With `listingEvery`, every attribute is written,
+    /// changed or not (PostgreSQL's one-record update writes placeholders as old values, which the
+    /// server's stored old values replace when the transaction is read).
     public static func withEncodedUpdate<R>(
         storeIdentifier: String, _ number: Int64, author: String?, timestamp: Date = Date(),
-        _ entity: EntitySchema, _ key: Int64, old: [Value], new: [Value], _ body: (UnsafeRawBufferPointer) throws -> R
+        _ entity: EntitySchema, _ key: Int64, old: [Value], new: [Value], listingEvery: Bool = false, _ body: (UnsafeRawBufferPointer) throws -> R
     ) rethrows -> R {
         var w = HistoryJSONWriter(capacity: 320)
         defer { w.deallocate() }
         let milliseconds = (timestamp.timeIntervalSince1970 * 1000).rounded(.down)
         w.update(
             token: StoreHistoryToken(storeIdentifier: storeIdentifier, transaction: number), author: author,
-            timestamp: Date(timeIntervalSince1970: milliseconds / 1000), entity, key, old: old, new: new)
+            timestamp: Date(timeIntervalSince1970: milliseconds / 1000), entity, key, old: old, new: new, listingEvery: listingEvery)
         return try body(w.written)
     }
 }

@@ -259,7 +259,7 @@ struct HistoryJSONWriter {
     /// A transaction of one request-initiated update of `key` that changed only attributes,
     /// written from the values (`HistoryRecorder.withEncodedUpdate`): the same bytes as the
     /// recorded change's.
-    mutating func update(token: StoreHistoryToken, author: String?, timestamp: Date, _ entity: EntitySchema, _ key: Int64, old: [Value], new: [Value]) {
+    mutating func update(token: StoreHistoryToken, author: String?, timestamp: Date, _ entity: EntitySchema, _ key: Int64, old: [Value], new: [Value], listingEvery: Bool = false) {
         header(token: token, author: author, timestamp: timestamp)
         raw("{\"u\":")
         string(entity.name)
@@ -267,7 +267,7 @@ struct HistoryJSONWriter {
         integer(key)
         raw(",\"a\":[")
         var first = true
-        for i in entity.attributes.indices where i < old.count && i < new.count && old[i] != new[i] {
+        for i in entity.attributes.indices where i < old.count && i < new.count && (listingEvery || old[i] != new[i]) {
             if !first { byte(UInt8(ascii: ",")) }
             first = false
             byte(UInt8(ascii: "["))
