@@ -43,7 +43,7 @@ extension SQLSaveTransaction {
             if all.allSatisfy({ if case .one(_?) = w.links[$0] { true } else { false } }) { direct = all }
             for r in all {
                 guard case .one(let target?) = w.links[r], case .column(let column, let order) = t.relationships[r] else { continue }
-                let destination = schema.entities[w.entity.destinationIndices[r]]
+                let destination = entities[w.entity.destinationIndices[r]]
                 try requireExists(destination, target, from: w, r)
                 values.append(.integer(target))
                 if let order {

@@ -27,7 +27,7 @@ extension SQLSaveTransaction {
     /// Deletes `requested` (stored records, each once, already in `deletedSet`) and everything the
     /// rules cascade to; returns every deleted record in (entity, key) order.
     @inlinable package func deleteSets(_ requested: [Key]) throws -> [Key] {
-        let entities = schema.entities
+        let entities = self.entities
         var victims = [[Int64]](repeating: [], count: entities.count)
         var frontier = victims
         for k in requested { frontier[k.entity].append(k.key) }
@@ -132,7 +132,7 @@ extension SQLSaveTransaction {
     /// Survivors forget their deleted records through relationship `r` of `entity` (the victims'
     /// side), as `SaveRuleHost.forget` does one at a time, and are reported changed.
     @inlinable package func forgetDeleted(_ e: Int, _ r: Int, _ survivors: [(victim: Int64, target: Int64)]) throws {
-        let entity = schema.entities[e]
+        let entity = entities[e]
         let d = entity.destinationIndices[r], inverse = entity.inverseIndices[r]
         switch mapping.tables[e].relationships[r] {
         case .inverseColumn(let table, let column, _):
@@ -176,10 +176,10 @@ extension SQLSaveTransaction {
 
     /// The entities `entity`'s cascading key columns point at (`cascadeColumns`).
     @inlinable package func cascadeTargets(_ entity: Int) -> [Int] {
-        let e = schema.entities[entity]
+        let e = entities[entity]
         return mapping.tables[entity].relationships.indices.filter { r in
             guard case .column = mapping.tables[entity].relationships[r] else { return false }
-            return schema.entities[e.destinationIndices[r]].relationships[e.inverseIndices[r]].deleteRule == .cascade
+            return entities[e.destinationIndices[r]].relationships[e.inverseIndices[r]].deleteRule == .cascade
         }.map { e.destinationIndices[$0] }
     }
 

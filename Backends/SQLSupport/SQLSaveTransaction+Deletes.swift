@@ -15,7 +15,7 @@ extension SQLSaveTransaction {
         var requested: [Key] = []
         for snapshot in snapshots {
             let id = snapshot.persistentIdentifier
-            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: schema)
+            let entity = try self.entity(of: id, given: snapshot.entity)
             let key = try SaveValidation.existingKey(id, of: entity, verb: "delete", storeIdentifier: storeIdentifier) { k in
                 guard !isInserted(Key(entity: entity.index, key: k)) else { return false }
                 if let stored { return stored[entity.index].contains(k) }
@@ -28,11 +28,11 @@ extension SQLSaveTransaction {
             return
         }
         var host = self
-        let queue = try SaveRules.applyDeleteRules(requested.map { SaveRuleRecord(entity: $0.entity, key: $0.key) }, schema.entities, host: &host).map { Key(entity: $0.entity, key: $0.key) }
+        let queue = try SaveRules.applyDeleteRules(requested.map { SaveRuleRecord(entity: $0.entity, key: $0.key) }, entities, host: &host).map { Key(entity: $0.entity, key: $0.key) }
         deletedSet.formUnion(queue)
         if queue.count > 1 { try cutCascadeColumns(queue) }
         for victim in queue {
-            let entity = schema.entities[victim.entity]
+            let entity = entities[victim.entity]
             for storage in mapping.tables[entity.index].relationships {
                 if case .join(let index, let mine, _, _) = storage {
                     try db.prepare("DELETE FROM \(q(mapping.joins[index].name)) WHERE \(q(mine)) = \(p(1))").run([.integer(victim.key)])
@@ -51,13 +51,13 @@ extension SQLSaveTransaction {
     /// then 6) emitting this function's specialization for SQLite's own snapshot type in a release
     /// build of StrataSQLite.
     @usableFromInline package func storedKeys(of snapshots: [(PersistentIdentifier, EntitySchema)]) throws -> [Set<Int64>] {
-        var asked = [[Int64]](repeating: [], count: schema.entities.count)
+        var asked = [[Int64]](repeating: [], count: entities.count)
         for (id, given) in snapshots {
             guard !id.isTemporary, id.storeIdentifier == storeIdentifier,
                   let entity = try? SaveValidation.entity(of: id, given: given, in: schema) else { continue }
             asked[entity.index].append(id.primaryKey)
         }
-        var stored = [Set<Int64>](repeating: [], count: schema.entities.count)
+        var stored = [Set<Int64>](repeating: [], count: entities.count)
         for e in asked.indices where !asked[e].isEmpty {
             stored[e] = Set(try keys("SELECT \(q("_pk")) FROM \(q(mapping.tables[e].name))", where: "_pk", in: asked[e]))
         }
@@ -76,18 +76,18 @@ extension SQLSaveTransaction {
             let columns = cascadeColumns(victim.entity)
             guard !columns.isEmpty else { continue }
             let assignments = columns.map { "\(q($0)) = NULL" }.joined(separator: ", ")
-            try db.prepare("UPDATE \(table(schema.entities[victim.entity])) SET \(assignments) WHERE \(q("_pk")) = \(p(1))").run([.integer(victim.key)])
+            try db.prepare("UPDATE \(table(entities[victim.entity])) SET \(assignments) WHERE \(q("_pk")) = \(p(1))").run([.integer(victim.key)])
         }
     }
 
     /// The to-one columns of `entity`'s table whose foreign key deletes on cascade (the inverse's
     /// delete rule is cascade).
     @inlinable package func cascadeColumns(_ entity: Int) -> [String] {
-        let e = schema.entities[entity]
+        let e = entities[entity]
         var columns: [String] = []
         for (r, storage) in mapping.tables[entity].relationships.enumerated() {
             guard case .column(let column, _) = storage else { continue }
-            if schema.entities[e.destinationIndices[r]].relationships[e.inverseIndices[r]].deleteRule == .cascade { columns.append(column) }
+            if entities[e.destinationIndices[r]].relationships[e.inverseIndices[r]].deleteRule == .cascade { columns.append(column) }
         }
         return columns
     }

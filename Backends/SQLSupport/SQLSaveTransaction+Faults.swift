@@ -12,7 +12,7 @@ extension SQLSaveTransaction {
     @inlinable package func uniqueFault(_ colliding: [Key]) throws -> StrataError {
         let byEntity = Dictionary(grouping: colliding, by: \.entity)
         let written = writesByKey()
-        for entity in schema.entities {
+        for entity in entities {
             guard let rows = byEntity[entity.index]?.sorted(by: { $0.key < $1.key }) else { continue }
             let t = mapping.tables[entity.index]
             for (c, refs) in entity.uniqueConstraints.enumerated() {
@@ -35,7 +35,7 @@ extension SQLSaveTransaction {
             }
         }
         let first = colliding.min { ($0.entity, $0.key) < ($1.entity, $1.key) }!
-        return try uniqueViolation(schema.entities[first.entity], first.key)
+        return try uniqueViolation(entities[first.entity], first.key)
     }
 
     /// The values of constraint `refs` that row `key` has once the save's writes are applied (held-back

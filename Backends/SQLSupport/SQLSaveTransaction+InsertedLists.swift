@@ -50,7 +50,7 @@ extension SQLSaveTransaction {
 
     /// A record's relationships as they stand now, when every one of them is known without SQL.
     @inlinable package func insertedTargets(_ k: Key) -> [[Int64]]? {
-        let entity = schema.entities[k.entity]
+        let entity = entities[k.entity]
         var now: [[Int64]] = []
         now.reserveCapacity(entity.relationships.count)
         for r in entity.relationships.indices {

@@ -107,7 +107,7 @@ extension SQLSaveTransaction {
     /// Adds `target` to relationship `r` of (`entity`, `key`), one side only, moving it away from a
     /// to-one's previous holder; in an ordered list at `position` if given, else at the end.
     @inlinable package func attach(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64, at position: Int64? = nil) throws {
-        let destination = schema.entities[entity.destinationIndices[r]]
+        let destination = entities[entity.destinationIndices[r]]
         let inverse = entity.inverseIndices[r]
         switch mapping.tables[entity.index].relationships[r] {
         case .column(_, let order):
@@ -152,7 +152,7 @@ extension SQLSaveTransaction {
 
     /// Removes the edge between (`entity`, `key`) and `target` on both sides.
     @inlinable package func unlink(_ entity: EntitySchema, _ key: Int64, _ r: Int, _ target: Int64) throws {
-        let destination = schema.entities[entity.destinationIndices[r]]
+        let destination = entities[entity.destinationIndices[r]]
         let inverse = entity.inverseIndices[r]
         switch mapping.tables[entity.index].relationships[r] {
         case .column:
@@ -180,7 +180,7 @@ extension SQLSaveTransaction {
         }
         let sent = w.links[r].keys
         guard !stored.elementsEqual(sent) else { return }
-        let destination = schema.entities[w.entity.destinationIndices[r]]
+        let destination = entities[w.entity.destinationIndices[r]]
         let storedSet = Set(stored), sentSet = Set(sent)
         for target in stored where !sentSet.contains(target) { try unlink(w.entity, w.key, r, target) }
         for target in sent where !storedSet.contains(target) {

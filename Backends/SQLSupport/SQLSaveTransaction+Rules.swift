@@ -4,15 +4,15 @@
 /// held-back to-one values included (`currentTargets`).
 extension SQLSaveTransaction: SaveRuleHost {
     @inlinable package func recordExists(_ entity: Int, _ key: Int64) throws -> Bool {
-        try !deletedSet.contains(Key(entity: entity, key: key)) && records.exists(schema.entities[entity], key)
+        try !deletedSet.contains(Key(entity: entity, key: key)) && records.exists(entities[entity], key)
     }
 
     @inlinable package func currentTargets(_ entity: Int, _ key: Int64, _ r: Int) throws -> [Int64] {
-        try currentTargets(schema.entities[entity], key, r)
+        try currentTargets(entities[entity], key, r)
     }
 
     @inlinable package func forget(_ victim: Int64, in entity: Int, _ key: Int64, _ r: Int) throws {
-        try detachForDelete(schema.entities[entity], key, r, victim)
+        try detachForDelete(entities[entity], key, r, victim)
     }
 
     @inlinable package func clientIdentifier(_ entity: Int, _ key: Int64) -> PersistentIdentifier {

@@ -62,7 +62,7 @@ extension SQLSaveTransaction {
         for w in writes where needsCheck[w.entity.index] { candidates.append(SaveRuleRecord(entity: w.entity.index, key: w.key)) }
         for k in touched where needsCheck[k.entity] { candidates.append(SaveRuleRecord(entity: k.entity, key: k.key)) }
         var host = self
-        try SaveRules.checkRelationships(candidates, schema.entities, host: &host)
+        try SaveRules.checkRelationships(candidates, entities, host: &host)
     }
 
     /// The records the save changed beyond what the request sent, to report in the result.
@@ -78,7 +78,7 @@ extension SQLSaveTransaction {
         }
         // Every touched record, its writer included (a record made its own parent changed itself).
         for key in touched.union(refreshed) where !deletedSet.contains(key) {
-            let entity = schema.entities[key.entity]
+            let entity = entities[key.entity]
             if let w = written(key), !refreshed.contains(key), let now = insertedTargets(key), same(entity, w.links, now) {
                 // An inserted record whose relationships are as sent, known without reading it.
                 continue
