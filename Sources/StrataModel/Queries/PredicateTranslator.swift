@@ -15,7 +15,10 @@ protocol TranslatableExpression {
 final class PredicateTranslator {
     /// What each variable of the tree stands for: the predicate's object, an optional's unwrapped
     /// value, the element of a to-many test, or a known value (an element of a captured array).
-    private var bindings: [PredicateExpressions.VariableID: PredicateTerm] = [:]
+    /// A list, not a dictionary: a predicate binds one to three variables, and the first
+    /// dictionary of a key type a process makes checks the key's `Hashable` conformance with a
+    /// scan of every conformance record (about 400,000 instructions; see `term`).
+    private var bindings: [(key: PredicateExpressions.VariableID, term: PredicateTerm)] = []
     /// The scope paths are being read in: 0 for the object, one more per enclosing to-many test.
     private(set) var scope = 0
     /// The model type of the predicate, for messages.
@@ -81,12 +84,14 @@ final class PredicateTranslator {
     }
 
     /// Binds a variable while its scope is translated.
-    func bind(_ key: PredicateExpressions.VariableID, to term: PredicateTerm) { bindings[key] = term }
+    func bind(_ key: PredicateExpressions.VariableID, to term: PredicateTerm) {
+        if let i = bindings.firstIndex(where: { $0.key == key }) { bindings[i].term = term } else { bindings.append((key, term)) }
+    }
 
     /// The term a variable stands for.
     func variable(_ key: PredicateExpressions.VariableID) throws -> PredicateTerm {
-        guard let term = bindings[key] else { throw unsupported("a variable defined outside the predicate") }
-        return term
+        guard let binding = bindings.first(where: { $0.key == key }) else { throw unsupported("a variable defined outside the predicate") }
+        return binding.term
     }
 
     /// Translates `body` one scope deeper (inside a to-many test).
@@ -142,7 +147,11 @@ final class PredicateTranslator {
     // MARK: Key paths
 
     /// `root[keyPath: keyPath]`, where `root` is a property term.
-    func keyPath(_ keyPath: AnyKeyPath, on root: PredicateTerm, rootType: Any.Type, kind: CollectionMember?) throws -> PredicateTerm {
+    ///
+    /// `member` is asked only where the answer matters (a key path into a to-many relationship or
+    /// a stored value): Foundation's `KeyPath.kind` casts the root type to `Collection`, a
+    /// conformance scan the first time for each model type.
+    func keyPath(_ keyPath: AnyKeyPath, on root: PredicateTerm, rootType: Any.Type, member: () -> CollectionMember?) throws -> PredicateTerm {
         guard case .property(let reference) = root else { throw unsupported("a key path applied to \(root.summary)") }
         switch reference.end {
         case .model(let type):
@@ -161,7 +170,7 @@ final class PredicateTranslator {
                 return .property(reference.appending(name, r.isToMany ? .toMany(r.destination) : .model(r.destination)))
             }
         case .toMany:
-            switch kind {
+            switch member() {
             case .count: return .count(reference)
             case .isEmpty: return .condition(try toManyIsEmpty(reference))
             default: throw unsupported("a key path into the to-many relationship \(reference.summary) other than count and isEmpty")
@@ -172,6 +181,7 @@ final class PredicateTranslator {
                 raw.valueType = Swift.type(of: keyPath).valueType
                 return .property(raw)
             }
+            let kind = member()
             if kind == .isEmpty, rootType == String.self {
                 return .condition(.compare(try path(reference), .equal, .string("")))
             }
