@@ -33,6 +33,11 @@ public protocol DataStoreSnapshot: Sendable {
     ///
     /// Stores and clients call this after a save to turn temporary identifiers into permanent ones.
     func copy(persistentIdentifier: PersistentIdentifier, remappedIdentifiers: IdentifierRemapping) -> Self
+    /// `request` with every snapshot rebuilt as this type, for a client that builds
+    /// `DefaultSnapshot` requests and saves them to a store of another snapshot type (the model
+    /// layer). Has an inlinable default (`DataStoreSnapshot+Converting.swift`); a conformer need not
+    /// implement it.
+    static func converting(_ request: SaveRequest<DefaultSnapshot>) -> SaveRequest<Self>
 }
 
 extension DataStoreSnapshot {

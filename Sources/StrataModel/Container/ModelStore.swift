@@ -101,13 +101,8 @@ final class ModelStoreBox<Store: Strata.DataStore>: ModelStore {
 
     func save(_ request: SaveRequest<Strata.DefaultSnapshot>) throws -> SaveResult<Strata.DefaultSnapshot> {
         if let same = request as? SaveRequest<Store.Snapshot>, let result = try store.save(same) as? SaveResult<Strata.DefaultSnapshot> { return result }
-        func write(_ s: Strata.DefaultSnapshot) -> Store.Snapshot {
-            Store.Snapshot(entity: s.entity, persistentIdentifier: s.persistentIdentifier, attributes: s.attributes, relationships: s.relationships)
-        }
-        let converted = SaveRequest<Store.Snapshot>(
-            inserted: request.inserted.map(write), updated: request.updated.map(write), deleted: request.deleted.map(write),
-            updatedProperties: request.updatedProperties, author: request.author)
-        let result = try store.save(converted)
+        // Converted by the snapshot type's own witness, compiled for that type (see `converting`).
+        let result = try store.save(Store.Snapshot.converting(request))
         return SaveResult(
             storeIdentifier: result.storeIdentifier, remappedIdentifiers: result.remappedIdentifiers,
             deletedIdentifiers: result.deletedIdentifiers, changedSnapshots: result.changedSnapshots.mapValues(Self.read))

@@ -58,6 +58,10 @@ enum ModelKeyPaths {
     /// chain through to-one relationships (`\Note.folder?.name` → `["folder", "name"]`, up to
     /// `maximumDepth` relationships). `nil` if it designates none.
     static func propertyPath(_ keyPath: AnyKeyPath, of type: any PersistentModel.Type) -> [String]? {
+        // A property of `type` itself is named by the generated table, without the cache: the first
+        // entry of the cache's dictionary type checks `CacheKey: Hashable` with a scan of every
+        // conformance record of the process (about 400,000 instructions, in the first sorted fetch).
+        if let name = type.propertyName(for: keyPath) { return [name] }
         let key = CacheKey(type: ObjectIdentifier(type), keyPath: keyPath)
         if let known = cache.withLock({ $0[key] }) { return known }
         let found = search(keyPath, from: type)
@@ -78,7 +82,6 @@ enum ModelKeyPaths {
     /// Tries the property's own names, then every chain of to-one relationships, building each
     /// candidate from the generated pieces (`\Note.folder` + `\Folder?.?.name`) and comparing.
     private static func search(_ keyPath: AnyKeyPath, from type: any PersistentModel.Type) -> [String]? {
-        if let name = type.propertyName(for: keyPath) { return [name] }
         // Breadth first over (prefix key path, names, type at the end, whether an optional was crossed).
         var frontier: [(AnyKeyPath, [String], any PersistentModel.Type, Bool)] = []
         let info = ModelTypeInfo.of(type)

@@ -3,15 +3,18 @@ import Foundation
 /// Turns values known at translation time (literals, captured variables) into what the store
 /// compares: core `Value`s, identifiers, lists.
 enum PredicateConstants {
-    /// Whether `value` is an optional holding nothing.
+    /// Whether `value` is an optional holding nothing. Only an optional is cast to
+    /// `OptionalProtocol` (`BuiltInAttributeTypes` says why a protocol cast is avoided).
     static func isNil(_ value: Any) -> Bool {
-        (value as? any OptionalProtocol)?.isNone ?? false
+        guard BuiltInAttributeTypes.isOptional(value) else { return false }
+        return (value as? any OptionalProtocol)?.isNone ?? false
     }
 
     /// The stored form of an attribute value: the core types and every `ModelAttributeValue`
     /// directly, a raw-value enum by its raw value, `nil` as null. `nil` if it has none (a
     /// `Codable` document, a model).
     static func storedValue(_ value: Any) -> Value? {
+        if let builtIn = BuiltInAttributeTypes.storedValue(value) { return builtIn }
         if isNil(value) { return .null }
         if let v = value as? any ModelAttributeValue { return v.attributeValue }
         if let r = value as? any RawRepresentable {

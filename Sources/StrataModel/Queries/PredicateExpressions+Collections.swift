@@ -24,7 +24,7 @@ extension PredicateExpressions.SequenceContains: TranslatableExpression {
 
 extension PredicateTranslator {
     /// `sequence.contains(where:)` (`all`: `allSatisfy`) with the element bound to `variable`.
-    func sequenceTest(_ sequence: PredicateTerm, _ variable: PredicateExpressions.VariableID, _ test: Any, all: Bool) throws -> PredicateTerm {
+    func sequenceTest<Test: PredicateExpression>(_ sequence: PredicateTerm, _ variable: PredicateExpressions.VariableID, _ test: Test, all: Bool) throws -> PredicateTerm {
         switch sequence {
         case .constant(let values):
             // A captured collection: one condition per element.

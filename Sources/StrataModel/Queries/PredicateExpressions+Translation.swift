@@ -29,12 +29,13 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
     func strataTerm(_ t: PredicateTranslator) throws -> PredicateTerm {
         let base = try t.term(root)
         if let value = try t.folded(self, base) { return value }
-        let member: CollectionMember? = switch kind {
-        case .collectionCount: .count
-        case .collectionIsEmpty: .isEmpty
-        default: nil
+        return try t.keyPath(keyPath, on: base, rootType: Root.Output.self) {
+            switch kind {
+            case .collectionCount: .count
+            case .collectionIsEmpty: .isEmpty
+            default: nil
+            }
         }
-        return try t.keyPath(keyPath, on: base, rootType: Root.Output.self, kind: member)
     }
 }
 

@@ -23,6 +23,7 @@ enum SwiftOrder {
 
     /// The plan for values of `type` (an optional: for its wrapped type).
     static func plan(for type: Any.Type) -> Plan {
+        if BuiltInAttributeTypes.contains(type) { return .stored }  // without a protocol cast
         if let optional = type as? any OptionalProtocol.Type { return plan(for: optional.wrappedType) }
         if type is any ModelAttributeValue.Type { return .stored }
         guard type is any Comparable.Type else { return .stored }  // no Swift order to follow
