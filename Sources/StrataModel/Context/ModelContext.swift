@@ -289,6 +289,17 @@ public final class ModelContext {
         return model
     }
 
+    /// The object of a record a `FetchResultsCollection` read earlier and checked then
+    /// (`checkRepresentable`): the registered object when the context holds one — as it is, not
+    /// set back to the older snapshot — else a new object of `snapshot`, registered.
+    func registerFetched<T: PersistentModel>(_ snapshot: StoredSnapshot, as type: T.Type, info: ModelTypeInfo) -> T {
+        let id = snapshot.persistentIdentifier
+        if let known = registered[id] as? T { return known }
+        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: Unmanaged.passUnretained(self)))
+        registered[id] = model
+        return model
+    }
+
     /// The new object of a record the identity map cannot hold yet (see `registerAll`): made and
     /// entered without a lookup first.
     private func registerNew<T: PersistentModel>(taking snapshot: consuming StoredSnapshot, as type: T.Type, info: ModelTypeInfo) throws -> T {
