@@ -19,6 +19,11 @@
 # it runs as that user. The database superuser is `strata`; over the Unix socket it needs no password
 # (trust, the socket folder is private), over TCP (127.0.0.1) it needs the random password in DIR/env
 # (scram-sha-256). Nothing outside DIR is touched except the account.
+#
+# The server runs with fsync and full_page_writes off (a committed save survives a server or client
+# crash, not a power loss: the `processCrash` level), which keeps `make test` fast. STRATA_PG_FSYNC=on
+# turns both on (PostgreSQL's defaults: the `powerLoss` level), for benchmarks that compare backends
+# at that level; `strata bench` asks the server and labels its figures either way.
 set -euo pipefail
 
 # A program that started this script may know it finished only when every copy of a descriptor it
@@ -118,9 +123,12 @@ start() {
         printf 'host all all %s scram-sha-256\n' "$STRATA_PG_HBA" | as_server tee -a "$dir/data/pg_hba.conf" > /dev/null
     fi
     as_server mkdir -p "$dir/socket"
-    # fsync off: the test server's data need not survive a machine crash, only a server crash
-    # (the WAL is still written before a commit is acknowledged: synchronous_commit stays on).
-    serve "$dir" "-c listen_addresses=${STRATA_PG_LISTEN:-127.0.0.1} -c unix_socket_directories=$dir/socket -c fsync=off -c full_page_writes=off -c max_connections=400 -c shared_buffers=32MB -c max_wal_senders=4 -c wal_level=replica"
+    # fsync off unless STRATA_PG_FSYNC=on: the test server's data need not survive a machine crash,
+    # only a server crash (the WAL is still written before a commit is acknowledged:
+    # synchronous_commit stays on).
+    local sync=${STRATA_PG_FSYNC:-off}
+    case $sync in on|off) ;; *) echo "cluster.sh: STRATA_PG_FSYNC must be on or off, not '$sync'" >&2; exit 2 ;; esac
+    serve "$dir" "-c listen_addresses=${STRATA_PG_LISTEN:-127.0.0.1} -c unix_socket_directories=$dir/socket -c fsync=$sync -c full_page_writes=$sync -c max_connections=400 -c shared_buffers=32MB -c max_wal_senders=4 -c wal_level=replica"
     port=$SERVED_PORT
     write_env "$dir" "$bin" "$port" "$password"
     as_server "$bin/psql" -X -q -h "$dir/socket" -p "$port" -U "$DB_USER" -d postgres -c "CREATE DATABASE $DB_NAME" >/dev/null
