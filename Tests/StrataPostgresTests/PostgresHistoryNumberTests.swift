@@ -69,6 +69,29 @@ struct PostgresHistoryNumberTests {
         #expect(try numbers(store) == [6, 7])
     }
 
+    /// The counter's table is pruned on access (`PostgresHistory.pruneCounterEagerly`): a writer
+    /// with history on sets `strata_metadata`'s fillfactor to 10, once; one without leaves the
+    /// table alone. (What it saves the server is counted in docs/history.md, "Cost"; whether a
+    /// page is pruned depends on every other session's snapshots, so it is not asserted here.)
+    @Test("a writer with history sets fillfactor 10 on strata_metadata (the counter's dead versions pruned eagerly); one without does not")
+    func counterPrunedEagerly() throws {
+        defer { try? PostgresStore.dropStore(configuration()) }
+        let edit = try connection()
+        func options() throws -> SQLValue {
+            try edit.query("SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = 'strata_metadata'::regclass").value(0, 0)
+        }
+        var off = configuration()
+        off.recordsHistory = false
+        let id = try insert(try PostgresStore(off), "a")
+        #expect(try options() == .null, "a writer without history leaves the table alone")
+        let store = try PostgresStore(configuration())
+        #expect(try options() == .text("fillfactor=10"))
+        _ = try PostgresStore(configuration())
+        #expect(try options() == .text("fillfactor=10"), "set once, not appended again")
+        for value in 1...3 { try update(store, id, to: Int64(value)) }
+        #expect(try numbers(store) == [1, 2, 3])
+    }
+
     /// Two stores on the same namespace (two processes' worth of connections) saving at once:
     /// each save reads the next number under the write lock, after the previous save committed,
     /// so every save succeeds and the numbers run 1, 2, 3, … in commit order, one per save.
