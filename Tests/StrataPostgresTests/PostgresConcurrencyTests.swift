@@ -37,9 +37,9 @@ struct PostgresConcurrencyTests {
         return started
     }
 
-    /// Saves per process: 150 in `make test`, where the run still collides on unique names, the
-    /// contested counter and deleted libraries (the test checks it did); 4 × 500 took minutes of a
-    /// loaded 2-core machine. The 4 × 2,000 is `make soak` (`STRATA_PG_WORKER_SAVES=2000`,
+    /// Saves per process: 150 in `make test`, where the run still collides on unique names and on
+    /// the contested counter and closes libraries (the test checks it did); 4 × 500 took minutes of
+    /// a loaded 2-core machine. The 4 × 2,000 is `make soak` (`STRATA_PG_WORKER_SAVES=2000`,
     /// docs/formats/postgres.md).
     static let savesPerWorker = ProcessInfo.processInfo.environment["STRATA_PG_WORKER_SAVES"].flatMap(Int.init) ?? 150
 
