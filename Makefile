@@ -11,7 +11,7 @@ TRIALS ?= 1000
 SEED ?= 1
 RELIABILITY_BACKENDS = $(if $(filter command line environment,$(origin BACKEND)),$(BACKEND),sqlite lmdb json csv xml)
 
-.PHONY: postgres-up postgres-down deps build release model-bench peers test consumer docs examples report report-screenshot instructions perfcheck convert-pairs difftest model-difftest mutants rule-sites torture fuzz powerloss clean
+.PHONY: postgres-up postgres-down deps build release soak model-bench peers test consumer docs examples report report-screenshot instructions perfcheck convert-pairs difftest model-difftest mutants rule-sites torture fuzz powerloss clean
 
 ## deps: install the Debian packages the build needs, if any is missing.
 deps:
@@ -38,6 +38,16 @@ test: deps
 	SWIFT=$(SWIFT) bash Tests/Consumer/run.sh plan
 	$(SWIFT) build --build-tests
 	bash Tests/Postgres/cluster.sh run -- $(SWIFT) test --skip-build
+
+## soak: the multi-process PostgreSQL runs at the issue's full size, which `make test` runs smaller
+## (docs/testing.md): 4 processes × SOAK_SAVES saves on one store (and 4 in network namespaces), and
+## SOAK_KILLS kills in one-record updates with history (4 × 2,000 saves alone took 640 s of a loaded 2-core machine).
+SOAK_SAVES ?= 2000
+SOAK_KILLS ?= 100
+soak: deps
+	$(SWIFT) build --build-tests
+	bash Tests/Postgres/cluster.sh run -- env STRATA_PG_WORKER_SAVES=$(SOAK_SAVES) STRATA_PG_KILLS=$(SOAK_KILLS) \
+		$(SWIFT) test --skip-build --filter 'PostgresConcurrencyTests|PostgresNetworkNamespaceTests|PostgresHistoryKillTests'
 
 ## postgres-up / postgres-down: the private PostgreSQL server the tests use (Tests/Postgres/cluster.sh),
 ## for manual use, in POSTGRES_DIR; up prints its settings (`eval "$$(make -s postgres-up)"` exports them).

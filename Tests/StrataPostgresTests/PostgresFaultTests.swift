@@ -27,11 +27,11 @@ struct PostgresFaultTests {
             let configuration = PostgresStoreConfiguration(url: cluster.tcpURL, schema: FixtureDomain.schema, namespace: PostgresWorker.namespace(directory))
             try PostgresWorker.prepare(directory: directory, url: cluster.url)
             let store = try PostgresStore(configuration)
-            let worker = try PostgresWorker(directory: directory, url: cluster.url, worker: 0, saves: 600, seed: 5, toleratesUnavailable: true)
+            let worker = try PostgresWorker(directory: directory, url: cluster.url, worker: 0, saves: 300, seed: 5, toleratesUnavailable: true)
             try #require(worker.read { $0 == "ready" })
             worker.send("go")
             var seen = 0
-            try #require(worker.read { _ in seen += 1; return seen == 150 }, "the worker stopped before 150 saves")
+            try #require(worker.read { _ in seen += 1; return seen == 100 }, "the worker stopped before 100 saves")
 
             try cluster.pause(mode)
             // The worker's save in flight (or its next one) fails; it says so and waits.
@@ -56,7 +56,7 @@ struct PostgresFaultTests {
             let resumedAt = worker.lines.count
             worker.send("go")
             #expect(worker.finish() == 0)
-            #expect(worker.lines.last == "done 600")
+            #expect(worker.lines.last == "done 300")
             #expect(worker.lines.filter { $0.hasPrefix("unavailable ") }.count == 1, "a save failed after the server was back: \(worker.lines[resumedAt...].filter { $0.hasPrefix("unavailable") })")
             #expect(try store.fetchCount(FetchDescriptor(entity: "Tag", predicate: .compare("name", .equal, .string("while-down")))) == 0)
             let problems = try ConcurrentWorkload.check(store, lines: [worker.lines])
@@ -72,10 +72,10 @@ struct PostgresFaultTests {
             let directory = PostgresWorker.storeDirectory()
             let configuration = PostgresStoreConfiguration(url: cluster.url, schema: FixtureDomain.schema, namespace: PostgresWorker.namespace(directory))
             try PostgresWorker.prepare(directory: directory, url: cluster.url)
-            let workers = try (0..<2).map { try PostgresWorker(directory: directory, url: cluster.url, worker: $0, saves: 500, seed: 9, toleratesUnavailable: true) }
+            let workers = try (0..<2).map { try PostgresWorker(directory: directory, url: cluster.url, worker: $0, saves: 200, seed: 9, toleratesUnavailable: true) }
             for worker in workers { try #require(worker.read { $0 == "ready" }) }
             for worker in workers { worker.send("go") }
-            // Each worker goes on after a dropped save. Five times, every 60 of worker 0's lines, every
+            // Each worker goes on after a dropped save. Five times, every 30 of worker 0's lines, every
             // client connection but psql's own is terminated (pg_terminate_backend waits until it is gone).
             let terminate = "SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
             let statuses = Mutex<[Int32]>([-1, -1]), terminated = Atomic<Int>(0)
@@ -85,14 +85,14 @@ struct PostgresFaultTests {
                 while let line = worker.next() {
                     if line.hasPrefix("unavailable ") { worker.send("go") }
                     count += 1
-                    if n == 0, count % 60 == 0, count <= 300 { terminated.add(Int((try? cluster.psql(terminate)) ?? "") ?? 0, ordering: .relaxed) }
+                    if n == 0, count % 30 == 0, count <= 150 { terminated.add(Int((try? cluster.psql(terminate)) ?? "") ?? 0, ordering: .relaxed) }
                 }
                 worker.process.waitUntilExit()
                 statuses.withLock { $0[n] = worker.process.terminationStatus }
             }
             #expect(statuses.withLock { $0 } == [0, 0])
             #expect(terminated.load(ordering: .relaxed) >= 5, "connections terminated: \(terminated.load(ordering: .relaxed))")
-            for worker in workers { #expect(worker.lines.last == "done 500") }
+            for worker in workers { #expect(worker.lines.last == "done 200") }
             let problems = try ConcurrentWorkload.check(try PostgresStore(configuration), lines: workers.map(\.lines))
             #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
         }

@@ -21,8 +21,9 @@ struct PostgresNetworkNamespaceTests {
             let urls = net.hostAddresses.map { "postgresql://strata:\(cluster.password)@\($0):\(cluster.port)/strata" }
             // Each worker reaches the server only through its own namespace's veth.
             let workers = try PostgresConcurrencyTests.runWorkers(
-                urls: urls, checkURL: cluster.url, saves: 500, seed: 64, launchers: net.names.map { ["/usr/sbin/ip", "netns", "exec", $0] })
-            #expect(workers.allSatisfy { $0.lines.last == "done 500" })
+                urls: urls, checkURL: cluster.url, saves: PostgresConcurrencyTests.savesPerWorker, seed: 64,
+                launchers: net.names.map { ["/usr/sbin/ip", "netns", "exec", $0] })
+            #expect(workers.allSatisfy { $0.lines.last == "done \(PostgresConcurrencyTests.savesPerWorker)" })
         }
     }
 }
