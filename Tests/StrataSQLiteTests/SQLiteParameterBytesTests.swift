@@ -15,12 +15,18 @@ struct SQLiteParameterBytesTests {
         String(repeating: "v", count: SQLiteParameterBytes.largest + 1), "c",
     ]
 
+    /// A new database in `dir` with table `t` of `columns` after the key `n`, and its INSERT.
+    static func table(_ columns: [String], in dir: URL) throws -> (SQLiteConnection, SQLiteStatement) {
+        let db = try SQLiteConnection(path: dir.appendingPathComponent("bytes.sqlite").path, create: true, busyTimeout: .seconds(5))
+        try db.execute("CREATE TABLE t (n INTEGER PRIMARY KEY, \(columns.joined(separator: ", ")))")
+        let names = ["n"] + columns.map { String($0.prefix { $0 != " " }) }
+        return (db, try db.prepare("INSERT INTO t (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"))
+    }
+
     @Test func storedAsBoundRunAfterRun() throws {
         let dir = try SQLiteFileTests.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let db = try SQLiteConnection(path: dir.appendingPathComponent("bytes.sqlite").path, create: true, busyTimeout: .seconds(5))
-        try db.execute("CREATE TABLE t (n INTEGER PRIMARY KEY, a TEXT, b BLOB, c TEXT)")
-        let insert = try db.prepare("INSERT INTO t (n, a, b, c) VALUES (?, ?, ?, ?)")
+        let (db, insert) = try Self.table(["a TEXT", "b BLOB", "c TEXT"], in: dir)
         for (n, text) in Self.texts.enumerated() {
             // The row statement's way (`bindRow`, `runRow`): every parameter bound again, bindings kept.
             try insert.bind(.integer(Int64(n)), at: 1)
@@ -42,9 +48,7 @@ struct SQLiteParameterBytesTests {
     @Test func aKeptBindingOutlivesItsString() throws {
         let dir = try SQLiteFileTests.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let db = try SQLiteConnection(path: dir.appendingPathComponent("kept.sqlite").path, create: true, busyTimeout: .seconds(5))
-        try db.execute("CREATE TABLE t (n INTEGER PRIMARY KEY, a TEXT)")
-        let insert = try db.prepare("INSERT INTO t (n, a) VALUES (?, ?)")
+        let (db, insert) = try Self.table(["a TEXT"], in: dir)
         // Bound from a string made and dropped in this scope; the next runs rebind only the key.
         do {
             let made = (0 ..< 40).map { String($0 % 10) }.joined()
