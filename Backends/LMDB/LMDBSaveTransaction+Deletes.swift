@@ -11,7 +11,7 @@ extension LMDBSaveTransaction {
         var requested: [SaveRuleRecord] = []
         for snapshot in snapshots {
             let id = snapshot.persistentIdentifier
-            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: layout.schema)
+            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: entities)
             let key = try SaveValidation.existingKey(id, of: entity, verb: "delete", storeIdentifier: storeIdentifier) { k in
                 try !isInserted(entity.index, k) && exists(entity.index, k)
             }

@@ -193,13 +193,10 @@ final class LMDBSaveTransaction {
     private func assignKeys<S: DataStoreSnapshot>(_ snapshots: [S], firstKeys: [String: Int64]) throws {
         remap.reserveCapacity(snapshots.count)
         var next = firstInserted
-        // Read once: inside the loop's closure `layout.schema` was copied (and destroyed) per
-        // inserted record (limit: Benchmarks/Thresholds/lmdb-insert.txt).
-        let schema = layout.schema
         try snapshots.withUnsafeBufferPointer { snapshots in
             for n in snapshots.indices {
                 let id = snapshots[n].persistentIdentifier
-                let entity = try SaveValidation.entity(of: id, given: snapshots[n].entity, in: schema)
+                let entity = try SaveValidation.entity(of: id, given: snapshots[n].entity, in: entities)
                 if !firstKeys.isEmpty, temporaries[entity.index].isEmpty, let chosen = firstKeys[entity.name] {
                     // The entity's first insert takes the key the request chooses (`SaveRequest.firstKeys`):
                     // every key from `firstInserted` on is still this save's, the keys skipped nobody's.
@@ -261,7 +258,7 @@ final class LMDBSaveTransaction {
     private func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
         writes.reserveCapacity(request.inserted.count + request.updated.count)
         for (n, snapshot) in request.inserted.enumerated() {
-            let entity = try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: layout.schema)
+            let entity = try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: entities)
             let attributes = snapshot.attributeValues
             try SaveValidation.checkValues(attributes, snapshot.relationshipValues, of: entity, identifier: snapshot.persistentIdentifier)
             let sent = try links(snapshot, entity)
@@ -273,7 +270,7 @@ final class LMDBSaveTransaction {
         let alone = request.updated.count == 1
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
-            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: layout.schema)
+            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: entities)
             let key = try SaveValidation.updatedKey(id, of: entity, storeIdentifier: storeIdentifier, seen: &seen, alone: alone) { k in
                 try !isInserted(entity.index, k) && load(entity.index, k) != nil
             }

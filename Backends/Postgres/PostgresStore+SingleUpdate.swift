@@ -144,7 +144,7 @@ extension PostgresStore {
         let snapshot = request.updated[0]
         let id = snapshot.persistentIdentifier
         guard !id.isTemporary, id.storeIdentifier == identifier,
-              let entity = try? SaveValidation.entity(of: id, given: snapshot.entity, in: schema),
+              let entity = try? SaveValidation.entity(of: id, given: snapshot.entity, in: mapping.schema.entities),
               let sql = (configuration.recordsHistory ? singleUpdateRecordingStatements : singleUpdateStatements)[entity.index],
               (try? SaveValidation.checkValues(snapshot.attributeValues, snapshot.relationshipValues, of: entity, identifier: id)) != nil
         else { return nil }

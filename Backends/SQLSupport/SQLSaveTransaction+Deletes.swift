@@ -15,7 +15,7 @@ extension SQLSaveTransaction {
         var requested: [Key] = []
         for snapshot in snapshots {
             let id = snapshot.persistentIdentifier
-            let entity = try self.entity(of: id, given: snapshot.entity)
+            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: entities)
             let key = try SaveValidation.existingKey(id, of: entity, verb: "delete", storeIdentifier: storeIdentifier) { k in
                 guard !isInserted(Key(entity: entity.index, key: k)) else { return false }
                 if let stored { return stored[entity.index].contains(k) }
@@ -54,7 +54,7 @@ extension SQLSaveTransaction {
         var asked = [[Int64]](repeating: [], count: entities.count)
         for (id, given) in snapshots {
             guard !id.isTemporary, id.storeIdentifier == storeIdentifier,
-                  let entity = try? SaveValidation.entity(of: id, given: given, in: schema) else { continue }
+                  let entity = try? SaveValidation.entity(of: id, given: given, in: entities) else { continue }
             asked[entity.index].append(id.primaryKey)
         }
         var stored = [Set<Int64>](repeating: [], count: entities.count)

@@ -35,14 +35,6 @@ import Foundation
     /// copy retains each of its stored references: measured at about 130 instructions, three
     /// times per inserted record when every use went through `schema`).
     @inlinable package var entities: [EntitySchema] { mapping.schema.entities }
-
-    /// `SaveValidation.entity`: the snapshot's entity when it is this schema's (the usual case,
-    /// answered here without copying the schema), the core's check otherwise.
-    @inlinable package func entity(of id: PersistentIdentifier, given: EntitySchema) throws -> EntitySchema {
-        let entities = self.entities
-        if given.index < entities.count, entities[given.index] === given, given.name == id.entityName { return given }
-        return try SaveValidation.entity(of: id, given: given, in: schema)
-    }
     /// An identifier as the dialect quotes it.
     @inlinable package func q(_ name: String) -> String { Dialect.quote(name) }
     /// The `index`-th parameter's placeholder, counted from 1.
@@ -169,7 +161,7 @@ import Foundation
         try inserted.withUnsafeBufferPointer { inserted in
             for n in inserted.indices {
                 let id = inserted[n].persistentIdentifier
-                let entity = try self.entity(of: id, given: inserted[n].entity)
+                let entity = try SaveValidation.entity(of: id, given: inserted[n].entity, in: entities)
                 // The entity's first insert: the next free key, or the key the request chooses (`SaveRequest.firstKeys`).
                 let next = try nextKeys[entity.index] ?? SaveValidation.firstKey(of: entity, next: firstFreeKey(entity), chosen: firstKeys.isEmpty ? nil : firstKeys[entity.name])
                 try SaveValidation.assignKey(n, of: inserted, entity: entity, next: next, remapping: &remap) { records.id(entity.name, $0) }
@@ -242,7 +234,7 @@ import Foundation
     @inlinable package func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
         for n in request.inserted.indices {
             let id = request.inserted[n].persistentIdentifier
-            let entity = try self.entity(of: id, given: request.inserted[n].entity)
+            let entity = try SaveValidation.entity(of: id, given: request.inserted[n].entity, in: entities)
             let attributes = request.inserted[n].attributeValues, relationships = request.inserted[n].relationshipValues
             try SaveValidation.checkValues(attributes, relationships, of: entity, identifier: id)
             let key = remap.permanentIdentifiers[n].primaryKey
@@ -257,7 +249,7 @@ import Foundation
         }
         for snapshot in request.updated {
             let id = snapshot.persistentIdentifier
-            let entity = try self.entity(of: id, given: snapshot.entity)
+            let entity = try SaveValidation.entity(of: id, given: snapshot.entity, in: entities)
             let stored = storedTargets.count
             var changed: [Int] = []
             let key = try SaveValidation.updatedKey(id, of: entity, storeIdentifier: storeIdentifier, seen: &seen, alone: alone) { k in

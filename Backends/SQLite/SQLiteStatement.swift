@@ -8,6 +8,13 @@ final class SQLiteStatement {
     let handle: OpaquePointer
     unowned let connection: SQLiteConnection
     let sql: String
+    /// The bytes of the text and blob parameters, bound static from here (`SQLiteParameterBytes`).
+    /// One thread at a time uses a statement, its connection's, and no access overlaps another.
+    #if STRATA_INTERNAL_CHECKS
+    private var lent = SQLiteParameterBytes()
+    #else
+    @exclusivity(unchecked) private var lent = SQLiteParameterBytes()
+    #endif
 
     init(_ handle: OpaquePointer, connection: SQLiteConnection, sql: String) {
         self.handle = handle
@@ -47,18 +54,19 @@ final class SQLiteStatement {
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
         case .text(let s):
-            // Native strings lend their UTF-8 bytes directly; the explicit length keeps any NUL.
-            if let done = s.utf8.withContiguousStorageIfAvailable({ buffer in
-                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
-                    sqlite3_bind_text(handle, index, $0, Int32(buffer.count), strata_sqlite_transient())
-                }
-            }), s.utf8.count > 0 {
-                rc = done
+            // Native strings lend their UTF-8 bytes, copied into the parameter's own buffer and bound
+            // static; the explicit length keeps any NUL. Others, and long values, SQLite copies.
+            if let held = s.utf8.withContiguousStorageIfAvailable({ lent.bind(UnsafeRawBufferPointer($0), at: index, text: true, in: handle) }), let held {
+                rc = held
             } else {
                 rc = sqlite3_bind_text(handle, index, s, Int32(s.utf8.count), strata_sqlite_transient())
             }
         case .blob(let d):
-            rc = d.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), strata_sqlite_transient()) }
+            if let held = d.withUnsafeBytes({ lent.bind($0, at: index, text: false, in: handle) }) {
+                rc = held
+            } else {
+                rc = d.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), strata_sqlite_transient()) }
+            }
         }
         guard rc == SQLITE_OK else { throw SQLiteError(code: rc, message: String(cString: sqlite3_errmsg(connection.handle)), sql: sql) }
     }

@@ -96,7 +96,7 @@ struct SaveTransaction {
     // MARK: Identifiers
 
     private func entity(of snapshot: DefaultSnapshot) throws -> EntitySchema {
-        try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: schema)
+        try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: entities)
     }
 
     private mutating func assignIdentifiers(_ inserted: [DefaultSnapshot]) throws {
@@ -117,7 +117,7 @@ struct SaveTransaction {
     private mutating func chooseFirstKeys(_ inserted: [DefaultSnapshot], _ firstKeys: [String: Int64]) throws {
         var seen = Set<Int>()
         for snapshot in inserted {
-            let entity = try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: schema)
+            let entity = try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: entities)
             guard seen.insert(entity.index).inserted, let chosen = firstKeys[entity.name] else { continue }
             let key = try SaveValidation.firstKey(of: entity, next: base.tables[entity.index].nextPrimaryKey, chosen: chosen)
             base.tables[entity.index].nextPrimaryKey = key
@@ -145,7 +145,7 @@ struct SaveTransaction {
     private func insertedEntity(_ inserted: UnsafeBufferPointer<DefaultSnapshot>, _ n: Int) throws -> EntitySchema {
         let given = inserted[n].entity
         if given.index < entities.count, entities[given.index] === given, inserted[n].persistentIdentifier.entityName == given.name { return given }
-        return try SaveValidation.entity(of: inserted[n].persistentIdentifier, given: given, in: schema)
+        return try SaveValidation.entity(of: inserted[n].persistentIdentifier, given: given, in: entities)
     }
 
     /// The identifier the client knows a record by: temporary for a record inserted in this save.

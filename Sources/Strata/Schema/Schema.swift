@@ -72,10 +72,13 @@ public struct Schema: Sendable, Hashable, Codable {
 
     /// The entity with this name, or an `unknownEntity` error that says which names exist.
     public func requireEntity(_ name: String) throws -> EntitySchema {
-        guard let e = entity(named: name) else {
-            throw StrataError(.unknownEntity, "The schema has no entity '\(name)'; known: \(entities.map(\.name).joined(separator: ", ")).", entity: name)
-        }
+        guard let e = entity(named: name) else { throw Self.unknownEntity(name, among: entities) }
         return e
+    }
+
+    /// The error for an entity name none of `entities` has, listing the names that exist.
+    static func unknownEntity(_ name: String, among entities: [EntitySchema]) -> StrataError {
+        StrataError(.unknownEntity, "The schema has no entity '\(name)'; known: \(entities.map(\.name).joined(separator: ", ")).", entity: name)
     }
 
     /// Equal when the declarations are equal.

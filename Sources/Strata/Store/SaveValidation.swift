@@ -7,11 +7,39 @@
 public enum SaveValidation {
     /// The store's entity for a snapshot: its identifier's entity, which must be the snapshot's.
     ///
+    /// `entities` is the store schema's `Schema.entities`: a save asks once or more per record, and
+    /// passing the whole `Schema` made callers copy it (a retain and release of each of its stored
+    /// references) per call. The usual answer, the snapshot's own entity when it is this schema's, is
+    /// inlined into the caller; anything else takes `entity(named:given:in:)`.
+    ///
     /// - Throws: `unknownEntity`, or `schemaMismatch` for a snapshot built from another schema.
-    public static func entity(of identifier: PersistentIdentifier, given: EntitySchema, in schema: Schema) throws -> EntitySchema {
-        let entities = schema.entities
+    @inlinable
+    public static func entity(of identifier: PersistentIdentifier, given: EntitySchema, in entities: [EntitySchema]) throws -> EntitySchema {
         if given.index < entities.count, entities[given.index] === given, given.name == identifier.entityName { return given }
-        let entity = try schema.requireEntity(identifier.entityName)
+        return try entity(named: identifier, given: given, in: entities)
+    }
+
+    /// `entity(of:given:in:)` given the whole schema.
+    ///
+    /// - Throws: `unknownEntity`, or `schemaMismatch` for a snapshot built from another schema.
+    @inlinable
+    public static func entity(of identifier: PersistentIdentifier, given: EntitySchema, in schema: Schema) throws -> EntitySchema {
+        try entity(of: identifier, given: given, in: schema.entities)
+    }
+
+    /// The entity `identifier` names when the snapshot's is not this schema's own: the same
+    /// declaration from an equal schema (found at its index first), or an error.
+    @usableFromInline
+    static func entity(named identifier: PersistentIdentifier, given: EntitySchema, in entities: [EntitySchema]) throws -> EntitySchema {
+        let name = identifier.entityName
+        let entity: EntitySchema
+        if given.index < entities.count, entities[given.index].name == name {
+            entity = entities[given.index]
+        } else if let named = entities.first(where: { $0.name == name }) {
+            entity = named
+        } else {
+            throw Schema.unknownEntity(name, among: entities)
+        }
         guard given === entity || given.declaration == entity.declaration else {
             throw StrataError(.schemaMismatch, "A snapshot of '\(entity.name)' was built with another schema's entity; build it from this store's schema.", entity: entity.name, identifiers: [identifier])
         }
