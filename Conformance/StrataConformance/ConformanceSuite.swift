@@ -111,7 +111,13 @@ public enum ConformanceSuite {
         var context: CaseContext?
         defer {
             context?.close()
-            for dir in [directory] + (context?.otherDirectories ?? []) { factory.destroy(dir) }
+            // The suite made these directories, so it removes them too, whatever `destroy` left
+            // (a server or in-memory store keeps nothing in them; a factory's own `destroy` need
+            // not delete the folder).
+            for dir in [directory] + (context?.otherDirectories ?? []) {
+                factory.destroy(dir)
+                try? FileManager.default.removeItem(at: dir)
+            }
         }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -16,7 +16,9 @@ import Synchronization
 public struct StoreFactory<Store: DataStore>: Sendable {
     /// A configuration that opens the store kept in `directory`.
     public var configuration: @Sendable (_ directory: URL, _ schema: Schema) -> Store.Configuration
-    /// Removes what a store left in `directory` after a case; the default deletes the directory.
+    /// Removes what a store left in `directory` after a case, or elsewhere for it (a server's
+    /// namespace, an in-memory store's name); the default deletes the directory. The suite deletes
+    /// the directory itself afterwards, so a `destroy` for a store kept elsewhere need not.
     public var destroy: @Sendable (_ directory: URL) -> Void
 
     /// Which factory this is, for the suite's record of the cases run on it in this process

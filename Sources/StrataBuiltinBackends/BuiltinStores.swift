@@ -25,8 +25,12 @@ public enum BuiltinStores {
     public static let csv = StoreFactory<CSVStore> { dir, schema in CSVStoreConfiguration(folder: dir.appendingPathComponent("store"), schema: schema, lockWait: .seconds(5)) }
     /// `store.xml` and its journal.
     public static let xml = StoreFactory<XMLStore> { dir, schema in XMLStoreConfiguration(url: dir.appendingPathComponent("store.xml"), schema: schema, lockWait: .seconds(5)) }
-    /// An in-process store named after the folder; destroying it forgets the store.
-    public static let memory = StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { MemoryStore.destroy(name: $0.path) }
+    /// An in-process store named after the folder; destroying it forgets the store and removes the
+    /// folder (which the store never writes into, but a caller may have made).
+    public static let memory = StoreFactory<MemoryStore> { dir, schema in MemoryStoreConfiguration(name: dir.path, schema: schema) } destroy: { dir in
+        MemoryStore.destroy(name: dir.path)
+        try? FileManager.default.removeItem(at: dir)
+    }
 
     /// A PostgreSQL store: one namespace per folder (its path hashed) on the server
     /// `STRATA_POSTGRES_URL` names, else the one libpq's `PG*` variables name; or the namespace a

@@ -29,6 +29,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Run only this step inside strata_measure, for callgrind (every step still runs); 'all' runs each step inside it (make perfcheck).") var step: String?
     @Flag(help: "With --step and --baseline: measure only the baseline (skip the backend).") var baselineOnly = false
     @Flag(help: "Open the stores with recordsHistory, so every save also records its history transaction (what recording costs: compare with a run without).") var history = false
+    @Flag(help: "Measure what recording history costs: each of --runs rounds runs the workload with history off and with it on (alternating which goes first) and the table gives each step's medians and cost, the median of the rounds' time-with ÷ time-without (docs/history.md, \"Cost\").") var historyCost = false
     @Option(help: "What a returned save must survive: powerLoss (every persistent backend's default) or processCrash (SQLite synchronous = NORMAL, LMDB MDB_NOMETASYNC; the raw baseline runs at the same level).") var durability: SaveDurability = .powerLoss
 
     static let steps = MeasuredStep.names
@@ -38,6 +39,9 @@ struct BenchCommand: ParsableCommand {
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1.") }
         if let step, !Self.steps.contains(step), step != MeasuredStep.all { throw ValidationError("Unknown step '\(step)'. Steps: \(Self.steps.joined(separator: ", ")).") }
         if baselineOnly, !baseline { throw ValidationError("--baseline-only needs --baseline.") }
+        if historyCost, history || baseline || step != nil {
+            throw ValidationError("--history-cost runs both sides itself and times every step plainly: leave out --history, --baseline and --step.")
+        }
         let levels = BenchDurability.levels(of: backend)
         if backend == "postgres", durability != .powerLoss {
             throw ValidationError("The postgres backend's durability is its server's (fsync, synchronous_commit), not the client's: the figures say which level the server gives.")
@@ -53,6 +57,7 @@ struct BenchCommand: ParsableCommand {
         FileHandle.standardError.write(Data("note: this is a debug build; figures are only meaningful with `swift run -c release strata bench`.\n".utf8))
         #endif
         let chosen = try BuiltinBackend.named(backend)
+        if historyCost { return try printHistoryCost(of: chosen) }
         let raw = try baseline ? chosen.baseline ?? { throw ValidationError("The \(chosen.name) backend has no raw engine baseline.") }() : nil
         var reports: [WorkloadReport] = []
         for _ in 0..<runs {
@@ -74,6 +79,28 @@ struct BenchCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        }
+    }
+
+    /// Runs `runs` rounds of the workload with history off and on, the side that goes first
+    /// alternating from round to round, and prints their comparison.
+    private func printHistoryCost(of chosen: BuiltinBackend) throws {
+        var off: [WorkloadReport] = []
+        var on: [WorkloadReport] = []
+        for round in 0..<runs {
+            for recording in round.isMultiple(of: 2) ? [false, true] : [true, false] {
+                var report = try chosen.bench(records, nil, durability, recording)
+                if chosen.name == "postgres" { report.durability = PostgresBaseline.serverDurability }
+                if recording { on.append(report) } else { off.append(report) }
+            }
+        }
+        let comparison = HistoryCostReport(off: off, on: on)
+        switch format {
+        case .text: print(comparison.table)
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(comparison), as: UTF8.self))
         }
     }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// WWDC24's JSON store (Examples/CustomStore) through `ModelContainer` and `ModelContext`, as
 /// SwiftData code uses a custom store.
-@Suite struct CustomStoreContainerTests {
+@Suite final class CustomStoreContainerTests {
     let directory: URL
     let fileURL: URL
 
@@ -14,6 +14,8 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         fileURL = directory.appendingPathComponent("trips.json")
     }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     func container() throws -> ModelContainer {
         try ModelContainer(for: Trip.self, configurations: JSONStoreConfiguration(name: "trips", fileURL: fileURL))

@@ -74,6 +74,51 @@ struct BenchTests {
         #expect(lines.contains { $0.hasPrefix("filter") && $0.hasSuffix("speed ×0.50") }, "no goal, none shown: \(report.table)")
     }
 
+    /// History's cost is the median of each round's own ratio, rates turned into times, not the
+    /// ratio of the two sides' medians; insert and update-one are held to 1.3×.
+    @Test func historyCostIsTheMedianOfEachRoundsRatio() {
+        func run(_ insert: Double, _ update: Double) -> WorkloadReport {
+            WorkloadReport(
+                backend: "x", records: 1_000,
+                steps: ["insert": .init(value: insert, unit: "records/s"), "update-one": .init(value: update, unit: "ms (median)"), "size": .init(value: 100, unit: "bytes")],
+                order: ["insert", "update-one", "size"], version: "0", machine: .current, baseline: nil)
+        }
+        // Rounds drift: off 1.0/2.0/4.0 ms, on 1.2/2.8/4.4 ms → ratios 1.2, 1.4, 1.1 → median 1.2,
+        // where the medians' ratio would be 2.8 / 2.0 = 1.4.
+        let off = [run(100, 1.0), run(50, 2.0), run(25, 4.0)]
+        let on = [run(80, 1.2), run(40, 2.8), run(20, 4.4)]
+        let report = HistoryCostReport(off: off, on: on)
+        #expect(report.rounds == 3)
+        #expect(abs((report.cost["update-one"] ?? 0) - 1.2) < 1e-9)
+        #expect(abs((report.cost["insert"] ?? 0) - 1.25) < 1e-9)  // 100/80, 50/40, 25/20
+        #expect(report.cost["size"] == 1)
+        #expect(report.off["update-one"]?.value == 2.0 && report.on["update-one"]?.value == 2.8)
+        let lines = report.table.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("update-one") && $0.hasSuffix("×1.20   limit ×1.30 met") }, "\(report.table)")
+        #expect(lines.contains { $0.hasPrefix("size") && $0.hasSuffix("×1.00") }, "no limit, none shown: \(report.table)")
+        let over = HistoryCostReport(off: [run(100, 1.0)], on: [run(100, 1.5)])
+        #expect(over.table.contains("×1.50   limit ×1.30 not met"), "\(over.table)")
+    }
+
+    /// `--history-cost` runs both sides in this process and prints their comparison; it refuses
+    /// the flags that would measure something else.
+    @Test func historyCostRunsBothSidesInOneRun() throws {
+        // The memory backend: the cheapest run of the workload (this is the tool's plumbing; what
+        // history costs each backend is measured in release builds, docs/history.md "Cost").
+        let run = try ChildProcess.run(BuiltProducts.strata, ["bench", "--backend", "memory", "--records", "1000", "--runs", "2", "--history-cost", "--format", "json"], errors: .discarded)
+        #expect(run.status == 0)
+        let report = try JSONDecoder().decode(HistoryCostReport.self, from: Data(run.output.utf8))
+        #expect(report.rounds == 2 && report.backend == "memory" && report.durability == nil)
+        for step in ["insert", "update-one", "update-batch", "cascade-delete"] {
+            let cost = try #require(report.cost[step], "no cost for \(step)")
+            #expect(cost > 0 && cost.isFinite, "\(step): \(cost)")
+            #expect(report.off[step] != nil && report.on[step] != nil, "\(step): a side is missing")
+        }
+        for extra in [["--history"], ["--baseline"], ["--step", "insert"]] {
+            #expect(try Self.bench(["--backend", "sqlite", "--records", "1000", "--history-cost"] + extra).status != 0, "\(extra)")
+        }
+    }
+
     @Test func aLevelTheBackendLacksIsRefusedAndMemoryHasNone() throws {
         #expect(try Self.bench(["--backend", "json", "--records", "1000", "--durability", "processCrash"]).status != 0)
         let memory = try Self.bench(["--backend", "memory", "--records", "1000"])
