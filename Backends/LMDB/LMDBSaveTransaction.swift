@@ -66,15 +66,15 @@ final class LMDBSaveTransaction {
     @exclusivity(unchecked)
     #endif
     var inserted: [[LMDBRecord?]]
-    /// Per entity without to-many relationships, the to-ones each insert sent, by `key -
-    /// firstInserted`: the inserted record's own array, shared (a later change to the record
-    /// copies it, so this stays what was sent). Kept beside the writes, not in them: a bigger
-    /// `Write` cost every update (limit: Benchmarks/Thresholds/lmdb-update-batch.txt); made
-    /// only by a save that inserts, at its final size.
+    /// The to-ones each insert of an entity without to-many relationships sent, by its position
+    /// in `writes` (empty for other inserts): the inserted record's own array, shared (a later
+    /// change to the record copies it, so this stays what was sent). Kept beside the writes, not in
+    /// them: a bigger `Write` cost every update (limit: Benchmarks/Thresholds/lmdb-update-batch.txt);
+    /// one allocation, made only by a save that inserts.
     #if !STRATA_INTERNAL_CHECKS
     @exclusivity(unchecked)
     #endif
-    var sentToOne: [[[Int64?]]] = []
+    var sentToOne: [[Int64?]] = []
     #if !STRATA_INTERNAL_CHECKS
     @exclusivity(unchecked)
     #endif
@@ -154,7 +154,7 @@ final class LMDBSaveTransaction {
     func sentLink(_ w: Write, _ r: Int) -> Link {
         guard w.sent.isEmpty else { return w.sent[r] }
         let e = w.entity.index
-        return .one(sentToOne[e][Int(w.key - firstInserted[e])][r])
+        return .one(sentToOne[insertWrites[e][Int(w.key - firstInserted[e])]][r])
     }
 
     /// The identifier the client knows a record by: temporary for one this save inserts.
@@ -303,13 +303,7 @@ final class LMDBSaveTransaction {
 
     private func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
         writes.reserveCapacity(request.inserted.count + request.updated.count)
-        if !request.inserted.isEmpty {
-            sentToOne = entities.map { entity in
-                var sent: [[Int64?]] = []
-                if !hasToMany[entity.index] { sent.reserveCapacity(temporaries[entity.index].count) }
-                return sent
-            }
-        }
+        sentToOne.reserveCapacity(request.inserted.count)
         for (n, snapshot) in request.inserted.enumerated() {
             let entity = try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: entities)
             let attributes = snapshot.attributeValues
@@ -320,13 +314,14 @@ final class LMDBSaveTransaction {
                 let sent = try links(snapshot, entity)
                 inserted[entity.index].append(LMDBRecord(attributes: attributes, toOne: toOnes(sent)))
                 writes.append(Write(entity: entity, key: key, isInsert: true, sent: sent, stored: []))
+                sentToOne.append([])
             } else {
                 // No to-many: the to-ones go straight into the record's array, which the write
                 // shares instead of keeping a `[Link]` of its own (one heap block fewer per record;
                 // limit: Benchmarks/Thresholds/lmdb-insert.txt).
                 let toOne = try toOnes(snapshot, entity)
                 inserted[entity.index].append(LMDBRecord(attributes: attributes, toOne: toOne))
-                sentToOne[entity.index].append(toOne)
+                sentToOne.append(toOne)
                 writes.append(Write(entity: entity, key: key, isInsert: true, sent: [], stored: []))
             }
         }
