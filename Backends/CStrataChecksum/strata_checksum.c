@@ -1,7 +1,7 @@
 // CRC32C: the SSE4.2 `crc32` instruction, enabled for two functions only with
-// `__attribute__((target("sse4.2")))` and chosen at run time with `__builtin_cpu_supports`, so the
-// library needs no `-msse4.2` (no unsafe flag: it must build as a version dependency) and still runs
-// on a CPU without it, through the table below.
+// `__attribute__((target("sse4.2")))` and chosen once, while the program loads, with
+// `__builtin_cpu_supports`, so the library needs no `-msse4.2` (no unsafe flag: it must build as a
+// version dependency) and still runs on a CPU without it, through the table below.
 #include "strata_checksum.h"
 
 #include <string.h>

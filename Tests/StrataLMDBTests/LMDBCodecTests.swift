@@ -200,6 +200,7 @@ struct LMDBCodecTests {
             for key: Int64 in [0, 7, -1, 0x0102_0304_0506_0708] {
                 let keyed = Self.referenceCRC32C(withUnsafeBytes(of: key.littleEndian, Array.init) + Array(slice))
                 #expect(LMDBRecordCodec.crc32c(slice, key: key) == keyed, "\(count) bytes at \(start), key \(key)")
+                #expect(strata_crc32c_keyed_portable(UInt64(bitPattern: key), slice.baseAddress, count) == keyed, "\(count) bytes at \(start), key \(key), table")
             }
         }
         #expect(LMDBRecordCodec.crc32c(UnsafeRawBufferPointer(start: nil, count: 0), key: 3) == Self.referenceCRC32C(withUnsafeBytes(of: Int64(3).littleEndian, Array.init)))
