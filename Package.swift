@@ -51,7 +51,10 @@ let package = Package(
         .target(name: "StrataJSON", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/JSON"),
         .target(name: "StrataCSV", dependencies: ["Strata", "StrataFileSupport"], path: "Backends/CSV"),
         .systemLibrary(name: "CLMDB", path: "Backends/CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
-        .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB", "StrataFileSupport"], path: "Backends/LMDB", swiftSettings: internalChecks),
+        // CRC32C for the LMDB record checksum (record version 3, docs/formats/lmdb.md): the CPU's
+        // `crc32` instruction enabled per function and chosen at run time, a table otherwise; no flags.
+        .target(name: "CStrataChecksum", path: "Backends/CStrataChecksum"),
+        .target(name: "StrataLMDB", dependencies: ["Strata", "CLMDB", "CStrataChecksum", "StrataFileSupport"], path: "Backends/LMDB", swiftSettings: internalChecks),
         .systemLibrary(name: "CLibXML2", path: "Backends/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .target(name: "StrataXML", dependencies: ["Strata", "StrataFileSupport", "CLibXML2"], path: "Backends/XML", swiftSettings: internalChecks),
         .systemLibrary(name: "CLibPQ", path: "Backends/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -140,7 +143,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StrataLMDBTests",
-            dependencies: ["Strata", "StrataLMDB", "StrataConformance", "StrataTestSupport"],
+            dependencies: ["Strata", "StrataLMDB", "CStrataChecksum", "StrataConformance", "StrataTestSupport"],
             path: "Tests/StrataLMDBTests"
         ),
         .testTarget(

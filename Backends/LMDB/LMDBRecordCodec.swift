@@ -1,3 +1,4 @@
+import CStrataChecksum
 import Foundation
 @_spi(StrataEngine) import Strata
 
@@ -10,9 +11,9 @@ struct LMDBRecord: Equatable {
     var toOne: [Int64?]
 }
 
-/// The record encoding, version 2 (`docs/formats/lmdb.md`):
+/// The record encoding, version 3 (`docs/formats/lmdb.md`):
 ///
-///     version (1 byte) · checksum (4 bytes, little-endian, over the record's key and everything after it) ·
+///     version (1 byte) · checksum (4 bytes, little-endian: CRC32C of the record's key and everything after it) ·
 ///     each attribute: a tag byte and its payload · each to-one: 0, or 1 and the key (8 bytes)
 ///
 /// Tags: 0 nil, 1 false, 2 true, 3 int, 4 double, 5 string, 6 date, 7 data, 8 uuid, 9 url. Integers,
@@ -22,8 +23,10 @@ struct LMDBRecord: Equatable {
 /// tag against it and the checksum against the bytes, so damage is `corruptStore`, never a crash.
 enum LMDBRecordCodec {
     /// The version written. Version 1 (read still) checksummed the bytes alone, so a record whose
-    /// key was damaged read as another record; version 2 seeds the checksum with the key.
-    static let version: UInt8 = 2
+    /// key was damaged read as another record; version 2 (read still) seeds the checksum with the
+    /// key; version 3 is version 2 with CRC32C (`crc32c(_:key:)`) in place of the multiply-xorshift
+    /// hash, a third of its cost per record read with the CPU's `crc32` instruction.
+    static let version: UInt8 = 3
 
     /// The encoded size of `record`, so a save can reserve the bytes in the page (`MDB_RESERVE`).
     static func encodedSize(_ record: LMDBRecord, _ entity: EntitySchema) -> Int {
@@ -78,7 +81,7 @@ enum LMDBRecordCodec {
             if let k = record.toOne[r] { writer.fixed(1, UInt64(bitPattern: k)) } else { writer.byte(0) }
         }
         precondition(writer.p == out.count, "encodedSize and encode disagree")
-        let sum = checksum(UnsafeRawBufferPointer(rebasing: out[5...]), key: key)
+        let sum = crc32c(UnsafeRawBufferPointer(rebasing: out[5...]), key: key)
         out.storeBytes(of: sum.littleEndian, toByteOffset: 1, as: UInt32.self)
     }
 
@@ -124,10 +127,32 @@ enum LMDBRecordCodec {
         }
     }
 
-    /// A fast 32-bit checksum over 8-byte words (multiply-xorshift), enough to catch damaged bytes;
-    /// with `key` (record version 2) the key is its first word, so a record moved to another key fails.
+    /// The checksum of a version-3 record stored under `key`: CRC32C (Castagnoli) of the key's 8
+    /// bytes, little-endian, then `bytes` (everything after the checksum). The C helper
+    /// (`CStrataChecksum`) uses the CPU's `crc32` instruction where it has one, chosen at run time,
+    /// and a table otherwise (limit: Benchmarks/Thresholds/lmdb-scan.txt).
+    @inline(__always)
+    static func crc32c(_ bytes: UnsafeRawBufferPointer, key: Int64) -> UInt32 {
+        strata_crc32c_keyed(UInt64(bitPattern: key), bytes.baseAddress, bytes.count)
+    }
+
+    /// The checksum a record of `version` (1, 2 or 3) stores, over `bytes` (everything after the
+    /// checksum), or `nil` for another version.
+    @inline(__always)
+    static func checksum(version: UInt8, _ bytes: UnsafeRawBufferPointer, key: Int64) -> UInt32? {
+        switch version {
+        case 3: crc32c(bytes, key: key)
+        case 2: checksum(bytes, key: key)
+        case 1: checksum(bytes, key: nil)
+        default: nil
+        }
+    }
+
+    /// The checksum of record versions 1 and 2, which still read: a 32-bit multiply-xorshift hash
+    /// over 8-byte words; with `key` (version 2) the key is its first word, so a record moved to
+    /// another key fails.
     ///
-    /// Every scanned or fetched record pays it (docs/formats/lmdb.md defines the value; limit:
+    /// Every scanned or fetched record of those versions pays it (docs/formats/lmdb.md defines the value; limit:
     /// Benchmarks/Thresholds/lmdb-scan.txt): the words are read with wrapping arithmetic and no
     /// overflow checks, and the last 1–7 bytes with one load that ends at the last byte, shifted
     /// (the same value as composing them little-endian byte by byte, at an eighth of the cost);
@@ -196,10 +221,12 @@ enum LMDBRecordCodec {
     @inline(__always)
     private static func checkSum(_ bytes: UnsafeRawBufferPointer, key: Int64) throws(Malformed) {
         guard bytes.count >= 5 else { throw Malformed("\(bytes.count) bytes") }
-        // A newer Strata bumps the metadata's format too, so an unknown record version is damage.
-        guard bytes[0] == version || bytes[0] == 1 else { throw Malformed("record format \(bytes[0])") }
+        // An unknown record version is damage (docs/formats/lmdb.md, "Records").
+        guard let sum = checksum(version: bytes[0], UnsafeRawBufferPointer(rebasing: bytes[5...]), key: key) else {
+            throw Malformed("record format \(bytes[0])")
+        }
         let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
-        guard stored == checksum(UnsafeRawBufferPointer(rebasing: bytes[5...]), key: bytes[0] == 1 ? nil : key) else {
+        guard stored == sum else {
             throw Malformed("checksum mismatch: damaged, or stored under another key")
         }
     }
@@ -295,8 +322,16 @@ enum LMDBRecordCodec {
     @inline(__always)
     static func quickCheck(_ bytes: UnsafeRawBufferPointer, key: Int64, steps: UnsafeBufferPointer<UInt16>, toOnes: Int) -> Int? {
         let n = bytes.count
-        guard n >= 5, let base = bytes.baseAddress, base.load(as: UInt8.self) == version else { return nil }
-        guard UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 1, as: UInt32.self)) == checksum(UnsafeRawBufferPointer(start: base + 5, count: n &- 5), key: key) else { return nil }
+        guard n >= 5, let base = bytes.baseAddress else { return nil }
+        // Version 3 (what saves write) and 2 (written before it); version 1 goes to the full check.
+        let body = UnsafeRawBufferPointer(start: base + 5, count: n &- 5)
+        let sum: UInt32
+        switch base.load(as: UInt8.self) {
+        case version: sum = crc32c(body, key: key)
+        case 2: sum = checksum(body, key: key)
+        default: return nil
+        }
+        guard UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 1, as: UInt32.self)) == sum else { return nil }
         var p = 5
         for step in steps {
             guard p < n else { return nil }

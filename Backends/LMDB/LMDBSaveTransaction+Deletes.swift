@@ -72,7 +72,7 @@ extension LMDBSaveTransaction {
             if !refreshed.contains(k), let w = write(k) {
                 let same = entity.relationships.indices.allSatisfy { r in
                     let now = snapshot.relationshipValues[r].targets.map(\.primaryKey)
-                    let sent = w.sent[r].keys
+                    let sent = sentLink(w, r).keys
                     guard entity.relationshipIsToMany[r] && !entity.relationships[r].isOrdered else { return now == sent }
                     // A stored list has no duplicates: a count apart means different, without hashing `now`.
                     let sentSet = Set(sent)

@@ -13,7 +13,7 @@ extension LMDBSaveTransaction {
         if w.isInsert {
             // An insert was written with its own side; only the targets' sides change. (A switch,
             // not `Link.keys`, which allocates a one-element array per to-one.)
-            switch w.sent[r] {
+            switch sentLink(w, r) {
             case .one(nil): break
             case .one(let target?):
                 try requireExists(destination, target, w, r)
@@ -29,7 +29,7 @@ extension LMDBSaveTransaction {
             return
         }
         let stored = w.stored[r]
-        let sent = w.sent[r]
+        let sent = sentLink(w, r)
         guard stored != sent else { return }
         switch (stored, sent) {
         case (.one(let old), .one(let new)):

@@ -18,6 +18,8 @@ final class LMDBSaveTransaction {
         let entity: EntitySchema
         let key: Int64
         let isInsert: Bool
+        /// The relationships the request sent; empty for an insert of an entity without to-many
+        /// relationships, whose to-ones are in `sentToOne` (`sentLink(_:_:)` reads either).
         let sent: [Link]
         /// For an update, the relationships as stored before the save.
         var stored: [Link]
@@ -42,6 +44,8 @@ final class LMDBSaveTransaction {
     let records: LMDBRecords
     let storeIdentifier: String
     let entities: [EntitySchema]
+    /// Whether each entity (by index) has a to-many relationship.
+    let hasToMany: [Bool]
 
     // The mutable state below is touched by one thread, inside one write transaction, and no
     // closure that changes it reads it back (`modify`'s bodies change only the record they are
@@ -62,6 +66,15 @@ final class LMDBSaveTransaction {
     @exclusivity(unchecked)
     #endif
     var inserted: [[LMDBRecord?]]
+    /// The to-ones each insert of an entity without to-many relationships sent, by its position
+    /// in `writes` (empty for other inserts): the inserted record's own array, shared (a later
+    /// change to the record copies it, so this stays what was sent). Kept beside the writes, not in
+    /// them: a bigger `Write` cost every update (limit: Benchmarks/Thresholds/lmdb-update-batch.txt);
+    /// one allocation, made only by a save that inserts.
+    #if !STRATA_INTERNAL_CHECKS
+    @exclusivity(unchecked)
+    #endif
+    var sentToOne: [[Int64?]] = []
     #if !STRATA_INTERNAL_CHECKS
     @exclusivity(unchecked)
     #endif
@@ -120,6 +133,7 @@ final class LMDBSaveTransaction {
         self.records = LMDBRecords(txn: txn, context: context)
         self.storeIdentifier = context.storeIdentifier
         self.entities = layout.schema.entities
+        self.hasToMany = context.hasToMany
         let meta = LMDBMeta(txn: txn, layout: layout, file: context.file)
         self.firstInserted = try entities.map { try meta.nextKey($0) }
         self.inserted = entities.map { _ in [] }
@@ -133,6 +147,14 @@ final class LMDBSaveTransaction {
     func isInserted(_ entity: Int, _ key: Int64) -> Bool {
         let first = firstInserted[entity]
         return key >= first && key - first < Int64(inserted[entity].count)
+    }
+
+    /// What write `w` sent for relationship `r`.
+    @inline(__always)
+    func sentLink(_ w: Write, _ r: Int) -> Link {
+        guard w.sent.isEmpty else { return w.sent[r] }
+        let e = w.entity.index
+        return .one(sentToOne[insertWrites[e][Int(w.key - firstInserted[e])]][r])
     }
 
     /// The identifier the client knows a record by: temporary for one this save inserts.
@@ -255,16 +277,53 @@ final class LMDBSaveTransaction {
         }
     }
 
+    /// The to-one targets of an entity without to-many relationships, resolved and checked as
+    /// `links` does (`SaveValidation.link` per relationship), in one allocation of the final size.
+    private func toOnes(_ snapshot: some DataStoreSnapshot, _ entity: EntitySchema) throws -> [Int64?] {
+        let source = snapshot.persistentIdentifier
+        let values = snapshot.relationshipValues
+        @inline(__always)
+        func target(_ r: Int) throws -> Int64? {
+            let link = try SaveValidation.link(values[r], of: entity, relationship: r, identifier: source) { target, r in
+                try resolve(target, r, of: entity, source: source, stored: nil)
+            }
+            if case .one(let k) = link { return k }
+            return nil
+        }
+        let count = entity.relationships.count
+        if count == 0 { return [] }
+        if count == 1 { return [try target(0)] }
+        return try [Int64?](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for r in 0..<count {
+                (buffer.baseAddress! + r).initialize(to: try target(r))
+                initialized = r + 1
+            }
+        }
+    }
+
     private func resolveWrites<S: DataStoreSnapshot>(_ request: SaveRequest<S>) throws {
         writes.reserveCapacity(request.inserted.count + request.updated.count)
+        sentToOne.reserveCapacity(request.inserted.count)
         for (n, snapshot) in request.inserted.enumerated() {
             let entity = try SaveValidation.entity(of: snapshot.persistentIdentifier, given: snapshot.entity, in: entities)
             let attributes = snapshot.attributeValues
             try SaveValidation.checkValues(attributes, snapshot.relationshipValues, of: entity, identifier: snapshot.persistentIdentifier)
-            let sent = try links(snapshot, entity)
-            inserted[entity.index].append(LMDBRecord(attributes: attributes, toOne: toOnes(sent)))
+            let key = remap.permanentIdentifiers[n].primaryKey
             insertWrites[entity.index].append(writes.count)
-            writes.append(Write(entity: entity, key: remap.permanentIdentifiers[n].primaryKey, isInsert: true, sent: sent, stored: []))
+            if hasToMany[entity.index] {
+                let sent = try links(snapshot, entity)
+                inserted[entity.index].append(LMDBRecord(attributes: attributes, toOne: toOnes(sent)))
+                writes.append(Write(entity: entity, key: key, isInsert: true, sent: sent, stored: []))
+                sentToOne.append([])
+            } else {
+                // No to-many: the to-ones go straight into the record's array, which the write
+                // shares instead of keeping a `[Link]` of its own (one heap block fewer per record;
+                // limit: Benchmarks/Thresholds/lmdb-insert.txt).
+                let toOne = try toOnes(snapshot, entity)
+                inserted[entity.index].append(LMDBRecord(attributes: attributes, toOne: toOne))
+                sentToOne.append(toOne)
+                writes.append(Write(entity: entity, key: key, isInsert: true, sent: [], stored: []))
+            }
         }
         var seen = Set<Key>()
         let alone = request.updated.count == 1

@@ -1,3 +1,4 @@
+import CStrataChecksum
 import Foundation
 @_spi(StrataEngine) import Strata
 import Testing
@@ -80,10 +81,23 @@ struct LMDBCodecTests {
         try bytes.withUnsafeBytes { try LMDBRecordCodec.check($0, entity, key: key, file: "test") }
     }
 
-    @Test func everyCutOrFlippedByteIsCorruptNotACrash() throws {
+    /// `bytes`, a record stored under `key`, rewritten as record `version` (1, 2 or 3) with that
+    /// version's checksum: the bytes an earlier Strata wrote (the layout after the checksum is
+    /// the same in every version).
+    static func asVersion(_ version: UInt8, _ bytes: [UInt8], key: Int64) -> [UInt8] {
+        var out = bytes
+        out[0] = version
+        let sum = out[5...].withUnsafeBytes { LMDBRecordCodec.checksum(version: version, $0, key: key)! }
+        withUnsafeBytes(of: sum.littleEndian) { for i in 0..<4 { out[1 + i] = $0[i] } }
+        return out
+    }
+
+    /// Record versions 2 (written before CRC32C) and 3 (written now): both read, both checked.
+    @Test(arguments: [UInt8(2), 3]) func everyCutOrFlippedByteIsCorruptNotACrash(version: UInt8) throws {
         let entity = Self.sample
         let record = LMDBRecord(attributes: [.bool(true), .int(5), .double(1.5), .string("hello"), .null, .data(Data([9])), .null, .null], toOne: [2, nil, nil])
-        let bytes = LMDBRecordCodec.encoded(record, entity, key: 1)
+        let bytes = Self.asVersion(version, LMDBRecordCodec.encoded(record, entity, key: 1), key: 1)
+        #expect(try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") } == record)
         for length in 0..<bytes.count {
             #expect(throws: StrataError.self) { try Array(bytes[..<length]).withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") } }
             #expect(Self.quickCheck(Array(bytes[..<length]), entity, key: 1) == nil)
@@ -104,17 +118,16 @@ struct LMDBCodecTests {
     /// after the checksum replaced by tags, lengths and other bytes, with the checksum recomputed,
     /// must be refused by the fast check exactly when the full check refuses it, and accepted
     /// with the same to-one offset otherwise (a URL is the full check's alone).
-    @Test func theFastCheckRefusesWhatTheFullCheckRefusesUnderASoundChecksum() throws {
+    @Test(arguments: [UInt8(2), 3]) func theFastCheckRefusesWhatTheFullCheckRefusesUnderASoundChecksum(version: UInt8) throws {
         let entity = Self.sample
         let record = LMDBRecord(attributes: [.bool(true), .int(5), .double(1.5), .string("hello"), .date(Date(timeIntervalSinceReferenceDate: 3)), .data(Data([9, 8])), .uuid(UUID()), .null], toOne: [2, nil, 4])
-        let bytes = LMDBRecordCodec.encoded(record, entity, key: 1)
+        let bytes = Self.asVersion(version, LMDBRecordCodec.encoded(record, entity, key: 1), key: 1)
         var refused = 0, accepted = 0
         for i in 5..<bytes.count {
             for replacement: UInt8 in Array(0...10) + [0x7F, 0x80, 0x81, 0xFF] where replacement != bytes[i] {
                 var damaged = bytes
                 damaged[i] = replacement
-                let sum = damaged[5...].withUnsafeBytes { LMDBRecordCodec.checksum($0, key: 1) }
-                withUnsafeBytes(of: sum.littleEndian) { for j in 0..<4 { damaged[1 + j] = $0[j] } }
+                damaged = Self.asVersion(version, damaged, key: 1)
                 let fast = Self.quickCheck(damaged, entity, key: 1)
                 guard let links = try? Self.check(damaged, entity, key: 1) else {
                     #expect(fast == nil, "byte \(i) set to \(replacement): the full check refuses it, the fast one accepts it")
@@ -130,23 +143,71 @@ struct LMDBCodecTests {
     }
 
     /// Issue 29: a record whose key was damaged (or that was copied under another key) read as that
-    /// other record; the version-2 checksum covers the key. Version-1 records, without it, still read.
-    @Test func aRecordUnderAnotherKeyIsCorruptAndVersion1StillReads() throws {
+    /// other record; the checksums of versions 2 and 3 cover the key. Version-1 records, without it,
+    /// still read, and so do version-2 records; an unknown version is damage.
+    @Test func aRecordUnderAnotherKeyIsCorruptAndVersions1And2StillRead() throws {
         let entity = Self.sample
         let record = LMDBRecord(attributes: [.bool(true), .int(5), .double(1.5), .string("hello"), .null, .data(Data([9])), .null, .null], toOne: [2, nil, nil])
         let bytes = LMDBRecordCodec.encoded(record, entity, key: 7)
-        #expect(bytes[0] == 2)
-        #expect(try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 7, file: "test") } == record)
-        for other: Int64 in [6, 8, 7 ^ (1 << 40), -7] {
-            let error = try #require(throws: StrataError.self) { try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: other, file: "test") } }
-            #expect(error.code == .corruptStore && error.message.contains("another key"), "\(error)")
+        #expect(bytes[0] == 3, "a save writes version 3")
+        let stored = UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 1, as: UInt32.self) })
+        #expect(stored == Self.referenceCRC32C(withUnsafeBytes(of: Int64(7).littleEndian, Array.init) + bytes[5...]), "CRC32C of the key, little-endian, and the bytes after the checksum")
+        for version: UInt8 in [3, 2] {
+            let written = Self.asVersion(version, bytes, key: 7)
+            #expect(try written.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 7, file: "test") } == record)
+            #expect(Self.quickCheck(written, entity, key: 7) != nil, "version \(version) takes the fast check")
+            for other: Int64 in [6, 8, 7 ^ (1 << 40), -7] {
+                let error = try #require(throws: StrataError.self) { try written.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: other, file: "test") } }
+                #expect(error.code == .corruptStore && error.message.contains("another key"), "\(error)")
+                #expect(Self.quickCheck(written, entity, key: other) == nil)
+            }
         }
-        var version1 = bytes
-        version1[0] = 1
-        let sum = version1[5...].withUnsafeBytes { LMDBRecordCodec.checksum($0, key: nil) }
-        withUnsafeBytes(of: sum.littleEndian) { for i in 0..<4 { version1[1 + i] = $0[i] } }
+        #expect(Self.asVersion(2, bytes, key: 7) != bytes, "the two versions' checksums differ")
+        let version1 = Self.asVersion(1, bytes, key: 7)
         #expect(try version1.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 7, file: "test") } == record)
         #expect(try version1.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 8, file: "test") } == record, "version 1 has no key to check")
+        for unknown: UInt8 in [0, 4, 0xFF] {
+            var other = bytes
+            other[0] = unknown
+            let error = try #require(throws: StrataError.self) { try Self.check(other, entity, key: 7) }
+            #expect(error.code == .corruptStore && error.message.contains("record format"), "\(error)")
+            #expect(Self.quickCheck(other, entity, key: 7) == nil)
+        }
+    }
+
+    /// CRC32C as its definition says, a bit at a time (reflected polynomial 0x82F63B78, initial
+    /// value and final xor all ones): an oracle independent of both the table and the instruction.
+    static func referenceCRC32C(_ bytes: some Sequence<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    /// The version-3 checksum against the bitwise definition, at every length and alignment, with
+    /// the CPU's instruction (when the machine has it) and the portable table alike, and the
+    /// standard check value of CRC32C ("123456789" → 0xE3069283).
+    @Test func theCRC32CMatchesItsDefinitionAtEveryLength() {
+        #expect(Self.referenceCRC32C(Array("123456789".utf8)) == 0xE306_9283)
+        #expect(strata_crc32c(0, "123456789", 9) == 0xE306_9283)
+        #expect(strata_crc32c_portable(0, "123456789", 9) == 0xE306_9283)
+        Self.forEverySlice(of: 160, seed: 0x9E37_79B9_7F4A_7C15) { slice, start, count in
+            let expected = Self.referenceCRC32C(slice)
+            #expect(strata_crc32c(0, slice.baseAddress, count) == expected, "\(count) bytes at \(start)")
+            #expect(strata_crc32c_portable(0, slice.baseAddress, count) == expected, "\(count) bytes at \(start), table")
+            for key: Int64 in [0, 7, -1, 0x0102_0304_0506_0708] {
+                let keyed = Self.referenceCRC32C(withUnsafeBytes(of: key.littleEndian, Array.init) + Array(slice))
+                #expect(LMDBRecordCodec.crc32c(slice, key: key) == keyed, "\(count) bytes at \(start), key \(key)")
+                #expect(strata_crc32c_keyed_portable(UInt64(bitPattern: key), slice.baseAddress, count) == keyed, "\(count) bytes at \(start), key \(key), table")
+            }
+        }
+        #expect(LMDBRecordCodec.crc32c(UnsafeRawBufferPointer(start: nil, count: 0), key: 3) == Self.referenceCRC32C(withUnsafeBytes(of: Int64(3).littleEndian, Array.init)))
+        #if arch(x86_64)
+        // The machines this runs on have SSE4.2; the instruction's path is the one measured.
+        #expect(strata_crc32c_uses_instruction() == 1)
+        #endif
     }
 
     /// The checksum as docs/formats/lmdb.md defines it, written plainly (the tail composed byte by
@@ -174,17 +235,22 @@ struct LMDBCodecTests {
         return UInt32(truncatingIfNeeded: h ^ (h >> 32))
     }
 
-    @Test func theChecksumMatchesItsDefinitionAtEveryLength() {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        let bytes = (0..<80).map { _ -> UInt8 in state = state &* 6_364_136_223_846_793_005 &+ 1; return UInt8(truncatingIfNeeded: state >> 56) }
+    /// Runs `body` on every slice of `length` pseudo-random bytes (from `seed`) that starts at
+    /// offsets 0 to 7, at every length: each alignment, each tail.
+    static func forEverySlice(of length: Int, seed: UInt64, _ body: (UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Void) {
+        var state = seed
+        let bytes = (0..<length).map { _ -> UInt8 in state = state &* 6_364_136_223_846_793_005 &+ 1; return UInt8(truncatingIfNeeded: state >> 56) }
         bytes.withUnsafeBytes { all in
             for start in 0..<8 {
-                for count in 0...(all.count - start) {
-                    let slice = UnsafeRawBufferPointer(rebasing: all[start..<(start + count)])
-                    for key: Int64? in [nil, 7, -1] {
-                        #expect(LMDBRecordCodec.checksum(slice, key: key) == Self.referenceChecksum(slice, key: key), "\(count) bytes at \(start), key \(String(describing: key))")
-                    }
-                }
+                for count in 0...(all.count - start) { body(UnsafeRawBufferPointer(rebasing: all[start..<(start + count)]), start, count) }
+            }
+        }
+    }
+
+    @Test func theChecksumMatchesItsDefinitionAtEveryLength() {
+        Self.forEverySlice(of: 80, seed: 0x2545_F491_4F6C_DD1D) { slice, start, count in
+            for key: Int64? in [nil, 7, -1] {
+                #expect(LMDBRecordCodec.checksum(slice, key: key) == Self.referenceChecksum(slice, key: key), "\(count) bytes at \(start), key \(String(describing: key))")
             }
         }
         #expect(LMDBRecordCodec.checksum(UnsafeRawBufferPointer(start: nil, count: 0), key: 3) == Self.referenceChecksum(UnsafeRawBufferPointer(start: nil, count: 0), key: 3))
