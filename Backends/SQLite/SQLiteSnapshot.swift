@@ -53,14 +53,22 @@ public struct SQLiteSnapshot: DataStoreSnapshot, @unchecked Sendable {
 
     /// The entity.
     public var entity: EntitySchema {
-        row < 0 ? values.entity : block.header.layout.entity
+        row < 0 ? values.entity : block.withUnsafeMutablePointerToHeader { $0.pointee.layout.entity }
     }
 
     /// The record's identifier.
+    ///
+    /// The block's header is read through its pointer, field by field: `block.header` is a class's
+    /// stored property, so reading it ran a run-time exclusivity check and copied the whole header
+    /// (its layout's arrays, the decoded values) to take two strings from it, about 110 of the
+    /// getter's 150 instructions (callgrind, model-level scan; docs/benchmarks.md, "Issue 31,
+    /// session 11").
     public var persistentIdentifier: PersistentIdentifier {
         if row < 0 { return values.persistentIdentifier }
-        let header = block.header
-        return PersistentIdentifier(storeIdentifier: header.storeIdentifier, entityName: header.layout.entity.name, primaryKey: key)
+        let key = key
+        return block.withUnsafeMutablePointerToHeader {
+            PersistentIdentifier(storeIdentifier: $0.pointee.storeIdentifier, entityName: $0.pointee.layout.entity.name, primaryKey: key)
+        }
     }
 
     /// The attribute value at `index`, decoded from the row when the snapshot has one.

@@ -54,4 +54,32 @@ import Testing
         #expect(again.first === fetched[2])
         #expect(try ModelContext(container).model(for: ids[0], as: Badge.self).small == 7)
     }
+
+    /// A fetch's identifiers are read in one pass per fetch (`DataStoreSnapshot.persistentIdentifiers(of:)`,
+    /// kept beside the rows): every object gets its own record's identifier, in the fetch's order,
+    /// across several of SQLite's row blocks (about 400 of these rows fill one), in a context that
+    /// holds no object yet and in one that holds some of them.
+    @Test(arguments: ModelBackend.all) func aFetchGivesEachObjectItsOwnIdentifierAcrossRowBlocks(_ backend: ModelBackend) throws {
+        let fixture = try ModelFixture(backend)
+        defer { withExtendedLifetime(fixture) {} }  // its deinit removes the folder
+        let container = try backend.open(fixture.directory, [Holder.self, Badge.self])
+        let writer = ModelContext(container)
+        for i in 0..<1_500 { writer.insert(Badge(label: "badge-\(1_000_000 + i)")) }
+        try writer.save()
+        let descriptor = FetchDescriptor<Badge>(sortBy: [SortDescriptor(\.label, order: .reverse)])
+        let expected = try ModelContext(container).fetchIdentifiers(descriptor)
+        #expect(expected.count == 1_500)
+
+        let fresh = ModelContext(container)
+        let fetched = try fresh.fetch(descriptor)
+        #expect(fetched.map(\.persistentModelID) == expected)
+        #expect(fetched.map(\.label) == (0..<1_500).reversed().map { "badge-\(1_000_000 + $0)" })
+        for model in fetched { #expect(try #require(model.persistentBackingData.snapshot).persistentIdentifier == model.persistentModelID) }
+
+        let holding = ModelContext(container)
+        let some = try expected.enumerated().filter { $0.offset % 7 == 0 }.map { try holding.model(for: $0.element, as: Badge.self) }
+        let again = try holding.fetch(descriptor)
+        #expect(again.map(\.persistentModelID) == expected)
+        for (i, model) in some.enumerated() { #expect(again[i * 7] === model) }
+    }
 }

@@ -38,6 +38,10 @@ public protocol DataStoreSnapshot: Sendable {
     /// layer). Has an inlinable default (`DataStoreSnapshot+Converting.swift`); a conformer need not
     /// implement it.
     static func converting(_ request: SaveRequest<DefaultSnapshot>) -> SaveRequest<Self>
+    /// The identifiers of `snapshots`, in order, for a client that reads every fetched record's
+    /// identifier first (the model layer registers each in its identity map). Has an inlinable
+    /// default (`DataStoreSnapshot+Identifiers.swift`); a conformer need not implement it.
+    static func persistentIdentifiers(of snapshots: [Self]) -> [PersistentIdentifier]
 }
 
 extension DataStoreSnapshot {

@@ -148,11 +148,24 @@ class OtherRows: @unchecked Sendable {  // no state of its own; subclasses hold 
     func relationshipValues(_ row: Int) -> [RelationshipValue] { preconditionFailure("every subclass overrides it") }
 }
 
-/// A backend's snapshots of type `S`, read through `DataStoreSnapshot`.
+/// A backend's snapshots of type `S`, read through `DataStoreSnapshot`, with their identifiers.
+///
+/// The identifiers are read once, when the fetch's rows arrive, by the snapshot type's own
+/// `persistentIdentifiers(of:)` (compiled for `S` in its backend's module), and kept: the context
+/// reads every record's identifier at least once (the identity map's key, the object's
+/// identifier), and reading it from a row here is generic code over `S` that cannot be specialized
+/// (an array access, a witness call and a destroy through value witnesses: 307 instructions a
+/// record on SQLite, against about 40 for a kept identifier's copy; docs/benchmarks.md, "Issue 31,
+/// session 11"). It costs an identifier's 48 bytes a record for as long as the box lives.
 final class TypedRows<S: Strata.DataStoreSnapshot>: OtherRows {
     let rows: [S]
-    init(_ rows: [S]) { self.rows = rows }
-    override func persistentIdentifier(_ row: Int) -> PersistentIdentifier { rows[row].persistentIdentifier }
+    /// `rows`' identifiers, in the same order.
+    let identifiers: [PersistentIdentifier]
+    init(_ rows: [S]) {
+        self.rows = rows
+        identifiers = S.persistentIdentifiers(of: rows)
+    }
+    override func persistentIdentifier(_ row: Int) -> PersistentIdentifier { identifiers[row] }
     override func entity(_ row: Int) -> EntitySchema { rows[row].entity }
     override func attributeValue(_ row: Int, at index: Int) -> Value { rows[row].attributeValue(at: index) }
     override func relationshipValue(_ row: Int, at index: Int) -> RelationshipValue { rows[row].relationshipValue(at: index) }
