@@ -13,10 +13,14 @@ enum SchemaFingerprint {
         for e in entities {
             lines.append("entity \(e.name)")
             for a in e.attributes {
-                lines.append(" attr \(a.name) \(a.type.rawValue) opt=\(a.isOptional) uniq=\(a.isUnique) idx=\(a.isIndexed) def=\(a.defaultValue.map { String(reflecting: $0) } ?? "-")" + mark(a.hashModifier))
+                var line = " attr \(a.name) \(a.type.rawValue) opt=\(a.isOptional) uniq=\(a.isUnique) idx=\(a.isIndexed) def=\(a.defaultValue.map { String(reflecting: $0) } ?? "-")"
+                mark(&line, a.hashModifier)
+                lines.append(line)
             }
             for r in e.relationships {
-                lines.append(" rel \(r.name) -> \(r.destination).\(r.inverse) many=\(r.isToMany) ord=\(r.isOrdered) opt=\(r.isOptional) rule=\(r.deleteRule.rawValue) min=\(r.minCount.map(String.init) ?? "-") max=\(r.maxCount.map(String.init) ?? "-")" + mark(r.hashModifier))
+                var line = " rel \(r.name) -> \(r.destination).\(r.inverse) many=\(r.isToMany) ord=\(r.isOrdered) opt=\(r.isOptional) rule=\(r.deleteRule.rawValue) min=\(r.minCount.map(String.init) ?? "-") max=\(r.maxCount.map(String.init) ?? "-")"
+                mark(&line, r.hashModifier)
+                lines.append(line)
             }
             for u in e.uniqueConstraints { lines.append(" unique \(u.properties.joined(separator: ","))") }
             for i in e.indexes { lines.append(" index \(i.properties.joined(separator: ","))") }
@@ -24,11 +28,12 @@ enum SchemaFingerprint {
         return lines
     }
 
-    /// The end of a property's line for its hash modifier: nothing without one (the line, and so the
-    /// fingerprint, of every schema written before modifiers existed), ` hash="…"` with one, quoted
-    /// and escaped so that no modifier can pass for another line or another field.
-    private static func mark(_ hashModifier: String?) -> String {
-        hashModifier.map { " hash=" + String(reflecting: $0) } ?? ""
+    /// Ends a property's line with its hash modifier: nothing without one (the line, and so the
+    /// fingerprint, of every schema written before modifiers existed; no work either, as schemas are
+    /// fingerprinted on every open), ` hash="…"` with one, quoted and escaped so that no modifier can
+    /// pass for another line or another field.
+    private static func mark(_ line: inout String, _ hashModifier: String?) {
+        if let hashModifier { line += " hash=" + String(reflecting: hashModifier) }
     }
 
     static func compute(_ entities: [Entity]) -> String {
