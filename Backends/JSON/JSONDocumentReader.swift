@@ -62,8 +62,10 @@ struct JSONDocumentReader {
         guard expect("{"), member("@id"), let key = integer() else { return nil }
         var attributes: [Value] = []
         attributes.reserveCapacity(entity.attributes.count)
-        for attribute in entity.attributes {
-            guard expect(","), member(attribute.name), let value = value(attribute.type) else { return nil }
+        // By index, reading the two fields: a loop over the elements copies each whole `Attribute`
+        // per record (its name, default, originalName and hashModifier retained and released).
+        for i in entity.attributes.indices {
+            guard expect(","), member(entity.attributes[i].name), let value = value(entity.attributes[i].type) else { return nil }
             attributes.append(value)
         }
         var links: [Link] = []

@@ -16,6 +16,7 @@ package enum SQLMigration {
                 relationships.map { r in
                     var r = r
                     r.originalName = nil
+                    r.hashModifier = nil  // a version mark only: the columns stay as they are
                     return r
                 }
             }

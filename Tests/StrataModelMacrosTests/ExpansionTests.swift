@@ -2,13 +2,17 @@ import Testing
 
 /// Expansion snapshots: what the macros write for a class, a property and an actor.
 @Suite struct ExpansionTests {
-    @Test func model() {
+    /// With `marked`, the attribute and the relationship carry SwiftData's `hashModifier:` last,
+    /// which reaches the schema description in the same place.
+    @Test(arguments: [false, true]) func model(marked: Bool) {
+        let nameMark = marked ? #", hashModifier: "name-2""# : ""
+        let partsMark = marked ? #", hashModifier: "parts-2""# : ""
         expectExpansion(
             #"""
             @Model final class Item {
-                @Attribute(.unique, originalName: "label") var name: String
+                @Attribute(.unique, originalName: "label"\#(nameMark)) var name: String
                 var count: Int = 0
-                @Relationship(deleteRule: .cascade, inverse: \Part.item) var parts: [Part] = []
+                @Relationship(deleteRule: .cascade, inverse: \Part.item\#(partsMark)) var parts: [Part] = []
                 @Transient var cache = 0
                 #Unique<Item>([\.name, \.count])
                 #Index<Item>([\.count])
@@ -88,9 +92,9 @@ import Testing
                 /// The persisted properties, as the schema sees them.
                 public static var schemaMetadata: [StrataModel.ModelPropertyMetadata] {
                     [
-                        StrataModel._$codec((String).self).describe("name", ordinal: 0, .unique, originalName: "label"),
+                        StrataModel._$codec((String).self).describe("name", ordinal: 0, .unique, originalName: "label"\#(nameMark)),
                         StrataModel._$codec((Int).self).describe("count", ordinal: 1, default: 0),
-                        StrataModel._$codec(([Part]).self).describe("parts", ordinal: 2, deleteRule: .cascade, inverse: \Part.item)
+                        StrataModel._$codec(([Part]).self).describe("parts", ordinal: 2, deleteRule: .cascade, inverse: \Part.item\#(partsMark))
                     ]
                 }
 

@@ -13,7 +13,8 @@ import Foundation
 ///
 /// The encoded form (`encoded()`) is JSON with sorted keys:
 /// `{"entities":[…],"fingerprint":"…","format":1,"version":"2.0.0"}`; `entities` is `Schema`'s
-/// `Codable` form (the entity declarations).
+/// `Codable` form (the entity declarations). A declaration holding a hash modifier (SwiftData's
+/// `hashModifier:`) is written as format 2, every other one as format 1, byte for byte as before.
 public struct RecordedSchema: Sendable, Hashable, CustomStringConvertible {
     /// The recorded schema, with `version` set; `nil` for a legacy store that kept only the
     /// fingerprint.
@@ -26,8 +27,23 @@ public struct RecordedSchema: Sendable, Hashable, CustomStringConvertible {
     /// explain a mismatch); `schema.canonicalDescription` otherwise.
     public var canonicalDescription: [String]?
 
-    /// The format of the encoded record this code writes.
-    public static let format = 1
+    /// The newest format of the encoded record this code reads and writes.
+    ///
+    /// 2 is written only when a property of the declaration has a hash modifier (`Attribute` and
+    /// `Relationship.hashModifier`), which format 1 does not know: a Strata that reads up to 1 would
+    /// drop the modifiers while decoding, find a fingerprint other than the recorded one and call the
+    /// store damaged. Format 2 makes it refuse the store as newer ("Upgrade Strata") instead, and a
+    /// record without modifiers stays format 1, readable by that Strata (docs/migrations.md).
+    public static let format = 2
+
+    /// The format `encoded()` writes for this record: 2 when its declaration holds a hash modifier, 1 otherwise.
+    var encodedFormat: Int {
+        guard let schema else { return 1 }
+        let marked = schema.entities.contains { e in
+            e.declaration.attributes.contains { $0.hashModifier != nil } || e.declaration.relationships.contains { $0.hashModifier != nil }
+        }
+        return marked ? 2 : 1
+    }
 
     /// The record of a store written now with `schema` (its version included).
     public init(_ schema: Schema) {
@@ -51,7 +67,7 @@ public struct RecordedSchema: Sendable, Hashable, CustomStringConvertible {
 
     /// The record's JSON bytes (sorted keys, no whitespace): what stores write.
     public func encoded() -> [UInt8] {
-        var object: [String: Any] = ["format": Self.format, "fingerprint": fingerprint]
+        var object: [String: Any] = ["format": encodedFormat, "fingerprint": fingerprint]
         if let version { object["version"] = version.description }
         if let schema, let data = try? JSONEncoder().encode(schema), let entities = try? JSONSerialization.jsonObject(with: data) {
             object["entities"] = entities

@@ -22,13 +22,19 @@ public struct Attribute: Sendable, Hashable, Codable {
     /// (SwiftData's `@Attribute(originalName:)`): lightweight migration carries the values over.
     /// Not part of the fingerprint.
     public var originalName: String?
+    /// A version mark of this attribute (SwiftData's `@Attribute(hashModifier:)`, Core Data's
+    /// `versionHashModifier`): changing it, and nothing else, makes the schema another version, so a
+    /// store written with the old mark is migrated although the attribute's type did not change.
+    /// Part of the fingerprint when set; `nil` leaves the fingerprint as it was before marks existed.
+    public var hashModifier: String?
 
     /// Declares an attribute.
     public init(
         _ name: String, _ type: AttributeType, optional: Bool = false, default defaultValue: Value? = nil,
-        unique: Bool = false, indexed: Bool = false, originalName: String? = nil
+        unique: Bool = false, indexed: Bool = false, originalName: String? = nil, hashModifier: String? = nil
     ) {
         self.originalName = originalName
+        self.hashModifier = hashModifier
         self.name = name
         self.type = type
         self.isOptional = optional

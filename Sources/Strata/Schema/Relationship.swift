@@ -43,25 +43,32 @@ public struct Relationship: Sendable, Hashable, Codable {
     /// The name this relationship had in the previous version of the schema, when it was renamed
     /// (SwiftData's `@Relationship(originalName:)`). Not part of the fingerprint.
     public var originalName: String?
+    /// A version mark of this relationship (SwiftData's `@Relationship(hashModifier:)`, Core Data's
+    /// `versionHashModifier`): changing it, and nothing else, makes the schema another version.
+    /// Part of the fingerprint when set; `nil` leaves the fingerprint as it was before marks existed.
+    public var hashModifier: String? = nil
 
     /// Declares a to-one relationship.
     public static func toOne(
         _ name: String, _ destination: String, inverse: String, optional: Bool = true,
-        deleteRule: DeleteRule = .nullify, originalName: String? = nil
+        deleteRule: DeleteRule = .nullify, originalName: String? = nil, hashModifier: String? = nil
     ) -> Relationship {
         Relationship(
             name: name, destination: destination, inverse: inverse, isToMany: false, isOrdered: false,
-            isOptional: optional, deleteRule: deleteRule, minCount: nil, maxCount: nil, originalName: originalName)
+            isOptional: optional, deleteRule: deleteRule, minCount: nil, maxCount: nil, originalName: originalName,
+            hashModifier: hashModifier)
     }
 
     /// Declares a to-many relationship, ordered or not, with optional count bounds.
     public static func toMany(
         _ name: String, _ destination: String, inverse: String, ordered: Bool = false,
-        deleteRule: DeleteRule = .nullify, minCount: Int? = nil, maxCount: Int? = nil, originalName: String? = nil
+        deleteRule: DeleteRule = .nullify, minCount: Int? = nil, maxCount: Int? = nil, originalName: String? = nil,
+        hashModifier: String? = nil
     ) -> Relationship {
         Relationship(
             name: name, destination: destination, inverse: inverse, isToMany: true, isOrdered: ordered,
-            isOptional: true, deleteRule: deleteRule, minCount: minCount, maxCount: maxCount, originalName: originalName)
+            isOptional: true, deleteRule: deleteRule, minCount: minCount, maxCount: maxCount, originalName: originalName,
+            hashModifier: hashModifier)
     }
 }
 

@@ -2,8 +2,10 @@
 ///
 /// The canonical text lists every entity, property, type, optionality, default, relationship shape,
 /// delete rule, bound, constraint and index in declaration order, so any change that alters how data
-/// is stored or validated changes the fingerprint. It does not depend on `Hasher` (which is seeded per
-/// process) nor on JSON key order.
+/// is stored or validated changes the fingerprint. A property's hash modifier (SwiftData's
+/// `hashModifier:`) ends its line as `hash="…"` only when set, so a schema without modifiers keeps
+/// the fingerprint it had before modifiers existed and every store written then opens unchanged. It
+/// does not depend on `Hasher` (which is seeded per process) nor on JSON key order.
 enum SchemaFingerprint {
     /// The canonical text, one line per entity, property, constraint and index (no line ends).
     static func lines(_ entities: [Entity]) -> [String] {
@@ -11,15 +13,27 @@ enum SchemaFingerprint {
         for e in entities {
             lines.append("entity \(e.name)")
             for a in e.attributes {
-                lines.append(" attr \(a.name) \(a.type.rawValue) opt=\(a.isOptional) uniq=\(a.isUnique) idx=\(a.isIndexed) def=\(a.defaultValue.map { String(reflecting: $0) } ?? "-")")
+                var line = " attr \(a.name) \(a.type.rawValue) opt=\(a.isOptional) uniq=\(a.isUnique) idx=\(a.isIndexed) def=\(a.defaultValue.map { String(reflecting: $0) } ?? "-")"
+                mark(&line, a.hashModifier)
+                lines.append(line)
             }
             for r in e.relationships {
-                lines.append(" rel \(r.name) -> \(r.destination).\(r.inverse) many=\(r.isToMany) ord=\(r.isOrdered) opt=\(r.isOptional) rule=\(r.deleteRule.rawValue) min=\(r.minCount.map(String.init) ?? "-") max=\(r.maxCount.map(String.init) ?? "-")")
+                var line = " rel \(r.name) -> \(r.destination).\(r.inverse) many=\(r.isToMany) ord=\(r.isOrdered) opt=\(r.isOptional) rule=\(r.deleteRule.rawValue) min=\(r.minCount.map(String.init) ?? "-") max=\(r.maxCount.map(String.init) ?? "-")"
+                mark(&line, r.hashModifier)
+                lines.append(line)
             }
             for u in e.uniqueConstraints { lines.append(" unique \(u.properties.joined(separator: ","))") }
             for i in e.indexes { lines.append(" index \(i.properties.joined(separator: ","))") }
         }
         return lines
+    }
+
+    /// Ends a property's line with its hash modifier: nothing without one (the line, and so the
+    /// fingerprint, of every schema written before modifiers existed; no work either, as schemas are
+    /// fingerprinted on every open), ` hash="…"` with one, quoted and escaped so that no modifier can
+    /// pass for another line or another field.
+    private static func mark(_ line: inout String, _ hashModifier: String?) {
+        if let hashModifier { line += " hash=" + String(reflecting: hashModifier) }
     }
 
     static func compute(_ entities: [Entity]) -> String {

@@ -81,12 +81,12 @@ extension _AttributeCodec {
 
     /// The schema description (what `@Model`'s `schemaMetadata` lists). A literal default becomes
     /// the schema default.
-    public static func describe(_ name: String, ordinal: Int, default value: Property? = nil, _ options: ModelAttributeOption..., originalName: String? = nil) -> ModelPropertyMetadata {
+    public static func describe(_ name: String, ordinal: Int, default value: Property? = nil, _ options: ModelAttributeOption..., originalName: String? = nil, hashModifier: String? = nil) -> ModelPropertyMetadata {
         let attribute = Attribute(
             name, attributeType, optional: isOptional, default: value.map(encodeValue).flatMap { $0.isNull ? nil : $0 },
             unique: options.contains(.unique))
         let check: ((Value) throws -> Void)? = decodesEveryStoredValue ? nil : { _ = try decodeValue($0) }
-        return ModelPropertyMetadata(name: name, ordinal: ordinal, originalName: originalName, kind: .attribute(attribute), storedValueCheck: check)
+        return ModelPropertyMetadata(name: name, ordinal: ordinal, originalName: originalName, hashModifier: hashModifier, kind: .attribute(attribute), storedValueCheck: check)
     }
 
     @usableFromInline

@@ -32,6 +32,7 @@ struct ModelSchema: Sendable {
             for p in info.properties {
                 guard case .attribute(var a) = p.kind else { continue }
                 a.originalName = p.originalName  // `@Attribute(originalName:)`: a rename, for migrations
+                a.hashModifier = p.hashModifier  // `@Attribute(hashModifier:)`: a version mark, in the fingerprint
                 members.append(.attribute(a))
             }
             for c in info.constraints.unique { members.append(.unique(UniqueConstraint(properties: c))) }
@@ -55,8 +56,8 @@ struct ModelSchema: Sendable {
                     hidden.append((d, .toMany(inverseName, info.entityName, inverse: p.name)))
                 }
                 let relationship: Relationship = r.isToMany
-                    ? .toMany(p.name, destination.entityName, inverse: inverseName, ordered: true, deleteRule: r.deleteRule, minCount: r.minimumCount, maxCount: r.maximumCount, originalName: p.originalName)
-                    : .toOne(p.name, destination.entityName, inverse: inverseName, optional: r.isOptional, deleteRule: r.deleteRule, originalName: p.originalName)
+                    ? .toMany(p.name, destination.entityName, inverse: inverseName, ordered: true, deleteRule: r.deleteRule, minCount: r.minimumCount, maxCount: r.maximumCount, originalName: p.originalName, hashModifier: p.hashModifier)
+                    : .toOne(p.name, destination.entityName, inverse: inverseName, optional: r.isOptional, deleteRule: r.deleteRule, originalName: p.originalName, hashModifier: p.hashModifier)
                 entities[e].relationships.append(relationship)
             }
         }

@@ -30,15 +30,19 @@ public macro _PersistedProperty() = #externalMacro(module: "StrataModelMacros", 
 /// Options of an attribute: `.unique` makes a single-property unique constraint.
 ///
 /// `originalName` is the property's previous name: a migration keeps its values under the new one.
+/// `hashModifier` is a version mark (SwiftData's, Core Data's `versionHashModifier`): changing it,
+/// and nothing else, makes the schema another version, so a store written with the old mark is
+/// migrated although the type did not change (docs/migrations.md, "Hash modifiers").
 @attached(peer)
-public macro Attribute(_ options: ModelAttributeOption..., originalName: String? = nil) = #externalMacro(module: "StrataModelMacros", type: "MarkerMacro")
+public macro Attribute(_ options: ModelAttributeOption..., originalName: String? = nil, hashModifier: String? = nil) = #externalMacro(module: "StrataModelMacros", type: "MarkerMacro")
 
 /// Options of a relationship: its delete rule, its inverse (a key path on the destination),
-/// and count bounds for a to-many.
+/// count bounds for a to-many, its previous name and a version mark (`hashModifier`, as on
+/// `@Attribute`).
 @attached(peer)
 public macro Relationship(
     deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
-    originalName: String? = nil, inverse: AnyKeyPath? = nil
+    originalName: String? = nil, inverse: AnyKeyPath? = nil, hashModifier: String? = nil
 ) = #externalMacro(module: "StrataModelMacros", type: "MarkerMacro")
 
 /// Keeps a property in memory only; it needs a default value, except an optional `var` (nil).
@@ -96,4 +100,6 @@ extension Strata.Attribute {
 extension Schema {
     /// SwiftData's name for an attribute of a schema: the core's `Attribute`.
     public typealias Attribute = Strata.Attribute
+    /// SwiftData's name for a relationship of a schema: the core's `Relationship`.
+    public typealias Relationship = Strata.Relationship
 }

@@ -6,6 +6,8 @@ public struct ModelPropertyMetadata {
     public let ordinal: Int
     /// The previous name, recorded for migrations (`@Attribute(originalName:)`).
     public let originalName: String?
+    /// The version mark, recorded in the schema (`@Attribute(hashModifier:)`, `@Relationship(hashModifier:)`).
+    public let hashModifier: String?
     /// An attribute or a relationship.
     public let kind: Kind
     /// Throws `typeMismatch` when a stored value does not fit the Swift type; `nil` when every
@@ -21,10 +23,11 @@ public struct ModelPropertyMetadata {
     }
 
     /// Describes a property.
-    public init(name: String, ordinal: Int, originalName: String?, kind: Kind, storedValueCheck: ((Value) throws -> Void)? = nil) {
+    public init(name: String, ordinal: Int, originalName: String?, hashModifier: String? = nil, kind: Kind, storedValueCheck: ((Value) throws -> Void)? = nil) {
         self.name = name
         self.ordinal = ordinal
         self.originalName = originalName
+        self.hashModifier = hashModifier
         self.kind = kind
         self.storedValueCheck = storedValueCheck
     }
