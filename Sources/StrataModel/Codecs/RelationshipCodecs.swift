@@ -144,14 +144,15 @@ extension _RelationshipCodec {
 
     /// The schema description (what `@Model`'s `schemaMetadata` lists).
     public static func describe(
-        _ name: String, ordinal: Int, deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil,
-        maximumModelCount: Int? = nil, originalName: String? = nil, inverse: PartialKeyPath<Destination>? = nil,
-        hashModifier: String? = nil
+        _ name: String, ordinal: Int, _ options: ModelRelationshipOption..., deleteRule: DeleteRule = .nullify,
+        minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil,
+        inverse: PartialKeyPath<Destination>? = nil, hashModifier: String? = nil
     ) -> ModelPropertyMetadata {
         let relationship = ModelRelationshipMetadata(
             destination: Destination.self, isToMany: isToMany, isOptional: isOptional, deleteRule: deleteRule,
             minimumCount: minimumModelCount.flatMap { $0 > 0 ? $0 : nil }, maximumCount: maximumModelCount.flatMap { $0 > 0 ? $0 : nil },
-            inverseName: inverse.flatMap { Destination.propertyName(for: $0) }, inverseGiven: inverse != nil)
+            inverseName: inverse.flatMap { Destination.propertyName(for: $0) }, inverseGiven: inverse != nil,
+            isUnique: options.contains(.unique))
         return ModelPropertyMetadata(name: name, ordinal: ordinal, originalName: originalName, hashModifier: hashModifier, kind: .relationship(relationship))
     }
 

@@ -59,6 +59,8 @@ struct ModelSchema: Sendable {
                     ? .toMany(p.name, destination.entityName, inverse: inverseName, ordered: true, deleteRule: r.deleteRule, minCount: r.minimumCount, maxCount: r.maximumCount, originalName: p.originalName, hashModifier: p.hashModifier)
                     : .toOne(p.name, destination.entityName, inverse: inverseName, optional: r.isOptional, deleteRule: r.deleteRule, originalName: p.originalName, hashModifier: p.hashModifier)
                 entities[e].relationships.append(relationship)
+                // `@Relationship(.unique)`: the core refuses it on a to-many, naming the property.
+                if r.isUnique { entities[e].uniqueConstraints.append(UniqueConstraint(properties: [p.name])) }
             }
         }
         for h in hidden { entities[h.entity].relationships.append(h.relationship) }

@@ -36,12 +36,13 @@ public macro _PersistedProperty() = #externalMacro(module: "StrataModelMacros", 
 @attached(peer)
 public macro Attribute(_ options: ModelAttributeOption..., originalName: String? = nil, hashModifier: String? = nil) = #externalMacro(module: "StrataModelMacros", type: "MarkerMacro")
 
-/// Options of a relationship: its delete rule, its inverse (a key path on the destination),
-/// count bounds for a to-many, its previous name and a version mark (`hashModifier`, as on
-/// `@Attribute`).
+/// Options of a relationship: `.unique` (a to-one whose target no other record of the entity
+/// may share), its delete rule, count bounds for a to-many (`0` or `nil`: no bound), its previous
+/// name, its inverse (a key path on the destination) and a version mark (`hashModifier`, as on
+/// `@Attribute`). SwiftData's signature, parameter for parameter.
 @attached(peer)
 public macro Relationship(
-    deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = nil, maximumModelCount: Int? = nil,
+    _ options: ModelRelationshipOption..., deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = 0, maximumModelCount: Int? = 0,
     originalName: String? = nil, inverse: AnyKeyPath? = nil, hashModifier: String? = nil
 ) = #externalMacro(module: "StrataModelMacros", type: "MarkerMacro")
 
@@ -95,6 +96,23 @@ extension Strata.Attribute {
     /// SwiftData's name for an attribute option, `Schema.Attribute.Option` (Strata's `Schema.Attribute`
     /// is the core's `Attribute`).
     public typealias Option = ModelAttributeOption
+}
+
+/// An option of `@Relationship` (SwiftData's `Schema.Relationship.Option`).
+public enum ModelRelationshipOption: Sendable, Hashable {
+    /// No two records of the entity hold the same target: a unique constraint on the to-one
+    /// relationship, as `#Unique<T>([\.relationship])` declares it (a save that breaks it fails
+    /// with `uniqueViolation`). Refused on a to-many (`invalidSchema`), as SwiftData supports
+    /// unique constraints only on relationships that reference a single model.
+    case unique
+}
+
+extension Strata.Relationship {
+    /// SwiftData's name for a relationship option, `Schema.Relationship.Option` (Strata's
+    /// `Schema.Relationship` is the core's `Relationship`).
+    public typealias Option = ModelRelationshipOption
+    /// SwiftData's name for a delete rule, `Schema.Relationship.DeleteRule`: the core's `DeleteRule`.
+    public typealias DeleteRule = Strata.DeleteRule
 }
 
 extension Schema {

@@ -57,6 +57,8 @@ public struct ModelRelationshipMetadata {
     public let inverseName: String?
     /// Whether `inverse:` was given (a key path that names no persisted property is an error).
     public let inverseGiven: Bool
+    /// Whether `@Relationship(.unique)` makes it a single-property unique constraint.
+    public let isUnique: Bool
 }
 
 /// The `#Unique` and `#Index` lists of a model type, by property name.
