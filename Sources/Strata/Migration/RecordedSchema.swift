@@ -33,7 +33,7 @@ public struct RecordedSchema: Sendable, Hashable, CustomStringConvertible {
     /// `Relationship.hashModifier`), which format 1 does not know: a Strata that reads up to 1 would
     /// drop the modifiers while decoding, find a fingerprint other than the recorded one and call the
     /// store damaged. Format 2 makes it refuse the store as newer ("Upgrade Strata") instead, and a
-    /// record without modifiers stays format 1, readable by that Strata (docs/migrations.md).
+    /// record without modifiers stays format 1, readable by that Strata (docs/architecture.md, "Migrations").
     public static let format = 2
 
     /// The format `encoded()` writes for this record: 2 when its declaration holds a hash modifier, 1 otherwise.
