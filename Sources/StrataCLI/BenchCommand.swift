@@ -73,12 +73,17 @@ struct BenchCommand: ParsableCommand {
             reports.append(report)
         }
         let report = runs == 1 ? reports[0] : WorkloadReport.median(of: reports)
+        try output(report, table: report.table)
+    }
+
+    /// Prints `value` as `table` or as JSON, as `--format` asks.
+    private func output(_ value: some Encodable, table: String) throws {
         switch format {
-        case .text: print(report.table)
+        case .text: print(table)
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            print(String(decoding: try encoder.encode(value), as: UTF8.self))
         }
     }
 
@@ -95,13 +100,7 @@ struct BenchCommand: ParsableCommand {
             }
         }
         let comparison = HistoryCostReport(off: off, on: on)
-        switch format {
-        case .text: print(comparison.table)
-        case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(comparison), as: UTF8.self))
-        }
+        try output(comparison, table: comparison.table)
     }
 
     /// A bracket that runs the chosen step inside `strata_measure` and every other step plainly.
