@@ -11,6 +11,8 @@ set -u
 strata=$1; records=$2; tolerance=$3; shift 3
 mode=check
 if [ "${1:-}" = record ]; then mode=record; shift; fi
+# No backend named would check nothing and still say PASS.
+if [ $# -eq 0 ]; then echo "perfcheck: name at least one backend (make perfcheck passes PERFCHECK_BACKENDS)" >&2; exit 2; fi
 here=$(cd "$(dirname "$0")" && pwd)
 limits="$here/Thresholds"
 work=$(mktemp -d /tmp/strata-perfcheck.XXXXXX)
