@@ -39,7 +39,7 @@ enum JSONDocumentFile {
             w.string(line)
         }
         w.raw("\n],\n\"schemaRecord\": ")
-        w.raw(String(decoding: RecordedSchema(state.schema).encoded(), as: UTF8.self))
+        w.raw(String(decoding: RecordedSchema.encoded(state.schema), as: UTF8.self))
         w.raw(",\n\"storeIdentifier\": ")
         w.string(state.storeIdentifier)
         w.raw(",\n\"journalSequence\": \(journalSequence),\n\"entities\": {")

@@ -93,7 +93,7 @@ enum XMLDocumentFile {
         w.attribute("schemaFingerprint", state.schema.fingerprint)
         w.attribute("storeIdentifier", state.storeIdentifier)
         w.attribute("journalSequence", journalSequence)
-        w.attribute("schemaRecord", String(decoding: RecordedSchema(state.schema).encoded(), as: UTF8.self))
+        w.attribute("schemaRecord", String(decoding: RecordedSchema.encoded(state.schema), as: UTF8.self))
         w.raw(">\n<schema>\n")
         for line in state.schema.canonicalDescription {
             if XMLWriter.canCarry(line) {
