@@ -42,13 +42,14 @@ extension LMDBSaveTransaction {
 
     /// Writes a record straight into its page: `MDB_RESERVE` hands out the bytes, the codec fills them.
     private func put(_ dbi: MDB_dbi, _ key: Int64, _ record: LMDBRecord, _ entity: EntitySchema, flags: Int32) throws {
-        var data = MDB_val(mv_size: LMDBRecordCodec.encodedSize(record, entity), mv_data: nil)
+        let shape = records.context.shapes[entity.index]
+        var data = MDB_val(mv_size: LMDBRecordCodec.encodedSize(record, shape), mv_data: nil)
         let rc = withKey(key) { k in mdb_put(txn, dbi, &k, &data, UInt32(flags | MDB_RESERVE)) }
         if rc == MDB_KEYEXIST {
             throw StrataError(.corruptStore, "The key counter of '\(entity.name)' is behind its stored keys (\(key) exists); restore the environment from a backup.", entity: entity.name, file: records.file)
         }
         try lmdbCheck(rc, "write \(entity.name) \(key)")
-        LMDBRecordCodec.encode(record, entity, key: key, into: UnsafeMutableRawBufferPointer(start: data.mv_data, count: data.mv_size))
+        LMDBRecordCodec.encode(record, shape, key: key, into: UnsafeMutableRawBufferPointer(start: data.mv_data, count: data.mv_size))
     }
 
     /// The values a unique constraint or index compares for a record.
