@@ -34,8 +34,8 @@ extension LMDBRecordCodec {
     /// that does not fit its slot stops the program rather than write past the record.
     ///
     /// Every inserted and updated record runs it (limit: Benchmarks/Thresholds/lmdb-insert.txt),
-    /// so it is one loop over the values as they are (no copy of each, no nested function
-    /// capturing the position: each cost more than the old tagged encoder's whole pass).
+    /// so it is one loop over the values as they are: every slot is written (an absent value's
+    /// with zeros) instead of clearing the record first, and no value is read after its case.
     static func encode(_ record: LMDBRecord, _ shape: LMDBRecordShape, key: Int64, into out: UnsafeMutableRawBufferPointer) {
         let base = out.baseAddress!
         let n = out.count
@@ -43,29 +43,42 @@ extension LMDBRecordCodec {
         let endsStart = shape.endsStart
         var tail = endsStart &+ shape.variableCount &* w
         precondition(tail <= n, "encodedSize and encode disagree")
-        base.initializeMemory(as: UInt8.self, repeating: 0, count: endsStart)
         base.storeBytes(of: version, as: UInt8.self)
+        for at in 5..<(5 &+ shape.presenceBytes) { base.storeBytes(of: 0, toByteOffset: at, as: UInt8.self) }
         let slots = shape.slots, widths = shape.widths
         var i = 0, nextEnd = endsStart
         for value in record.attributes {
             let slot = slots[i], width = widths[i]
+            // Each case sets its presence bit itself: reading `value` after the switch kept a copy
+            // of every value alive past it (a retain and a release per value).
             switch value {
-            case .null: break
+            case .null:
+                switch width {
+                case 1: base.storeBytes(of: 0, toByteOffset: slot, as: UInt8.self)
+                case 8: base.storeBytes(of: 0, toByteOffset: slot, as: UInt64.self)
+                case 16: (base + slot).initializeMemory(as: UInt8.self, repeating: 0, count: 16)
+                default: break
+                }
             case .bool(let b):
                 precondition(width == 1, wrongSlot)
                 base.storeBytes(of: b ? 1 : 0, toByteOffset: slot, as: UInt8.self)
+                setPresent(base, i)
             case .int(let v):
                 precondition(width == 8, wrongSlot)
                 base.storeBytes(of: UInt64(bitPattern: v).littleEndian, toByteOffset: slot, as: UInt64.self)
+                setPresent(base, i)
             case .double(let d):
                 precondition(width == 8, wrongSlot)
                 base.storeBytes(of: d.bitPattern.littleEndian, toByteOffset: slot, as: UInt64.self)
+                setPresent(base, i)
             case .date(let d):
                 precondition(width == 8, wrongSlot)
                 base.storeBytes(of: d.timeIntervalSinceReferenceDate.bitPattern.littleEndian, toByteOffset: slot, as: UInt64.self)
+                setPresent(base, i)
             case .uuid(let u):
                 precondition(width == 16, wrongSlot)
                 withUnsafeBytes(of: u.uuid) { (base + slot).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+                setPresent(base, i)
             case .string(let s):
                 precondition(width == 0, wrongSlot)
                 if let next = s.utf8.withContiguousStorageIfAvailable({ copy(UnsafeRawBufferPointer($0), to: base, at: tail, count: n) }) {
@@ -74,15 +87,17 @@ extension LMDBRecordCodec {
                     var text = s
                     tail = text.withUTF8 { copy(UnsafeRawBufferPointer($0), to: base, at: tail, count: n) }
                 }
+                setPresent(base, i)
             case .data(let d):
                 precondition(width == 0, wrongSlot)
                 tail = d.withUnsafeBytes { copy($0, to: base, at: tail, count: n) }
+                setPresent(base, i)
             case .url(let u):
                 precondition(width == 0, wrongSlot)
                 var text = u.absoluteString
                 tail = text.withUTF8 { copy(UnsafeRawBufferPointer($0), to: base, at: tail, count: n) }
+                setPresent(base, i)
             }
-            if case .null = value {} else { setPresent(base, i) }
             if width == 0 {
                 if w == 2 {
                     base.storeBytes(of: UInt16(truncatingIfNeeded: tail).littleEndian, toByteOffset: nextEnd, as: UInt16.self)
@@ -95,9 +110,10 @@ extension LMDBRecordCodec {
         }
         var r = 0
         for t in shape.toOneNumbers {
-            if t >= 0, let target = record.toOne[r] {
-                setPresent(base, i &+ t)
-                base.storeBytes(of: UInt64(bitPattern: target).littleEndian, toByteOffset: shape.toOneStart &+ 8 &* t, as: UInt64.self)
+            if t >= 0 {
+                let target = record.toOne[r]
+                if target != nil { setPresent(base, i &+ t) }
+                base.storeBytes(of: UInt64(bitPattern: target ?? 0).littleEndian, toByteOffset: shape.toOneStart &+ 8 &* t, as: UInt64.self)
             }
             r &+= 1
         }
