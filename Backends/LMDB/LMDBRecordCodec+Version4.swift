@@ -46,12 +46,13 @@ extension LMDBRecordCodec {
         base.storeBytes(of: version, as: UInt8.self)
         for at in 5..<(5 &+ shape.presenceBytes) { base.storeBytes(of: 0, toByteOffset: at, as: UInt8.self) }
         let slots = shape.slots, widths = shape.widths
-        var i = 0, nextEnd = endsStart
-        for value in record.attributes {
+        let count = record.attributes.count
+        var nextEnd = endsStart
+        for i in 0..<count {
             let slot = slots[i], width = widths[i]
             // Each case sets its presence bit itself: reading `value` after the switch kept a copy
             // of every value alive past it (a retain and a release per value).
-            switch value {
+            switch record.attributes[i] {
             case .null:
                 switch width {
                 case 1: base.storeBytes(of: 0, toByteOffset: slot, as: UInt8.self)
@@ -106,13 +107,12 @@ extension LMDBRecordCodec {
                 }
                 nextEnd &+= w
             }
-            i &+= 1
         }
         var r = 0
         for t in shape.toOneNumbers {
             if t >= 0 {
                 let target = record.toOne[r]
-                if target != nil { setPresent(base, i &+ t) }
+                if target != nil { setPresent(base, count &+ t) }
                 base.storeBytes(of: UInt64(bitPattern: target ?? 0).littleEndian, toByteOffset: shape.toOneStart &+ 8 &* t, as: UInt64.self)
             }
             r &+= 1
