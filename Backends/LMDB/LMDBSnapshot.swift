@@ -6,10 +6,11 @@ import Foundation
 /// result's changed records) keeps the values.
 ///
 /// A fetch checks each record's bytes completely before handing them over (`LMDBRecordCodec.check`:
-/// checksum, every tag and length), so damage is still a `corruptStore` error of the fetch and reading
-/// a value later cannot fail. The bytes are copied out of the page (valid only inside its read
-/// transaction) into a shared block, `LMDBBytes`: a scan fills one block with many records, so a
-/// scanned record costs no allocation of its own. Building a `DefaultSnapshot` per record instead —
+/// the checksum, and record version 4's slots and ends or every tag and length of an older
+/// version), so damage is still a `corruptStore` error of the fetch and reading a value later
+/// cannot fail; a version-4 value is read at its offset. The bytes are copied out of the page
+/// (valid only inside its read transaction) into a shared block, `LMDBBytes`: a scan fills one
+/// block with many records, so a scanned record costs no allocation of its own. Building a `DefaultSnapshot` per record instead —
 /// an attribute array, a relationship array, a string per text value, an identifier — cost twelve
 /// times what raw C LMDB pays to read it (docs/benchmarks.md, "LMDB against its goals"; limits:
 /// Benchmarks/Thresholds/lmdb-scan.txt and lmdb-fetch-by-id.txt). It conforms to `DataStoreSnapshot`
