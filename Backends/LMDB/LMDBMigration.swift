@@ -94,7 +94,7 @@ enum LMDBMigration {
                         throw StrataError(.corruptStore, "'\(entity.name)' holds a key of \(key.mv_size) bytes; restore the environment from a backup.", entity: entity.name, file: records.file)
                     }
                     let k = LMDBKeyCodec.readBigEndian(key.mv_data)
-                    let record = try LMDBRecordCodec.decode(data.bytes, entity, key: k, file: records.file)
+                    let record = try LMDBRecordCodec.decode(data.bytes, records.context.shapes[entity.index], key: k, file: records.file)
                     let links: [Link] = try entity.relationships.indices.map { r in
                         entity.relationshipIsToMany[r] ? .many(try records.targets(entity, k, r)) : .one(record.toOne[r])
                     }
@@ -116,9 +116,10 @@ enum LMDBMigration {
             let e = entity.index
             try state.forEachRecord(entity) { key, stored in
                 let record = LMDBRecord(attributes: stored.attributes, toOne: stored.links.map { if case .one(let k) = $0 { k } else { nil } })
-                var data = MDB_val(mv_size: LMDBRecordCodec.encodedSize(record, entity), mv_data: nil)
+                let shape = records.context.shapes[e]
+                var data = MDB_val(mv_size: LMDBRecordCodec.encodedSize(record, shape), mv_data: nil)
                 try lmdbCheck(withKey(key) { mdb_put(txn, layout.records[e], &$0, &data, UInt32(MDB_RESERVE)) }, "write \(entity.name) \(key)")
-                LMDBRecordCodec.encode(record, entity, key: key, into: UnsafeMutableRawBufferPointer(start: data.mv_data, count: data.mv_size))
+                LMDBRecordCodec.encode(record, shape, key: key, into: UnsafeMutableRawBufferPointer(start: data.mv_data, count: data.mv_size))
                 for r in entity.relationships.indices where entity.relationshipIsToMany[r] {
                     for (position, target) in stored.links[r].keys.enumerated() {
                         try putListEntry(txn, layout.toMany[e][r], key, target, position: entity.relationships[r].isOrdered ? Int64(position) : nil)

@@ -52,7 +52,7 @@ struct LMDBQuery {
     ///
     /// The loop is the scan's whole cost beside LMDB's own cursor (limit:
     /// Benchmarks/Thresholds/lmdb-scan.txt), so what does not change per record — the entity's
-    /// check steps, its to-one count, whether it has to-many lists — is read once before it, and the
+    /// record shape, whether it has to-many lists — is read once before it, and the
     /// window's offset is skipped before it.
     func scan(_ descriptor: FetchDescriptor, _ entity: EntitySchema) throws -> [LMDBSnapshot] {
         var result: [LMDBSnapshot] = []
@@ -63,36 +63,34 @@ struct LMDBQuery {
         var stat = MDB_stat()
         if mdb_stat(records.txn, dbi, &stat) == 0 { result.reserveCapacity(min(limit, max(0, Int(stat.ms_entries) - descriptor.fetchOffset))) }
         let context = records.context
-        let toOnes = context.toOneCounts[entity.index]
+        let shape = context.shapes[entity.index]
         let hasToMany = context.hasToMany[entity.index]
         var blocks = LMDBBlocks(context, exact: false)
-        try context.steps[entity.index].withUnsafeBufferPointer { steps in
-            try records.withCursor(dbi) { cursor in
-                var k = MDB_val(), data = MDB_val()
-                var rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST)
-                var skipped = 0
-                while rc == 0, skipped < descriptor.fetchOffset {
-                    skipped += 1
-                    rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)
-                }
-                while rc == 0 {
-                    guard k.mv_size == 8 else {
-                        throw badKey(entity, size: k.mv_size, file: records.file)
-                    }
-                    let key = LMDBKeyCodec.readBigEndian(k.mv_data)
-                    let bytes = data.bytes
-                    let links = try LMDBRecordCodec.quickCheck(bytes, key: key, steps: steps, toOnes: toOnes) ?? LMDBRecordCodec.check(bytes, entity, key: key, file: records.file)
-                    if hasToMany || bytes.count > UInt32.max {
-                        result.append(try records.snapshot(entity, key, bytes, links: links, into: &blocks))
-                    } else {
-                        let (block, offset) = blocks.append(bytes, entity)
-                        result.append(LMDBSnapshot(key: key, block: block, at: offset, count: bytes.count, links: links, relationships: nil))
-                    }
-                    if result.count == limit { return }
-                    rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)
-                }
-                if rc != MDB_NOTFOUND { try lmdbCheck(rc, "scan \(entity.name)") }
+        try records.withCursor(dbi) { cursor in
+            var k = MDB_val(), data = MDB_val()
+            var rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST)
+            var skipped = 0
+            while rc == 0, skipped < descriptor.fetchOffset {
+                skipped += 1
+                rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)
             }
+            while rc == 0 {
+                guard k.mv_size == 8 else {
+                    throw badKey(entity, size: k.mv_size, file: records.file)
+                }
+                let key = LMDBKeyCodec.readBigEndian(k.mv_data)
+                let bytes = data.bytes
+                let links = try LMDBRecordCodec.quickCheck(bytes, key: key, shape: shape) ?? LMDBRecordCodec.check(bytes, shape, key: key, file: records.file)
+                if hasToMany || bytes.count > UInt32.max {
+                    result.append(try records.snapshot(entity, key, bytes, links: links, into: &blocks))
+                } else {
+                    let (block, offset) = blocks.append(bytes, shape)
+                    result.append(LMDBSnapshot(key: key, block: block, at: offset, count: bytes.count, links: links, relationships: nil))
+                }
+                if result.count == limit { return }
+                rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)
+            }
+            if rc != MDB_NOTFOUND { try lmdbCheck(rc, "scan \(entity.name)") }
         }
         return result
     }
@@ -113,6 +111,7 @@ struct LMDBQuery {
             }
             return
         }
+        let shape = records.context.shapes[entity.index]
         try records.withCursor(records.layout.records[entity.index]) { cursor in
             var k = MDB_val(), data = MDB_val()
             var rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST)
@@ -121,7 +120,7 @@ struct LMDBQuery {
                     throw badKey(entity, size: k.mv_size, file: records.file)
                 }
                 let key = LMDBKeyCodec.readBigEndian(k.mv_data)
-                let record = try LMDBRecordCodec.decode(data.bytes, entity, key: key, file: records.file)
+                let record = try LMDBRecordCodec.decode(data.bytes, shape, key: key, file: records.file)
                 guard try body(key, record) else { return }
                 rc = mdb_cursor_get(cursor, &k, &data, MDB_NEXT)
             }

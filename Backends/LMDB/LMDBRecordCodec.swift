@@ -11,9 +11,10 @@ struct LMDBRecord: Equatable {
     var toOne: [Int64?]
 }
 
-/// The record encoding, version 3 (`docs/formats/lmdb.md`):
+/// The record encoding (`docs/formats/lmdb.md`, "Records"). Saves write version 4, values at
+/// offsets the schema fixes (`LMDBRecordCodec+Version4.swift`); versions 1 to 3, still read, are
 ///
-///     version (1 byte) · checksum (4 bytes, little-endian: CRC32C of the record's key and everything after it) ·
+///     version (1 byte) · checksum (4 bytes, little-endian) ·
 ///     each attribute: a tag byte and its payload · each to-one: 0, or 1 and the key (8 bytes)
 ///
 /// Tags: 0 nil, 1 false, 2 true, 3 int, 4 double, 5 string, 6 date, 7 data, 8 uuid, 9 url. Integers,
@@ -24,12 +25,13 @@ struct LMDBRecord: Equatable {
 enum LMDBRecordCodec {
     /// The version written. Version 1 (read still) checksummed the bytes alone, so a record whose
     /// key was damaged read as another record; version 2 (read still) seeds the checksum with the
-    /// key; version 3 is version 2 with CRC32C (`crc32c(_:key:)`) in place of the multiply-xorshift
-    /// hash, a third of its cost per record read with the CPU's `crc32` instruction.
-    static let version: UInt8 = 3
+    /// key; version 3 (read still) is version 2 with CRC32C (`crc32c(_:key:)`) in place of the
+    /// multiply-xorshift hash; version 4 is version 3's checksum over values at fixed offsets, so
+    /// a read checks a record without a walk over its tags.
+    static let version: UInt8 = 4
 
-    /// The encoded size of `record`, so a save can reserve the bytes in the page (`MDB_RESERVE`).
-    static func encodedSize(_ record: LMDBRecord, _ entity: EntitySchema) -> Int {
+    /// The encoded size of `record` as version 3 (tests write the bytes an earlier Strata wrote).
+    static func encodedSizeVersion3(_ record: LMDBRecord, _ entity: EntitySchema) -> Int {
         func length(_ n: Int) -> Int {
             var n = UInt(n), count = 1
             while n >= 0x80 { n >>= 7; count += 1 }
@@ -50,10 +52,11 @@ enum LMDBRecordCodec {
         return size
     }
 
-    /// Writes `record`, stored under `key`, into `out`, which holds exactly `encodedSize` bytes.
-    static func encode(_ record: LMDBRecord, _ entity: EntitySchema, key: Int64, into out: UnsafeMutableRawBufferPointer) {
+    /// Writes `record`, stored under `key`, as version 3 into `out`, which holds exactly
+    /// `encodedSizeVersion3` bytes.
+    static func encodeVersion3(_ record: LMDBRecord, _ entity: EntitySchema, key: Int64, into out: UnsafeMutableRawBufferPointer) {
         var writer = Writer(out: out.baseAddress!, p: 5)
-        out[0] = version
+        out[0] = 3
         for value in record.attributes {
             switch value {
             case .null: writer.byte(0)
@@ -120,9 +123,17 @@ enum LMDBRecordCodec {
     }
 
     /// Encodes `record` into a new array (tests and tools; saves write into the page directly).
-    static func encoded(_ record: LMDBRecord, _ entity: EntitySchema, key: Int64) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: encodedSize(record, entity)) { buffer, count in
-            encode(record, entity, key: key, into: UnsafeMutableRawBufferPointer(buffer))
+    static func encoded(_ record: LMDBRecord, _ shape: LMDBRecordShape, key: Int64) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: encodedSize(record, shape)) { buffer, count in
+            encode(record, shape, key: key, into: UnsafeMutableRawBufferPointer(buffer))
+            count = buffer.count
+        }
+    }
+
+    /// Encodes `record` as version 3 into a new array: the bytes an earlier Strata wrote, for tests.
+    static func encodedVersion3(_ record: LMDBRecord, _ entity: EntitySchema, key: Int64) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: encodedSizeVersion3(record, entity)) { buffer, count in
+            encodeVersion3(record, entity, key: key, into: UnsafeMutableRawBufferPointer(buffer))
             count = buffer.count
         }
     }
@@ -136,12 +147,12 @@ enum LMDBRecordCodec {
         strata_crc32c_keyed(UInt64(bitPattern: key), bytes.baseAddress, bytes.count)
     }
 
-    /// The checksum a record of `version` (1, 2 or 3) stores, over `bytes` (everything after the
+    /// The checksum a record of `version` (1 to 4) stores, over `bytes` (everything after the
     /// checksum), or `nil` for another version.
     @inline(__always)
     static func checksum(version: UInt8, _ bytes: UnsafeRawBufferPointer, key: Int64) -> UInt32? {
         switch version {
-        case 3: crc32c(bytes, key: key)
+        case 4, 3: crc32c(bytes, key: key)
         case 2: checksum(bytes, key: key)
         case 1: checksum(bytes, key: nil)
         default: nil
@@ -191,9 +202,9 @@ enum LMDBRecordCodec {
     /// Decodes a stored record of `entity`.
     ///
     /// - Throws: `corruptStore` naming the entity and key for a wrong version, checksum, tag or length.
-    static func decode(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, file: String) throws -> LMDBRecord {
-        var toOne: [Int64?] = Array(repeating: nil, count: entity.relationships.count)
-        let attributes = try decode(bytes, entity, key: key, file: file) { r, target in toOne[r] = target }
+    static func decode(_ bytes: UnsafeRawBufferPointer, _ shape: LMDBRecordShape, key: Int64, file: String) throws -> LMDBRecord {
+        var toOne: [Int64?] = Array(repeating: nil, count: shape.entity.relationships.count)
+        let attributes = try decode(bytes, shape, key: key, file: file) { r, target in toOne[r] = target }
         return LMDBRecord(attributes: attributes, toOne: toOne)
     }
 
@@ -201,20 +212,25 @@ enum LMDBRecordCodec {
     /// index, key), so a snapshot can be built without an intermediate array.
     ///
     /// - Throws: `corruptStore` naming the entity and key for a wrong version, checksum, tag or length.
-    static func decode(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, file: String, toOne: (Int, Int64) -> Void) throws -> [Value] {
+    static func decode(_ bytes: UnsafeRawBufferPointer, _ shape: LMDBRecordShape, key: Int64, file: String, toOne: (Int, Int64) -> Void) throws -> [Value] {
         do {
-            return try decodeChecked(bytes, entity, key: key, toOne: toOne)
+            return try decodeChecked(bytes, shape, key: key, toOne: toOne)
         } catch {
-            throw damaged(error, entity, key: key, file: file)
+            throw damaged(error, shape.entity, key: key, file: file)
         }
     }
 
     /// `decode` without the error's context: the reader carries no entity or path (retaining them
     /// cost every lookup), and the damage is described once, on the way out.
     @inline(__always)
-    private static func decodeChecked(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, toOne: (Int, Int64) -> Void) throws(Malformed) -> [Value] {
+    private static func decodeChecked(_ bytes: UnsafeRawBufferPointer, _ shape: LMDBRecordShape, key: Int64, toOne: (Int, Int64) -> Void) throws(Malformed) -> [Value] {
         try checkSum(bytes, key: key)
-        return try decodeValues(bytes, entity, toOne: toOne)
+        guard bytes[0] == version else { return try decodeValues(bytes, shape.entity, toOne: toOne) }
+        let base = bytes.baseAddress!
+        _ = try checkShape(base, count: bytes.count, shape)
+        let attributes = try values(base, count: bytes.count, shape)
+        toOnes(base, shape, toOne)
+        return attributes
     }
 
     /// The version byte and the checksum.
@@ -252,15 +268,22 @@ enum LMDBRecordCodec {
         return attributes
     }
 
-    /// Checks a stored record as `decode` does — version, checksum, every tag against the schema,
-    /// every length, URLs readable, no bytes left over — without building a value, so a snapshot
-    /// can keep the bytes and decode a value only when it is read (`LMDBSnapshot`). Returns the
-    /// offset of the first to-one.
+    /// Checks a stored record as `decode` does — version, checksum, every tag against the schema
+    /// (version 4: its shape, `checkShape(_:count:_:)`), every length, URLs readable, no bytes left
+    /// over — without building a value, so a snapshot can keep the bytes and decode a value only
+    /// when it is read (`LMDBSnapshot`). Returns the offset of the first to-one.
     ///
     /// - Throws: `corruptStore` naming the entity and key, as `decode`.
-    static func check(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64, file: String) throws -> Int {
+    static func check(_ bytes: UnsafeRawBufferPointer, _ shape: LMDBRecordShape, key: Int64, file: String) throws -> Int {
+        let entity = shape.entity
         do throws(Malformed) {
             try checkSum(bytes, key: key)
+            if bytes[0] == version {
+                let base = bytes.baseAddress!
+                let links = try checkShape(base, count: bytes.count, shape)
+                for i in shape.urls { _ = try value(at: i, base, count: bytes.count, shape) }
+                return links
+            }
             var reader = Reader(bytes: bytes, p: 5)
             let types = entity.attributeTypes
             for i in 0..<types.count { try reader.skip(try reader.byte(), types[i], entity, i) }
@@ -309,29 +332,37 @@ enum LMDBRecordCodec {
     /// `checkStep`'s width of a value with a LEB128 length, and of a URL.
     static let variableStep: UInt16 = 0xFF, urlStep: UInt16 = 0xFE
 
-    /// `check` in one pass over the bytes, without errors: the offset of the first to-one when the
-    /// record is sound, `nil` when anything is off — or it holds a URL, which only `check` parses —
-    /// and `check` is to say what (`steps`: `checkStep(of:)` of each attribute; `toOnes`: how many
-    /// to-ones).
+    /// `check` without errors: the offset of the first to-one when the record is sound, `nil` when
+    /// anything is off — or it holds a URL, which only `check` parses — and `check` is to say what.
     ///
-    /// Every scanned and fetched record runs it (limit: Benchmarks/Thresholds/lmdb-scan.txt), so it
-    /// is written for that: a value whose tag is the attribute's own moves on by the width its step
-    /// carries (one compare and one add, no switch over tags), a one-byte length is read without
-    /// the LEB128 loop, and positions are only compared with the end where a read depends on it —
-    /// the final `p == n` catches a value that ran past it.
+    /// Every scanned and fetched record runs it (limit: Benchmarks/Thresholds/lmdb-scan.txt). A
+    /// version-4 record (what saves write) costs its checksum and `checkShape`, the full check's
+    /// own rules; versions 3 and 2 walk every tag (`walk`); version 1 goes to the full check.
     @inline(__always)
-    static func quickCheck(_ bytes: UnsafeRawBufferPointer, key: Int64, steps: UnsafeBufferPointer<UInt16>, toOnes: Int) -> Int? {
+    static func quickCheck(_ bytes: UnsafeRawBufferPointer, key: Int64, shape: LMDBRecordShape) -> Int? {
         let n = bytes.count
         guard n >= 5, let base = bytes.baseAddress else { return nil }
-        // Version 3 (what saves write) and 2 (written before it); version 1 goes to the full check.
         let body = UnsafeRawBufferPointer(start: base + 5, count: n &- 5)
-        let sum: UInt32
+        let stored = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 1, as: UInt32.self))
         switch base.load(as: UInt8.self) {
-        case version: sum = crc32c(body, key: key)
-        case 2: sum = checksum(body, key: key)
+        case version:
+            guard stored == crc32c(body, key: key), let links = try? checkShape(base, count: n, shape) else { return nil }
+            return shape.urls.isEmpty || !holdsURL(base, shape) ? links : nil
+        case 3: guard stored == crc32c(body, key: key) else { return nil }
+        case 2: guard stored == checksum(body, key: key) else { return nil }
         default: return nil
         }
-        guard UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 1, as: UInt32.self)) == sum else { return nil }
+        return shape.steps.withUnsafeBufferPointer { walk(base, count: n, steps: $0, toOnes: shape.toOneCount) }
+    }
+
+    /// The fast check's walk over a version-2 or -3 record whose checksum is sound (`steps`:
+    /// `checkStep(of:)` of each attribute; `toOnes`: how many to-ones): a value whose tag is the
+    /// attribute's own moves on by the width its step carries (one compare and one add, no switch
+    /// over tags), a one-byte length is read without the LEB128 loop, and positions are only
+    /// compared with the end where a read depends on it — the final `p == n` catches a value that
+    /// ran past it.
+    @inline(__always)
+    static func walk(_ base: UnsafeRawPointer, count n: Int, steps: UnsafeBufferPointer<UInt16>, toOnes: Int) -> Int? {
         var p = 5
         for step in steps {
             guard p < n else { return nil }
@@ -380,7 +411,9 @@ enum LMDBRecordCodec {
     }
 
     /// Attribute `index` of a record `check` accepted (so nothing can fail: `.null` if it did).
-    static func checkedValue(at index: Int, _ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema) -> Value {
+    static func checkedValue(at index: Int, _ bytes: UnsafeRawBufferPointer, _ shape: LMDBRecordShape) -> Value {
+        if bytes[0] == version { return (try? value(at: index, bytes.baseAddress!, count: bytes.count, shape)) ?? .null }
+        let entity = shape.entity
         let types = entity.attributeTypes
         var reader = Reader(bytes: bytes, p: 5)
         do {
@@ -392,13 +425,17 @@ enum LMDBRecordCodec {
     }
 
     /// Every attribute of a record `check` accepted.
-    static func checkedValues(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema) -> [Value] {
-        (try? decodeValues(bytes, entity) { _, _ in }) ?? entity.attributes.map { _ in .null }
+    static func checkedValues(_ bytes: UnsafeRawBufferPointer, _ shape: LMDBRecordShape) -> [Value] {
+        let entity = shape.entity
+        if bytes[0] == version { return (try? values(bytes.baseAddress!, count: bytes.count, shape)) ?? entity.attributes.map { _ in .null } }
+        return (try? decodeValues(bytes, entity) { _, _ in }) ?? entity.attributes.map { _ in .null }
     }
 
     /// The to-one targets of a record `check` accepted, read from `links` (what `check` returned),
     /// one slot per relationship (`nil` for an empty to-one and for every to-many).
-    static func checkedToOne(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, links: Int, _ body: (Int, Int64) -> Void) {
+    static func checkedToOne(_ bytes: UnsafeRawBufferPointer, _ shape: LMDBRecordShape, links: Int, _ body: (Int, Int64) -> Void) {
+        if bytes[0] == version { return toOnes(bytes.baseAddress!, shape, body) }
+        let entity = shape.entity
         var reader = Reader(bytes: bytes, p: links)
         do {
             for (r, isToMany) in entity.relationshipIsToMany.enumerated() where !isToMany {
@@ -408,7 +445,7 @@ enum LMDBRecordCodec {
     }
 
     /// What is wrong with a record's bytes; `decode` names the record and the store around it.
-    private struct Malformed: Error {
+    struct Malformed: Error {
         let what: String
         init(_ what: String) { self.what = what }
     }

@@ -16,10 +16,8 @@ final class LMDBContext: Sendable {
     /// Whether each entity (by index) has a to-many relationship, whose lists a snapshot reads
     /// with the record.
     let hasToMany: [Bool]
-    /// Each entity's attribute steps (`LMDBRecordCodec.checkStep(of:)`), for the fast check.
-    let steps: [[UInt16]]
-    /// How many to-one relationships each entity has.
-    let toOneCounts: [Int]
+    /// Each entity's record layout (by index): slots, ends and check steps.
+    let shapes: [LMDBRecordShape]
 
     init(layout: LMDBLayout, storeIdentifier: String, file: String) {
         self.layout = layout
@@ -27,16 +25,15 @@ final class LMDBContext: Sendable {
         self.file = file
         self.entities = layout.schema.entities
         self.hasToMany = layout.schema.entities.map { $0.relationshipIsToMany.contains(true) }
-        self.steps = layout.schema.entities.map { $0.attributeTypes.map(LMDBRecordCodec.checkStep(of:)) }
-        self.toOneCounts = layout.schema.entities.map { e in e.relationshipIsToMany.filter { !$0 }.count }
+        self.shapes = layout.schema.entities.map(LMDBRecordShape.init)
     }
 
-    /// `LMDBRecordCodec.check` with the entity's steps looked up once, at open.
+    /// `LMDBRecordCodec.check` with the entity's shape made once, at open: the fast check first.
     @inline(__always)
     func check(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema, key: Int64) throws -> Int {
-        let links = steps[entity.index].withUnsafeBufferPointer { LMDBRecordCodec.quickCheck(bytes, key: key, steps: $0, toOnes: toOneCounts[entity.index]) }
-        if let links { return links }
-        return try LMDBRecordCodec.check(bytes, entity, key: key, file: file)
+        let shape = shapes[entity.index]
+        if let links = LMDBRecordCodec.quickCheck(bytes, key: key, shape: shape) { return links }
+        return try LMDBRecordCodec.check(bytes, shape, key: key, file: file)
     }
 
     /// The entity named `name`; a few names are compared in place (lengths first), more are
@@ -67,7 +64,7 @@ struct LMDBRecords {
         let rc = withKey(key) { mdb_get(txn, layout.records[entity.index], &$0, &data) }
         if rc == MDB_NOTFOUND { return nil }
         try lmdbCheck(rc, "read \(entity.name) \(key)")
-        return try LMDBRecordCodec.decode(data.bytes, entity, key: key, file: file)
+        return try LMDBRecordCodec.decode(data.bytes, context.shapes[entity.index], key: key, file: file)
     }
 
     /// Whether `entity` holds a record with `key`.
@@ -193,13 +190,13 @@ struct LMDBRecords {
         if context.hasToMany[entity.index] {
             let names = entity.destinationNames
             var built = [RelationshipValue](repeating: .toOne(nil), count: names.count)
-            LMDBRecordCodec.checkedToOne(bytes, entity, links: links) { r, target in built[r] = .toOne(id(names[r], target)) }
+            LMDBRecordCodec.checkedToOne(bytes, context.shapes[entity.index], links: links) { r, target in built[r] = .toOne(id(names[r], target)) }
             for r in entity.relationships.indices where entity.relationshipIsToMany[r] {
                 built[r] = .toMany(try targets(entity, key, r).map { id(names[r], $0) })
             }
             relationships = built
         }
-        let (block, offset) = blocks.append(bytes, entity)
+        let (block, offset) = blocks.append(bytes, context.shapes[entity.index])
         return LMDBSnapshot(key: key, block: block, at: offset, count: bytes.count, links: links, relationships: relationships)
     }
 
@@ -245,18 +242,18 @@ struct LMDBBlocks {
         self.exact = exact
     }
 
-    /// Copies a record of `entity` into the current block (a new one when they do not fit or the
-    /// block holds another entity's records) and says where.
+    /// Copies a record of `shape`'s entity into the current block (a new one when they do not fit
+    /// or the block holds another entity's records) and says where.
     @inline(__always)
-    mutating func append(_ bytes: UnsafeRawBufferPointer, _ entity: EntitySchema) -> (LMDBBytes, Int) {
+    mutating func append(_ bytes: UnsafeRawBufferPointer, _ shape: LMDBRecordShape) -> (LMDBBytes, Int) {
         let count = bytes.count
-        if current == nil || capacity &- used < count || self.entity != ObjectIdentifier(entity) {
+        if current == nil || capacity &- used < count || self.entity != ObjectIdentifier(shape) {
             capacity = exact ? count : max(count, LMDBBytes.blockSize)
-            let block = LMDBBytes.make(capacity: capacity, entity: entity, storeIdentifier: context.storeIdentifier)
+            let block = LMDBBytes.make(capacity: capacity, shape: shape, storeIdentifier: context.storeIdentifier)
             current = block
             base = block.withUnsafeMutablePointerToElements { $0 }
             used = 0
-            self.entity = ObjectIdentifier(entity)
+            self.entity = ObjectIdentifier(shape)
         }
         let at = used
         if count > 0, let source = bytes.baseAddress { UnsafeMutableRawPointer(base! + at).copyMemory(from: source, byteCount: count) }

@@ -24,9 +24,11 @@ extension LMDBSaveTransaction {
 
     private func writeRecords(_ entity: EntitySchema, _ changed: [(key: Int64, cached: Cached)]) throws {
         let dbi = layout.records[entity.index]
+        // Looked up once: `records.context.shapes[…]` per record cost three retains and releases.
+        let shape = records.context.shapes[entity.index]
         for (key, c) in changed {
             if let record = c.current {
-                try put(dbi, key, record, entity, flags: 0)
+                try put(dbi, key, record, shape, flags: 0)
             } else if c.original != nil {
                 let rc = withKey(key) { mdb_del(txn, dbi, &$0, nil) }
                 if rc != MDB_NOTFOUND { try lmdbCheck(rc, "delete \(entity.name) \(key)") }
@@ -36,19 +38,20 @@ extension LMDBSaveTransaction {
         for (i, record) in inserted[entity.index].enumerated() {
             guard let record else { continue }
             // New keys are above every stored key (the counter never goes back), so they append.
-            try put(dbi, first + Int64(i), record, entity, flags: MDB_APPEND)
+            try put(dbi, first + Int64(i), record, shape, flags: MDB_APPEND)
         }
     }
 
     /// Writes a record straight into its page: `MDB_RESERVE` hands out the bytes, the codec fills them.
-    private func put(_ dbi: MDB_dbi, _ key: Int64, _ record: LMDBRecord, _ entity: EntitySchema, flags: Int32) throws {
-        var data = MDB_val(mv_size: LMDBRecordCodec.encodedSize(record, entity), mv_data: nil)
+    private func put(_ dbi: MDB_dbi, _ key: Int64, _ record: LMDBRecord, _ shape: LMDBRecordShape, flags: Int32) throws {
+        let entity = shape.entity
+        var data = MDB_val(mv_size: LMDBRecordCodec.encodedSize(record, shape), mv_data: nil)
         let rc = withKey(key) { k in mdb_put(txn, dbi, &k, &data, UInt32(flags | MDB_RESERVE)) }
         if rc == MDB_KEYEXIST {
             throw StrataError(.corruptStore, "The key counter of '\(entity.name)' is behind its stored keys (\(key) exists); restore the environment from a backup.", entity: entity.name, file: records.file)
         }
         try lmdbCheck(rc, "write \(entity.name) \(key)")
-        LMDBRecordCodec.encode(record, entity, key: key, into: UnsafeMutableRawBufferPointer(start: data.mv_data, count: data.mv_size))
+        LMDBRecordCodec.encode(record, shape, key: key, into: UnsafeMutableRawBufferPointer(start: data.mv_data, count: data.mv_size))
     }
 
     /// The values a unique constraint or index compares for a record.

@@ -6,10 +6,11 @@ import Foundation
 /// result's changed records) keeps the values.
 ///
 /// A fetch checks each record's bytes completely before handing them over (`LMDBRecordCodec.check`:
-/// checksum, every tag and length), so damage is still a `corruptStore` error of the fetch and reading
-/// a value later cannot fail. The bytes are copied out of the page (valid only inside its read
-/// transaction) into a shared block, `LMDBBytes`: a scan fills one block with many records, so a
-/// scanned record costs no allocation of its own. Building a `DefaultSnapshot` per record instead —
+/// the checksum, and record version 4's slots and ends or every tag and length of an older
+/// version), so damage is still a `corruptStore` error of the fetch and reading a value later
+/// cannot fail; a version-4 value is read at its offset. The bytes are copied out of the page
+/// (valid only inside its read transaction) into a shared block, `LMDBBytes`: a scan fills one
+/// block with many records, so a scanned record costs no allocation of its own. Building a `DefaultSnapshot` per record instead —
 /// an attribute array, a relationship array, a string per text value, an identifier — cost twelve
 /// times what raw C LMDB pays to read it (docs/benchmarks.md, "LMDB against its goals"; limits:
 /// Benchmarks/Thresholds/lmdb-scan.txt and lmdb-fetch-by-id.txt). It conforms to `DataStoreSnapshot`
@@ -49,8 +50,8 @@ public struct LMDBSnapshot: DataStoreSnapshot, @unchecked Sendable {
     public var entity: EntitySchema {
         switch kind {
         case .values: values.entity
-        case .bytes: unsafeDowncast(storage, to: LMDBBytes.self).header.entity
-        case .linkedBytes: unsafeDowncast(storage, to: LMDBLinkedBytes.self).block.header.entity
+        case .bytes: unsafeDowncast(storage, to: LMDBBytes.self).header.shape.entity
+        case .linkedBytes: unsafeDowncast(storage, to: LMDBLinkedBytes.self).block.header.shape.entity
         }
     }
 
@@ -97,21 +98,21 @@ public struct LMDBSnapshot: DataStoreSnapshot, @unchecked Sendable {
     public var persistentIdentifier: PersistentIdentifier {
         if kind == .values { return values.id }
         let header = block.header
-        return PersistentIdentifier(storeIdentifier: header.storeIdentifier, entityName: header.entity.name, primaryKey: key)
+        return PersistentIdentifier(storeIdentifier: header.storeIdentifier, entityName: header.shape.entity.name, primaryKey: key)
     }
 
     /// The attribute value at `index`, decoded from the stored bytes when the snapshot has them.
     public func attributeValue(at index: Int) -> Value {
         if kind == .values { return values.attributes[index] }
-        let entity = block.header.entity
-        return withBytes { LMDBRecordCodec.checkedValue(at: index, $0, entity) }
+        let shape = block.header.shape
+        return withBytes { LMDBRecordCodec.checkedValue(at: index, $0, shape) }
     }
 
     /// Every attribute value, decoded in one pass from the stored bytes when the snapshot has them.
     public var attributeValues: [Value] {
         if kind == .values { return values.attributes }
-        let entity = block.header.entity
-        return withBytes { LMDBRecordCodec.checkedValues($0, entity) }
+        let shape = block.header.shape
+        return withBytes { LMDBRecordCodec.checkedValues($0, shape) }
     }
 
     /// The relationship value at `index`.
@@ -143,13 +144,13 @@ public struct LMDBSnapshot: DataStoreSnapshot, @unchecked Sendable {
     /// The to-ones decoded from the bytes (an entity without to-many relationships).
     private func decodedRelationships() -> [RelationshipValue] {
         let header = block.header
-        let entity = header.entity
-        let names = entity.destinationNames
+        let shape = header.shape
+        let names = shape.entity.destinationNames
         let store = header.storeIdentifier
         var result: [RelationshipValue] = []
         result.reserveCapacity(names.count)
         withBytes { bytes in
-            LMDBRecordCodec.checkedToOne(bytes, entity, links: Int(links)) { r, target in
+            LMDBRecordCodec.checkedToOne(bytes, shape, links: Int(links)) { r, target in
                 while result.count < r { result.append(.toOne(nil)) }
                 result.append(.toOne(PersistentIdentifier(storeIdentifier: store, entityName: names[r], primaryKey: target)))
             }
@@ -196,13 +197,14 @@ final class LMDBBytes: ManagedBuffer<LMDBBytes.Header, UInt8> {
     /// The entity of every record in the block and the store identifier every snapshot's
     /// identifier names (`LMDBBlocks` keeps track of how full it is while a fetch fills it).
     struct Header {
-        let entity: EntitySchema
+        /// The records' entity and where their values sit.
+        let shape: LMDBRecordShape
         let storeIdentifier: String
     }
 
     /// A new empty block of at least `capacity` bytes.
-    static func make(capacity: Int, entity: EntitySchema, storeIdentifier: String) -> LMDBBytes {
-        let buffer = create(minimumCapacity: capacity) { _ in Header(entity: entity, storeIdentifier: storeIdentifier) }
+    static func make(capacity: Int, shape: LMDBRecordShape, storeIdentifier: String) -> LMDBBytes {
+        let buffer = create(minimumCapacity: capacity) { _ in Header(shape: shape, storeIdentifier: storeIdentifier) }
         return unsafeDowncast(buffer, to: LMDBBytes.self)
     }
 }

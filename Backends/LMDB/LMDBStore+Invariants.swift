@@ -48,7 +48,7 @@ extension LMDBStore {
             var rc = mdb_cursor_get(cursor, &k, &data, MDB_FIRST)
             while rc == 0 {
                 let key = LMDBKeyCodec.readBigEndian(k.mv_data)
-                let record = try LMDBRecordCodec.decode(data.bytes, entity, key: key, file: records.file)
+                let record = try LMDBRecordCodec.decode(data.bytes, records.context.shapes[entity.index], key: key, file: records.file)
                 for (d, (name, refs, dbi)) in databases.enumerated() where LMDBKeyCodec.valueKey(refs, record, into: &value) {
                     expected[d] += 1
                     if try !holds(records, dbi, value, key) { problems.append("\(name) has no entry for \(entity.name) \(key)") }

@@ -31,13 +31,20 @@ struct LMDBCodecTests {
     }
 
     static var sample: EntitySchema { schema.entity(named: "Sample")! }
+    static let sampleShape = LMDBRecordShape(sample)
+
+    /// `record` stored under `key` as record `version`: 4 as a save writes it now, 1 to 3 as an
+    /// earlier Strata wrote it.
+    static func bytes(_ record: LMDBRecord, version: UInt8, key: Int64) -> [UInt8] {
+        version == 4 ? LMDBRecordCodec.encoded(record, sampleShape, key: key) : asVersion(version, LMDBRecordCodec.encodedVersion3(record, sample, key: key), key: key)
+    }
 
     @Test func theKeyTagsFollowTheTypeOrder() {
         for (i, type) in AttributeType.allCases.enumerated() { #expect(LMDBKeyCodec.tag(type) == UInt8(i + 1)) }
     }
 
-    @Test func everyValueTypeRoundTrips() throws {
-        let entity = Self.sample
+    @Test(arguments: [UInt8(3), 4]) func everyValueTypeRoundTrips(version: UInt8) throws {
+        let entity = Self.sample, shape = Self.sampleShape
         let records = [
             LMDBRecord(attributes: [.bool(true), .int(-7), .double(-0.0), .string("é\u{0}" + String(repeating: "x", count: 200)), .date(Date(timeIntervalSinceReferenceDate: 12.5)),
                                     .data(Data([0, 1, 2, 255])), .uuid(UUID()), .url(URL(string: "https://example.com/a?b=c")!)], toOne: [3, nil, Int64.max]),
@@ -45,18 +52,19 @@ struct LMDBCodecTests {
             LMDBRecord(attributes: [.bool(false), .int(.min), .double(.nan), .string(""), .date(Date(timeIntervalSinceReferenceDate: -1e9)), .data(Data()), .null, .null], toOne: [nil, nil, 1]),
         ]
         for record in records {
-            let bytes = LMDBRecordCodec.encoded(record, entity, key: 1)
-            #expect(bytes.count == LMDBRecordCodec.encodedSize(record, entity))
-            let decoded = try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") }
+            let bytes = Self.bytes(record, version: version, key: 1)
+            #expect(bytes.count == (version == 4 ? LMDBRecordCodec.encodedSize(record, shape) : LMDBRecordCodec.encodedSizeVersion3(record, entity)))
+            #expect(bytes[0] == version)
+            let decoded = try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, shape, key: 1, file: "test") }
             #expect(decoded.toOne == record.toOne)
             Self.expectSame(decoded.attributes, record.attributes)
             // What a fetch does instead (`LMDBSnapshot`): check the bytes, decode values on access.
             let links = try Self.check(bytes, entity, key: 1)
             #expect(Self.quickCheck(bytes, entity, key: 1) == (record.attributes[7].isNull ? links : nil), "only a URL sends a sound record to the full check")
-            Self.expectSame(bytes.withUnsafeBytes { LMDBRecordCodec.checkedValues($0, entity) }, record.attributes)
-            Self.expectSame(bytes.withUnsafeBytes { b in entity.attributes.indices.map { LMDBRecordCodec.checkedValue(at: $0, b, entity) } }, record.attributes)
+            Self.expectSame(bytes.withUnsafeBytes { LMDBRecordCodec.checkedValues($0, shape) }, record.attributes)
+            Self.expectSame(bytes.withUnsafeBytes { b in entity.attributes.indices.map { LMDBRecordCodec.checkedValue(at: $0, b, shape) } }, record.attributes)
             var toOne: [Int64?] = Array(repeating: nil, count: entity.relationships.count)
-            bytes.withUnsafeBytes { LMDBRecordCodec.checkedToOne($0, entity, links: links) { toOne[$0] = $1 } }
+            bytes.withUnsafeBytes { LMDBRecordCodec.checkedToOne($0, shape, links: links) { toOne[$0] = $1 } }
             #expect(toOne == record.toOne)
         }
     }
@@ -71,19 +79,18 @@ struct LMDBCodecTests {
 
     /// The fetch's fast pass over a record's bytes (`LMDBContext.check` runs it first).
     static func quickCheck(_ bytes: [UInt8], _ entity: EntitySchema, key: Int64) -> Int? {
-        let steps = entity.attributeTypes.map(LMDBRecordCodec.checkStep(of:))
-        let toOnes = entity.relationshipIsToMany.filter { !$0 }.count
-        return bytes.withUnsafeBytes { b in steps.withUnsafeBufferPointer { LMDBRecordCodec.quickCheck(b, key: key, steps: $0, toOnes: toOnes) } }
+        let shape = LMDBRecordShape(entity)
+        return bytes.withUnsafeBytes { LMDBRecordCodec.quickCheck($0, key: key, shape: shape) }
     }
 
     /// The fetch's full check, which names the damage.
     static func check(_ bytes: [UInt8], _ entity: EntitySchema, key: Int64) throws -> Int {
-        try bytes.withUnsafeBytes { try LMDBRecordCodec.check($0, entity, key: key, file: "test") }
+        try bytes.withUnsafeBytes { try LMDBRecordCodec.check($0, LMDBRecordShape(entity), key: key, file: "test") }
     }
 
-    /// `bytes`, a record stored under `key`, rewritten as record `version` (1, 2 or 3) with that
-    /// version's checksum: the bytes an earlier Strata wrote (the layout after the checksum is
-    /// the same in every version).
+    /// `bytes`, a record stored under `key`, with record `version`'s byte and checksum: from
+    /// version-3 bytes, the bytes an earlier Strata wrote as version 1, 2 or 3 (the layout after
+    /// the checksum is the same in those); from version-4 bytes, the checksum made sound again.
     static func asVersion(_ version: UInt8, _ bytes: [UInt8], key: Int64) -> [UInt8] {
         var out = bytes
         out[0] = version
@@ -92,14 +99,15 @@ struct LMDBCodecTests {
         return out
     }
 
-    /// Record versions 2 (written before CRC32C) and 3 (written now): both read, both checked.
-    @Test(arguments: [UInt8(2), 3]) func everyCutOrFlippedByteIsCorruptNotACrash(version: UInt8) throws {
-        let entity = Self.sample
+    /// Record versions 2 (written before CRC32C), 3 (written before fixed offsets) and 4 (written
+    /// now): all read, all checked.
+    @Test(arguments: [UInt8(2), 3, 4]) func everyCutOrFlippedByteIsCorruptNotACrash(version: UInt8) throws {
+        let entity = Self.sample, shape = Self.sampleShape
         let record = LMDBRecord(attributes: [.bool(true), .int(5), .double(1.5), .string("hello"), .null, .data(Data([9])), .null, .null], toOne: [2, nil, nil])
-        let bytes = Self.asVersion(version, LMDBRecordCodec.encoded(record, entity, key: 1), key: 1)
-        #expect(try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") } == record)
+        let bytes = Self.bytes(record, version: version, key: 1)
+        #expect(try bytes.withUnsafeBytes { try LMDBRecordCodec.decode($0, shape, key: 1, file: "test") } == record)
         for length in 0..<bytes.count {
-            #expect(throws: StrataError.self) { try Array(bytes[..<length]).withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") } }
+            #expect(throws: StrataError.self) { try Array(bytes[..<length]).withUnsafeBytes { try LMDBRecordCodec.decode($0, shape, key: 1, file: "test") } }
             #expect(Self.quickCheck(Array(bytes[..<length]), entity, key: 1) == nil)
             #expect(throws: StrataError.self) { try Self.check(Array(bytes[..<length]), entity, key: 1) }
         }
@@ -107,21 +115,22 @@ struct LMDBCodecTests {
         for i in bytes.indices {
             var damaged = bytes
             damaged[i] ^= 0x10
-            #expect(throws: StrataError.self) { try damaged.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 1, file: "test") } }
+            #expect(throws: StrataError.self) { try damaged.withUnsafeBytes { try LMDBRecordCodec.decode($0, shape, key: 1, file: "test") } }
             #expect(Self.quickCheck(damaged, entity, key: 1) == nil)
             #expect(throws: StrataError.self) { try Self.check(damaged, entity, key: 1) }
         }
     }
 
-    /// The fast check's walk over the tags and lengths is what refuses a record whose checksum is
-    /// sound but whose shape is not (a writer's bug, or damage the checksum misses): every byte
-    /// after the checksum replaced by tags, lengths and other bytes, with the checksum recomputed,
-    /// must be refused by the fast check exactly when the full check refuses it, and accepted
-    /// with the same to-one offset otherwise (a URL is the full check's alone).
-    @Test(arguments: [UInt8(2), 3]) func theFastCheckRefusesWhatTheFullCheckRefusesUnderASoundChecksum(version: UInt8) throws {
-        let entity = Self.sample
+    /// The fast check's walk over the tags and lengths (versions 2 and 3), or its check of the
+    /// shape (version 4: presence bits, bools, the ends table), is what refuses a record whose
+    /// checksum is sound but whose shape is not (a writer's bug, or damage the checksum misses):
+    /// every byte after the checksum replaced by tags, lengths and other bytes, with the checksum
+    /// recomputed, must be refused by the fast check exactly when the full check refuses it, and
+    /// accepted with the same to-one offset otherwise (a URL is the full check's alone).
+    @Test(arguments: [UInt8(2), 3, 4]) func theFastCheckRefusesWhatTheFullCheckRefusesUnderASoundChecksum(version: UInt8) throws {
+        let entity = Self.sample, shape = Self.sampleShape
         let record = LMDBRecord(attributes: [.bool(true), .int(5), .double(1.5), .string("hello"), .date(Date(timeIntervalSinceReferenceDate: 3)), .data(Data([9, 8])), .uuid(UUID()), .null], toOne: [2, nil, 4])
-        let bytes = Self.asVersion(version, LMDBRecordCodec.encoded(record, entity, key: 1), key: 1)
+        let bytes = Self.bytes(record, version: version, key: 1)
         var refused = 0, accepted = 0
         for i in 5..<bytes.count {
             for replacement: UInt8 in Array(0...10) + [0x7F, 0x80, 0x81, 0xFF] where replacement != bytes[i] {
@@ -135,7 +144,7 @@ struct LMDBCodecTests {
                     continue
                 }
                 accepted += 1
-                let hasURL = damaged.withUnsafeBytes { !LMDBRecordCodec.checkedValue(at: 7, $0, entity).isNull }
+                let hasURL = damaged.withUnsafeBytes { !LMDBRecordCodec.checkedValue(at: 7, $0, shape).isNull }
                 #expect(fast == (hasURL ? nil : links), "byte \(i) set to \(replacement)")
             }
         }
@@ -143,30 +152,31 @@ struct LMDBCodecTests {
     }
 
     /// Issue 29: a record whose key was damaged (or that was copied under another key) read as that
-    /// other record; the checksums of versions 2 and 3 cover the key. Version-1 records, without it,
-    /// still read, and so do version-2 records; an unknown version is damage.
-    @Test func aRecordUnderAnotherKeyIsCorruptAndVersions1And2StillRead() throws {
-        let entity = Self.sample
+    /// other record; the checksums of versions 2 to 4 cover the key. Version-1 records, without it,
+    /// still read, and so do versions 2 and 3; an unknown version is damage.
+    @Test func aRecordUnderAnotherKeyIsCorruptAndVersions1To3StillRead() throws {
+        let entity = Self.sample, shape = Self.sampleShape
         let record = LMDBRecord(attributes: [.bool(true), .int(5), .double(1.5), .string("hello"), .null, .data(Data([9])), .null, .null], toOne: [2, nil, nil])
-        let bytes = LMDBRecordCodec.encoded(record, entity, key: 7)
-        #expect(bytes[0] == 3, "a save writes version 3")
+        let bytes = LMDBRecordCodec.encoded(record, shape, key: 7)
+        #expect(bytes[0] == 4, "a save writes version 4")
         let stored = UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 1, as: UInt32.self) })
         #expect(stored == Self.referenceCRC32C(withUnsafeBytes(of: Int64(7).littleEndian, Array.init) + bytes[5...]), "CRC32C of the key, little-endian, and the bytes after the checksum")
-        for version: UInt8 in [3, 2] {
-            let written = Self.asVersion(version, bytes, key: 7)
-            #expect(try written.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 7, file: "test") } == record)
+        let version3 = Self.bytes(record, version: 3, key: 7)
+        for version: UInt8 in [4, 3, 2] {
+            let written = version == 4 ? bytes : Self.asVersion(version, version3, key: 7)
+            #expect(try written.withUnsafeBytes { try LMDBRecordCodec.decode($0, shape, key: 7, file: "test") } == record)
             #expect(Self.quickCheck(written, entity, key: 7) != nil, "version \(version) takes the fast check")
             for other: Int64 in [6, 8, 7 ^ (1 << 40), -7] {
-                let error = try #require(throws: StrataError.self) { try written.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: other, file: "test") } }
+                let error = try #require(throws: StrataError.self) { try written.withUnsafeBytes { try LMDBRecordCodec.decode($0, shape, key: other, file: "test") } }
                 #expect(error.code == .corruptStore && error.message.contains("another key"), "\(error)")
                 #expect(Self.quickCheck(written, entity, key: other) == nil)
             }
         }
-        #expect(Self.asVersion(2, bytes, key: 7) != bytes, "the two versions' checksums differ")
-        let version1 = Self.asVersion(1, bytes, key: 7)
-        #expect(try version1.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 7, file: "test") } == record)
-        #expect(try version1.withUnsafeBytes { try LMDBRecordCodec.decode($0, entity, key: 8, file: "test") } == record, "version 1 has no key to check")
-        for unknown: UInt8 in [0, 4, 0xFF] {
+        #expect(Self.asVersion(2, version3, key: 7) != version3, "the two versions' checksums differ")
+        let version1 = Self.asVersion(1, version3, key: 7)
+        #expect(try version1.withUnsafeBytes { try LMDBRecordCodec.decode($0, shape, key: 7, file: "test") } == record)
+        #expect(try version1.withUnsafeBytes { try LMDBRecordCodec.decode($0, shape, key: 8, file: "test") } == record, "version 1 has no key to check")
+        for unknown: UInt8 in [0, 5, 0xFF] {
             var other = bytes
             other[0] = unknown
             let error = try #require(throws: StrataError.self) { try Self.check(other, entity, key: 7) }
