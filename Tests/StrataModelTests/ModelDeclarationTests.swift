@@ -1,0 +1,49 @@
+import Foundation
+import StrataModel
+import Testing
+
+/// Property names that are Swift keywords (written in backticks), types spelled out in full, and
+/// inferred types: declarations SwiftData's `@Model` accepts.
+@Model final class KeywordNames {
+    var `default`: Int = 0
+    var `extension`: String = ""
+    var `class`: String?
+    var inferredCount = 3
+    var inferredRatio = -0.5
+    var set: Set<String> = []
+    var table: [String: Int] = [:]
+    var spelled: Optional<String> = nil
+    var list: Array<Int> = []
+    #Index<KeywordNames>([\.`default`], [\.extension])
+    init() {}
+}
+
+/// How `@Model` reads the declarations of a class, checked by what the stores hold.
+@Suite struct ModelDeclarationTests {
+    @Test(arguments: ModelBackend.all) func keywordNamesAndSpelledOutTypesRoundTrip(_ backend: ModelBackend) throws {
+        let fixture = try ModelFixture(backend)
+        let types: [any PersistentModel.Type] = [KeywordNames.self]
+        let schema = try #require(try Schema(models: types).entity(named: "KeywordNames"))
+        #expect(schema.attributes.map(\.name) == ["default", "extension", "class", "inferredCount", "inferredRatio", "set", "table", "spelled", "list"], "names without backticks")
+        #expect(schema.indexes.count == 2, "#Index with a backticked key path")
+        do {
+            let context = ModelContext(try backend.open(fixture.directory, types))
+            let k = KeywordNames()
+            k.default = 5
+            k.extension = "swift"
+            k.class = "c"
+            k.set = ["a", "b"]
+            k.table = ["x": 1]
+            k.spelled = "s"
+            k.list = [1, 2]
+            context.insert(k)
+            context.insert(KeywordNames())
+            try context.save()
+        }
+        let context = ModelContext(try backend.open(fixture.directory, types))
+        let k = try #require(try context.fetch(FetchDescriptor<KeywordNames>(predicate: #Predicate { $0.default == 5 && $0.extension == "swift" })).first)
+        #expect(k.class == "c" && k.inferredCount == 3 && k.inferredRatio == -0.5 && k.set == ["a", "b"] && k.table == ["x": 1] && k.spelled == "s" && k.list == [1, 2], "\(backend)")
+        #expect(try context.fetch(FetchDescriptor<KeywordNames>(sortBy: [SortDescriptor(\.default, order: .reverse)])).map(\.default) == [5, 0], "\(backend)")
+        #expect(try context.fetchCount(FetchDescriptor<KeywordNames>(predicate: #Predicate { $0.class == nil })) == 1, "\(backend)")
+    }
+}
