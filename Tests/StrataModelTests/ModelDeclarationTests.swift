@@ -18,6 +18,19 @@ import Testing
     init() {}
 }
 
+/// Property observers on persisted properties, with the default and with custom parameter names.
+@Model final class Observed {
+    var title: String {
+        willSet(next) { log.append("will \(title)->\(next)") }
+        didSet { log.append("did \(oldValue)->\(title)") }
+    }
+    var count: Int = 0 {
+        didSet(previous) { if count < 0 { count = previous } }
+    }
+    @Transient var log: [String] = []
+    init(title: String) { self.title = title }
+}
+
 /// How `@Model` reads the declarations of a class, checked by what the stores hold.
 @Suite struct ModelDeclarationTests {
     @Test(arguments: ModelBackend.all) func keywordNamesAndSpelledOutTypesRoundTrip(_ backend: ModelBackend) throws {
@@ -45,5 +58,23 @@ import Testing
         #expect(k.class == "c" && k.inferredCount == 3 && k.inferredRatio == -0.5 && k.set == ["a", "b"] && k.table == ["x": 1] && k.spelled == "s" && k.list == [1, 2], "\(backend)")
         #expect(try context.fetch(FetchDescriptor<KeywordNames>(sortBy: [SortDescriptor(\.default, order: .reverse)])).map(\.default) == [5, 0], "\(backend)")
         #expect(try context.fetchCount(FetchDescriptor<KeywordNames>(predicate: #Predicate { $0.class == nil })) == 1, "\(backend)")
+    }
+
+    /// `willSet` and `didSet` run on every set, as Swift runs them; the initializer's first
+    /// assignment of a property without a default initializes it and runs none (docs/models.md).
+    @Test func propertyObserversRunOnSet() throws {
+        let fixture = try ModelFixture(ModelBackend.all[0])
+        let context = ModelContext(try fixture.backend.open(fixture.directory, [Observed.self]))
+        let o = Observed(title: "a")
+        #expect(o.log.isEmpty, "no observer runs in init")
+        context.insert(o)
+        o.title = "b"
+        #expect(o.log == ["will a->b", "did a->b"])
+        o.count = 5
+        o.count = -1
+        #expect(o.count == 5, "didSet(previous) restored the old value")
+        try context.save()
+        let again = try #require(try ModelContext(context.container).fetch(FetchDescriptor<Observed>()).first)
+        #expect(again.title == "b" && again.count == 5 && again.log.isEmpty, "a fetch runs no observer")
     }
 }
