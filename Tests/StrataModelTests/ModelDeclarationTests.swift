@@ -31,6 +31,13 @@ import Testing
     init(title: String) { self.title = title }
 }
 
+/// A model that declares its own `id`, as SwiftData apps often do.
+@Model final class OwnIdentifier {
+    @Attribute(.unique) var id: UUID
+    var name: String
+    init(id: UUID, name: String) { self.id = id; self.name = name }
+}
+
 /// How `@Model` reads the declarations of a class, checked by what the stores hold.
 @Suite struct ModelDeclarationTests {
     @Test(arguments: ModelBackend.all) func keywordNamesAndSpelledOutTypesRoundTrip(_ backend: ModelBackend) throws {
@@ -76,5 +83,20 @@ import Testing
         try context.save()
         let again = try #require(try ModelContext(context.container).fetch(FetchDescriptor<Observed>()).first)
         #expect(again.title == "b" && again.count == 5 && again.log.isEmpty, "a fetch runs no observer")
+    }
+
+    /// A property named `id` is the model's own attribute in predicates and sorts, not its
+    /// `persistentModelID`.
+    @Test(arguments: ModelBackend.all) func aModelsOwnIdProperty(_ backend: ModelBackend) throws {
+        let fixture = try ModelFixture(backend)
+        let context = ModelContext(try backend.open(fixture.directory, [OwnIdentifier.self]))
+        let ids = [UUID(uuidString: "00000000-0000-0000-0000-000000000002")!, UUID(uuidString: "00000000-0000-0000-0000-000000000001")!]
+        for (n, id) in ids.enumerated() { context.insert(OwnIdentifier(id: id, name: "n\(n)")) }
+        try context.save()
+        let wanted = ids[1]
+        #expect(try context.fetch(FetchDescriptor<OwnIdentifier>(predicate: #Predicate { $0.id == wanted })).map(\.name) == ["n1"], "\(backend)")
+        #expect(try context.fetch(FetchDescriptor<OwnIdentifier>(sortBy: [SortDescriptor(\.id)])).map(\.name) == ["n1", "n0"], "\(backend)")
+        context.insert(OwnIdentifier(id: wanted, name: "again"))
+        #expect(throws: StrataError.self, "\(backend): the unique id collides") { try context.save() }
     }
 }
