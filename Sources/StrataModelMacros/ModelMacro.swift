@@ -92,7 +92,7 @@ public struct ModelMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                         context.diagnose(Diagnostic(node: Syntax(element), message: ModelDiagnostic.keyPathsExpected("#\(macro)")))
                         continue
                     }
-                    names.append(property.declName.baseName.text)
+                    names.append(ModelProperty.unescaped(property.declName.baseName.text))
                 }
                 lists.append(names)
             }

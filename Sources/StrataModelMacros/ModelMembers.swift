@@ -36,7 +36,15 @@ struct ModelMembers {
     private func quoted(_ s: String) -> String { "\"\(s)\"" }
 
     private var ordinals: DeclSyntax {
-        let cases = properties.isEmpty ? "" : "case " + properties.map { "`\($0.name)`" }.joined(separator: ", ")
+        // An enum without cases cannot declare a raw type: a model with no persisted property (a
+        // marker entity, SwiftData accepts it) gets the enum without one.
+        guard !properties.isEmpty else {
+            return """
+                /// The ordinals of the persisted properties: this model has none.
+                public enum _$Property: CaseIterable {}
+                """
+        }
+        let cases = "case " + properties.map { "`\($0.name)`" }.joined(separator: ", ")
         return """
             /// The ordinals of the persisted properties, in declaration order.
             public enum _$Property: Int, CaseIterable { \(raw: cases) }

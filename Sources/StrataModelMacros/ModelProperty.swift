@@ -55,7 +55,7 @@ struct ModelProperty {
             diagnose(Diagnostic(node: Syntax(variable), message: ModelDiagnostic.lazyProperty(pattern.identifier.text)))
             return nil
         }
-        let name = pattern.identifier.text
+        let name = unescaped(pattern.identifier.text)
         let type: TypeSyntax
         if let annotation = binding.typeAnnotation?.type {
             type = annotation.trimmed
@@ -72,6 +72,14 @@ struct ModelProperty {
         return ModelProperty(
             name: name, type: type, initializer: binding.initializer?.value.trimmed,
             attributeOptions: variable.arguments(of: "Attribute"), relationshipOptions: variable.arguments(of: "Relationship"))
+    }
+
+    /// An identifier without the backticks a keyword used as a name needs (`` `default` `` →
+    /// `default`): the property's name in the schema, and what generated code writes after `_`,
+    /// a dot or inside its own backticks, where the bare keyword is valid.
+    static func unescaped(_ text: String) -> String {
+        guard text.count > 2, text.hasPrefix("`"), text.hasSuffix("`") else { return text }
+        return String(text.dropFirst().dropLast())
     }
 
     /// Whether a declared type is optional (`T?`, `T!`, `Optional<T>`): such a `var` is nil

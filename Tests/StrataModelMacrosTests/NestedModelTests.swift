@@ -16,8 +16,8 @@ import Testing
             enum SchemaV1 {
                 final class Trip {
 
-                    /// The ordinals of the persisted properties, in declaration order.
-                    public enum _$Property: Int, CaseIterable {
+                    /// The ordinals of the persisted properties: this model has none.
+                    public enum _$Property: CaseIterable {
                     }
 
                     /// The object's observation registrar, made when a property is first read.
