@@ -43,17 +43,16 @@ public final class ModelBackingData {
         self.persistentModelID = .temporary(entity: info.entityName)
     }
 
-    /// Takes over a stored record (generated `init(_$fetched:)` calls this): its snapshot is
-    /// moved in, not copied (a copy retained the snapshot's entity and arrays and the record's
-    /// destruction released them again).
-    public func _$adopt(_ record: consuming _FetchedRecord) {
-        var record = record
-        record.context._withUnsafeGuaranteedRef { context = $0 }
-        swap(&snapshot, &record.snapshot)
-        // The identifier the context already read, moved in like the snapshot: reading it from the
-        // stored `StoredSnapshot?` copied the snapshot out and destroyed the copy, and assigning it
-        // copied its two strings (callgrind, model-level scan).
-        swap(&persistentModelID, &record.id)
+    /// The backing data of a fetched object, made by the context that registers it and handed to
+    /// the generated `init(_$fetched:)`: the record's identifier and snapshot are moved in (no
+    /// temporary identifier made and replaced, no copy of the snapshot), the type's description is
+    /// the one the fetch looked up once for all its records, and the context is referenced weakly
+    /// (SwiftData's `modelContext` is `nil` once the context is gone).
+    init(fetched snapshot: consuming StoredSnapshot?, id: consuming PersistentIdentifier, info: ModelTypeInfo, context: ModelContext) {
+        self.info = info
+        self.persistentModelID = id
+        self.snapshot = snapshot
+        self.context = context
     }
 
     /// Whether any property was set since the last save.
@@ -134,17 +133,4 @@ public final class ModelBackingData {
         guard let snapshot, let r = info.relationshipIndex[ordinal] else { return [] }
         return snapshot.relationship(at: r).targets
     }
-}
-
-/// A stored record on its way into a new model object.
-public struct _FetchedRecord {
-    /// Never `nil` when made; optional so that `_$adopt` can move it out.
-    var snapshot: StoredSnapshot?
-    /// The snapshot's identifier (`var` so that `_$adopt` can move it out).
-    var id: PersistentIdentifier
-    /// The context registering the record, alive for as long as the record is (it makes the
-    /// object inside one of its own methods): neither retained for the record's short life nor
-    /// when `_$adopt` points the object's weak reference at it (a strong or `unowned(unsafe)`
-    /// field cost a retain and a release per fetched object; callgrind, model-level scan).
-    let context: Unmanaged<ModelContext>
 }
