@@ -19,17 +19,17 @@ public final class ModelBackingData {
     /// The context the object is registered in (set for every fetched object: no run-time
     /// exclusivity check either, as above).
     #if STRATA_INTERNAL_CHECKS
-    public internal(set) weak var context: ModelContext?
+    public internal(set) weak var context: Optional<ModelContext>
     #else
-    @exclusivity(unchecked) public internal(set) weak var context: ModelContext?
+    @exclusivity(unchecked) public internal(set) weak var context: Optional<ModelContext>
     #endif
     /// The model type's derived description.
     let info: ModelTypeInfo
     /// The record as stored when last loaded or saved; `nil` for a new object.
     #if STRATA_INTERNAL_CHECKS
-    var snapshot: StoredSnapshot?
+    var snapshot: Optional<StoredSnapshot>
     #else
-    @exclusivity(unchecked) var snapshot: StoredSnapshot?
+    @exclusivity(unchecked) var snapshot: Optional<StoredSnapshot>
     #endif
     /// Whether the object was deleted (pending or saved).
     public internal(set) var isDeleted = false
@@ -37,10 +37,17 @@ public final class ModelBackingData {
     private var changedMask: UInt64 = 0
     private var changedBeyond: Set<Int> = []
 
+    // `context` and `snapshot` are spelled `Optional<…>`, not `…?`: Swift gives a `T?` stored
+    // property an implicit `nil` that every initializer stores first, so the fetched object's
+    // initializer assigned over it (a `swift_weakAssign` and the old `nil` snapshot destroyed,
+    // about 120 instructions a fetched object; docs/benchmarks.md, "Issue 31, session 13").
+
     /// Makes the backing data of a new object of `type`, with a fresh temporary identifier.
     public init<T: PersistentModel>(for type: T.Type) {
         self.info = ModelTypeInfo.of(type)
         self.persistentModelID = .temporary(entity: info.entityName)
+        self.context = nil
+        self.snapshot = nil
     }
 
     /// The backing data of a fetched object, made by the context that registers it and handed to
