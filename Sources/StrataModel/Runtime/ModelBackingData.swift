@@ -40,7 +40,7 @@ public final class ModelBackingData {
     // `context` and `snapshot` are spelled `Optional<…>`, not `…?`: Swift gives a `T?` stored
     // property an implicit `nil` that every initializer stores first, so the fetched object's
     // initializer assigned over it (a `swift_weakAssign` and the old `nil` snapshot destroyed,
-    // about 120 instructions a fetched object; docs/benchmarks.md, "Issue 31, session 13").
+    // about 100 instructions a fetched object; docs/benchmarks.md, "Issue 31, session 13").
 
     /// Makes the backing data of a new object of `type`, with a fresh temporary identifier.
     public init<T: PersistentModel>(for type: T.Type) {
