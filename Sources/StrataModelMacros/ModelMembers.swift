@@ -17,7 +17,7 @@ struct ModelMembers {
     var declaresDecoder = false
 
     var declarations: [DeclSyntax] {
-        [ordinals, registrar, backing, metadata, constraints, keyPathNames, keyPaths, fetchedInit, encode, assign, refault, inverse]
+        [ordinals, registrar, backingStorage, backing, newBacking, metadata, constraints, keyPathNames, keyPaths, fetchedInit, encode, assign, refault, inverse]
             + (isFinal || declaresDecoder ? [] : [decoderInit])
     }
 
@@ -59,10 +59,42 @@ struct ModelMembers {
         """
     }
 
+    /// The backing data is stored optional and empty by default, because a stored property's
+    /// default runs in every designated initializer, `init(_$fetched:)` included: a default
+    /// `ModelBackingData(for:)` made a temporary identifier and looked the type up for every
+    /// fetched object, then threw both away (docs/benchmarks.md, "Issue 31, session 13"). A
+    /// fetched object gets the context's backing data in `init(_$fetched:)`; an object made by
+    /// your code gets its own, with a temporary identifier, the first time anything reads it.
+    /// The storage is read and written only here and in `init(_$fetched:)`, by single loads and
+    /// stores that never overlap, so it skips the run-time exclusivity check (as the registrar).
+    private var backingStorage: DeclSyntax {
+        """
+        /// The backing data: the context's for a fetched object, made on first use for a new one.
+        @exclusivity(unchecked) private var _$backingData: StrataModel.ModelBackingData? = nil
+        """
+    }
+
+    /// The getter reads the storage; making a new object's backing data is a method of its own,
+    /// not inlined, so the getter is a load and a test without a call frame (read on every
+    /// property change and by every save; with the making inline, the getter saved and restored
+    /// five registers on every read: callgrind on the model-level insert).
     private var backing: DeclSyntax {
         """
         /// The model's identity, context and change tracking.
-        public let persistentBackingData = StrataModel.ModelBackingData(for: \(raw: className).self)
+        public var persistentBackingData: StrataModel.ModelBackingData {
+            _$backingData ?? _$newBackingData()
+        }
+        """
+    }
+
+    private var newBacking: DeclSyntax {
+        """
+        /// Makes a new object's backing data, with a temporary identifier, when it is first used.
+        @inline(never) private func _$newBackingData() -> StrataModel.ModelBackingData {
+            let made = StrataModel.ModelBackingData(for: \(raw: className).self)
+            _$backingData = made
+            return made
+        }
         """
     }
 
@@ -121,9 +153,10 @@ struct ModelMembers {
     private var fetchedInit: DeclSyntax {
         let lines = properties.map { "_\($0.name) = .fault" }
         return """
-            /// Makes the object for a record the store holds; properties load on first access.
-            public \(raw: isFinal ? "" : "required ")init(_$fetched record: StrataModel._FetchedRecord) {
-                \(raw: (lines + ["persistentBackingData._$adopt(record)"]).joined(separator: "\n    "))
+            /// Makes the object for a record the store holds, with the backing data the context made
+            /// for it; properties load on first access.
+            public \(raw: isFinal ? "" : "required ")init(_$fetched backingData: StrataModel.ModelBackingData) {
+                \(raw: (lines + ["_$backingData = backingData"]).joined(separator: "\n    "))
             }
             """
     }

@@ -46,14 +46,14 @@ import Testing
         // The expected text is left empty: the failure's diff shows the expansion, and no diagnostic.
         assertMacroExpansion(source, expandedSource: "", macroSpecs: modelMacros) { messages.append($0.message) }
         let all = messages.joined(separator: "\n")
-        #expect(all.contains("public required init(_$fetched record: StrataModel._FetchedRecord)"))
+        #expect(all.contains("public required init(_$fetched backingData: StrataModel.ModelBackingData)"))
         #expect(all.contains("public required init(from decoder: any Decoder) throws"))
         #expect(all.contains("extension Open: StrataModel.PersistentModel, Observation.Observable"))
         #expect(!all.contains("needs a default value") && !all.contains("must be final"))
         // A final class keeps plain initializers; a non-final one declaring init(from:) keeps its own.
         messages = []
         assertMacroExpansion("@Model final class Closed {\n    var name: String = \"\"\n}", expandedSource: "", macroSpecs: modelMacros) { messages.append($0.message) }
-        #expect(messages.joined().contains("public init(_$fetched record:") && !messages.joined().contains("required"))
+        #expect(messages.joined().contains("public init(_$fetched backingData:") && !messages.joined().contains("required"))
         messages = []
         assertMacroExpansion("@Model class Own {\n    var name: String = \"\"\n    required init(from decoder: any Decoder) throws { name = \"\" }\n}", expandedSource: "", macroSpecs: modelMacros) { messages.append($0.message) }
         #expect(!messages.joined().contains("throw StrataModel._modelDecodingRefused"))

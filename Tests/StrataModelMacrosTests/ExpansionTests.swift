@@ -86,8 +86,20 @@ import Testing
                 /// The object's observation registrar, made when a property is first read.
                 @exclusivity(unchecked) private var _$observationRegistrar: Observation.ObservationRegistrar? = nil
 
+                /// The backing data: the context's for a fetched object, made on first use for a new one.
+                @exclusivity(unchecked) private var _$backingData: StrataModel.ModelBackingData? = nil
+
                 /// The model's identity, context and change tracking.
-                public let persistentBackingData = StrataModel.ModelBackingData(for: Item.self)
+                public var persistentBackingData: StrataModel.ModelBackingData {
+                    _$backingData ?? _$newBackingData()
+                }
+
+                /// Makes a new object's backing data, with a temporary identifier, when it is first used.
+                @inline(never) private func _$newBackingData() -> StrataModel.ModelBackingData {
+                    let made = StrataModel.ModelBackingData(for: Item.self)
+                    _$backingData = made
+                    return made
+                }
 
                 /// The persisted properties, as the schema sees them.
                 public static var schemaMetadata: [StrataModel.ModelPropertyMetadata] {
@@ -132,12 +144,13 @@ import Testing
                     }
                 }
 
-                /// Makes the object for a record the store holds; properties load on first access.
-                public init(_$fetched record: StrataModel._FetchedRecord) {
+                /// Makes the object for a record the store holds, with the backing data the context made
+                /// for it; properties load on first access.
+                public init(_$fetched backingData: StrataModel.ModelBackingData) {
                     _name = .fault
                     _count = .fault
                     _parts = .fault
-                    persistentBackingData._$adopt(record)
+                    _$backingData = backingData
                 }
 
                 /// The current value of a property for a save (`.stored` when not loaded, hence unchanged).

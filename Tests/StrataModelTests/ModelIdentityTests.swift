@@ -25,6 +25,34 @@ import Testing
         #expect(a != c)
     }
 
+    /// An object made by your `init` gets its backing data, with a temporary identifier, when it is
+    /// first used (the generated storage starts empty, so fetched objects never make one): once,
+    /// so every later read sees the same identifier until the save makes it permanent. A fetched
+    /// object comes with its record's identifier and its context.
+    @Test(arguments: ModelBackend.all) func aNewObjectKeepsTheTemporaryIdentifierItGetsOnFirstUse(_ backend: ModelBackend) throws {
+        let fixture = try ModelFixture(backend)
+        let container = try backend.open(fixture.directory, [RankedTask.self, TaskList.self])
+        let context = ModelContext(container)
+        let list = TaskList(name: "errands"), other = TaskList(name: "chores")  // their inits set no property with a default
+        let temporary = list.persistentModelID
+        #expect(temporary.isTemporary && temporary.entityName == "TaskList")
+        #expect(list.persistentModelID == temporary && list.persistentBackingData === list.persistentBackingData, "made once, on first use")
+        #expect(list.modelContext == nil && !list.isDeleted)
+        #expect(other != list && other.persistentModelID.isTemporary && other.persistentModelID != temporary)
+        context.insert(list)
+        #expect(list.persistentModelID == temporary && list.modelContext === context, "insert keeps the identifier")
+        list.name = "weekly errands"
+        try context.save()
+        #expect(!list.persistentModelID.isTemporary)
+
+        let reader = ModelContext(container)
+        let fetched = try #require(try reader.fetch(FetchDescriptor<TaskList>()).first)
+        #expect(fetched.persistentModelID == list.persistentModelID && !fetched.persistentModelID.isTemporary)
+        #expect(fetched.modelContext === reader && fetched.persistentBackingData === fetched.persistentBackingData)
+        #expect(fetched.name == "weekly errands" && fetched.tasks.isEmpty)
+        #expect(try reader.model(for: list.persistentModelID, as: TaskList.self) === fetched, "the identity map holds the fetched object")
+    }
+
     /// Reads `list`'s tasks and a task's list through a context released before the reads.
     @Test(arguments: ModelBackend.all) func anObjectOutlivingItsContextStillReadsItsRelationships(_ backend: ModelBackend) throws {
         let fixture = try ModelFixture(backend)

@@ -53,7 +53,7 @@ extension _RelationshipCodec {
         backing.didChange(ordinal, owner: owner)
         var effects = _Effects()
         if let context = backing.context {
-            effects.inserts = added.filter { $0.persistentBackingData.context == nil && !$0.isDeleted }.map { ($0, context) }
+            effects.inserts = added.filter { let target = $0.persistentBackingData; return target.context == nil && !target.isDeleted }.map { ($0, context) }
         }
         if !(added.isEmpty && removed.isEmpty), let inverse = backing.inverseOrdinal(ordinal) {
             // One array of the right size, not two mapped arrays concatenated: an allocation and
@@ -94,16 +94,19 @@ extension _RelationshipCodec {
         switch change {
         case .add(let source):
             guard let source = source as? Destination else { return effects }
-            if isToMany && source.persistentBackingData.isNew {
+            // Each object's backing data read once: `persistentBackingData` is a computed
+            // property, each read a retain and a release (docs/benchmarks.md, "Issue 31, session 13").
+            let sourceBacking = source.persistentBackingData, ownerBacking = owner.persistentBackingData
+            if isToMany && sourceBacking.isNew {
                 // Not listed: see above.
             } else if contains(value, source) {
                 return effects
             }
             // A new object pointing at a registered one joins its context (`Item(trip: trip)`).
-            if let context = owner.persistentBackingData.context, source.persistentBackingData.context == nil, !source.isDeleted {
+            if let context = ownerBacking.context, sourceBacking.context == nil, !sourceBacking.isDeleted {
                 effects.inserts = [(source, context)]
             }
-            if !isToMany, let previous = firstTarget(value), let back = owner.persistentBackingData.inverseOrdinal(ordinal) {
+            if !isToMany, let previous = firstTarget(value), let back = ownerBacking.inverseOrdinal(ordinal) {
                 // A to-one moves: its previous target loses this object.
                 effects.inverses = [(previous, back, .remove(owner))]
             }

@@ -27,14 +27,17 @@ extension ModelContext {
 /// What `model(for:)` returns for an identifier with no object: a model of no entity, so a cast to
 /// any model class fails. Never registered, inserted or saved.
 final class MissingModel: PersistentModel {
-    let persistentBackingData = ModelBackingData(for: MissingModel.self)
+    let persistentBackingData: ModelBackingData
     static var schemaMetadata: [ModelPropertyMetadata] { [] }
     static var schemaConstraints: ModelConstraints { ModelConstraints(unique: [], indexes: []) }
     static func propertyName(for keyPath: AnyKeyPath) -> String? { nil }
     static func _$keyPath(_ ordinal: Int, optionalRoot: Bool) -> AnyKeyPath? { nil }
 
-    init(_ id: PersistentIdentifier) { persistentBackingData.persistentModelID = id }
-    init(_$fetched record: _FetchedRecord) { persistentBackingData._$adopt(record) }
+    init(_ id: PersistentIdentifier) {
+        persistentBackingData = ModelBackingData(for: MissingModel.self)
+        persistentBackingData.persistentModelID = id
+    }
+    init(_$fetched backingData: ModelBackingData) { persistentBackingData = backingData }
     func _$encode(_ ordinal: Int) -> _PropertyValue { .stored }
     func _$assign(_ ordinal: Int, _ value: Value) throws {}
     func _$refault() {}

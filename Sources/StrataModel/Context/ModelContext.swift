@@ -213,7 +213,7 @@ public final class ModelContext {
         var made: T?
         let id = snapshot.persistentIdentifier
         let entry = Self.access(&registered[id, default: {
-            let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: Unmanaged.passUnretained(self)))
+            let model = object(snapshot, id: id, as: T.self, info: info)
             made = model
             return model
         }()])
@@ -223,7 +223,7 @@ public final class ModelContext {
             return known
         }
         // Another type registered under this identifier (a record of another entity): replaced.
-        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: Unmanaged.passUnretained(self)))
+        let model = object(snapshot, id: id, as: T.self, info: info)
         registered[id] = model
         return model
     }
@@ -273,7 +273,7 @@ public final class ModelContext {
         let entry = Self.access(&registered[id, default: {
             var taken: StoredSnapshot?
             swap(&taken, &pending)
-            let model = T(_$fetched: _FetchedRecord(snapshot: taken, id: id, context: Unmanaged.passUnretained(self)))
+            let model = object(consume taken, id: id, as: T.self, info: info)
             made = model
             return model
         }()])
@@ -284,7 +284,7 @@ public final class ModelContext {
             return known
         }
         // Another type registered under this identifier (a record of another entity): replaced.
-        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: Unmanaged.passUnretained(self)))
+        let model = object(snapshot, id: id, as: T.self, info: info)
         registered[id] = model
         return model
     }
@@ -295,7 +295,7 @@ public final class ModelContext {
     func registerFetched<T: PersistentModel>(_ snapshot: StoredSnapshot, as type: T.Type, info: ModelTypeInfo) -> T {
         let id = snapshot.persistentIdentifier
         if let known = registered[id] as? T { return known }
-        let model = T(_$fetched: _FetchedRecord(snapshot: snapshot, id: id, context: Unmanaged.passUnretained(self)))
+        let model = object(snapshot, id: id, as: T.self, info: info)
         registered[id] = model
         return model
     }
@@ -305,10 +305,18 @@ public final class ModelContext {
     private func registerNew<T: PersistentModel>(taking snapshot: consuming StoredSnapshot, as type: T.Type, info: ModelTypeInfo) throws -> T {
         if !info.checkedAttributes.isEmpty { try checkRepresentable(snapshot, as: T.self, info: info) }
         let id = snapshot.persistentIdentifier
-        // `consume`: without it the snapshot was copied into the record and the original destroyed.
-        let model = T(_$fetched: _FetchedRecord(snapshot: consume snapshot, id: id, context: Unmanaged.passUnretained(self)))
+        // `consume`: without it the snapshot was copied into the backing data and the original destroyed.
+        let model = object(consume snapshot, id: id, as: T.self, info: info)
         registered[id] = model
         return model
+    }
+
+    /// A new object for a stored record, which the caller registers: made with the backing data
+    /// of the record (its identifier and snapshot moved in), never with a temporary identifier
+    /// that the record's would replace (docs/benchmarks.md, "Issue 31, session 13").
+    @inline(__always)
+    private func object<T: PersistentModel>(_ snapshot: consuming StoredSnapshot?, id: PersistentIdentifier, as type: T.Type, info: ModelTypeInfo) -> T {
+        T(_$fetched: ModelBackingData(fetched: snapshot, id: id, info: info, context: self))
     }
 
     /// The value of an identity-map entry, reached through a mutating access so that a

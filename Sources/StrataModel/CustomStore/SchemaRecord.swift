@@ -16,10 +16,9 @@ public final class SchemaRecord: PersistentModel {
     /// No key paths.
     public static func _$keyPath(_ ordinal: Int, optionalRoot: Bool) -> AnyKeyPath? { nil }
 
-    /// Adopts a record (never called: nothing registers a `SchemaRecord`).
-    public init(_$fetched record: _FetchedRecord) {
-        persistentBackingData = ModelBackingData(for: SchemaRecord.self)
-        persistentBackingData._$adopt(record)
+    /// Takes a fetched record's backing data (never called: nothing registers a `SchemaRecord`).
+    public init(_$fetched backingData: ModelBackingData) {
+        persistentBackingData = backingData
     }
 
     /// No properties.

@@ -16,7 +16,7 @@
 /// ```
 @attached(
     member,
-    names: named(_$Property), named(_$observationRegistrar), named(persistentBackingData), named(schemaMetadata),
+    names: named(_$Property), named(_$observationRegistrar), named(_$backingData), named(persistentBackingData), named(_$newBackingData), named(schemaMetadata),
     named(schemaConstraints), named(propertyName), named(_$keyPath), named(init), named(_$encode), named(_$assign), named(_$refault), named(_$inverse))
 @attached(memberAttribute)
 @attached(extension, conformances: PersistentModel, Observable)

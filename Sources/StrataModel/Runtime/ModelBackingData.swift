@@ -19,17 +19,17 @@ public final class ModelBackingData {
     /// The context the object is registered in (set for every fetched object: no run-time
     /// exclusivity check either, as above).
     #if STRATA_INTERNAL_CHECKS
-    public internal(set) weak var context: ModelContext?
+    public internal(set) weak var context: Optional<ModelContext>
     #else
-    @exclusivity(unchecked) public internal(set) weak var context: ModelContext?
+    @exclusivity(unchecked) public internal(set) weak var context: Optional<ModelContext>
     #endif
     /// The model type's derived description.
     let info: ModelTypeInfo
     /// The record as stored when last loaded or saved; `nil` for a new object.
     #if STRATA_INTERNAL_CHECKS
-    var snapshot: StoredSnapshot?
+    var snapshot: Optional<StoredSnapshot>
     #else
-    @exclusivity(unchecked) var snapshot: StoredSnapshot?
+    @exclusivity(unchecked) var snapshot: Optional<StoredSnapshot>
     #endif
     /// Whether the object was deleted (pending or saved).
     public internal(set) var isDeleted = false
@@ -37,23 +37,29 @@ public final class ModelBackingData {
     private var changedMask: UInt64 = 0
     private var changedBeyond: Set<Int> = []
 
+    // `context` and `snapshot` are spelled `Optional<…>`, not `…?`: Swift gives a `T?` stored
+    // property an implicit `nil` that every initializer stores first, so the fetched object's
+    // initializer assigned over it (a `swift_weakAssign` and the old `nil` snapshot destroyed,
+    // about 100 instructions a fetched object; docs/benchmarks.md, "Issue 31, session 13").
+
     /// Makes the backing data of a new object of `type`, with a fresh temporary identifier.
     public init<T: PersistentModel>(for type: T.Type) {
         self.info = ModelTypeInfo.of(type)
         self.persistentModelID = .temporary(entity: info.entityName)
+        self.context = nil
+        self.snapshot = nil
     }
 
-    /// Takes over a stored record (generated `init(_$fetched:)` calls this): its snapshot is
-    /// moved in, not copied (a copy retained the snapshot's entity and arrays and the record's
-    /// destruction released them again).
-    public func _$adopt(_ record: consuming _FetchedRecord) {
-        var record = record
-        record.context._withUnsafeGuaranteedRef { context = $0 }
-        swap(&snapshot, &record.snapshot)
-        // The identifier the context already read, moved in like the snapshot: reading it from the
-        // stored `StoredSnapshot?` copied the snapshot out and destroyed the copy, and assigning it
-        // copied its two strings (callgrind, model-level scan).
-        swap(&persistentModelID, &record.id)
+    /// The backing data of a fetched object, made by the context that registers it and handed to
+    /// the generated `init(_$fetched:)`: the record's identifier and snapshot are moved in (no
+    /// temporary identifier made and replaced, no copy of the snapshot), the type's description is
+    /// the one the fetch looked up once for all its records, and the context is referenced weakly
+    /// (SwiftData's `modelContext` is `nil` once the context is gone).
+    init(fetched snapshot: consuming StoredSnapshot?, id: consuming PersistentIdentifier, info: ModelTypeInfo, context: ModelContext) {
+        self.info = info
+        self.persistentModelID = id
+        self.snapshot = snapshot
+        self.context = context
     }
 
     /// Whether any property was set since the last save.
@@ -134,17 +140,4 @@ public final class ModelBackingData {
         guard let snapshot, let r = info.relationshipIndex[ordinal] else { return [] }
         return snapshot.relationship(at: r).targets
     }
-}
-
-/// A stored record on its way into a new model object.
-public struct _FetchedRecord {
-    /// Never `nil` when made; optional so that `_$adopt` can move it out.
-    var snapshot: StoredSnapshot?
-    /// The snapshot's identifier (`var` so that `_$adopt` can move it out).
-    var id: PersistentIdentifier
-    /// The context registering the record, alive for as long as the record is (it makes the
-    /// object inside one of its own methods): neither retained for the record's short life nor
-    /// when `_$adopt` points the object's weak reference at it (a strong or `unowned(unsafe)`
-    /// field cost a retain and a release per fetched object; callgrind, model-level scan).
-    let context: Unmanaged<ModelContext>
 }

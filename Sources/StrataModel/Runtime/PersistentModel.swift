@@ -14,8 +14,9 @@ public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, 
     /// The key path of property `ordinal` (generated): `\Self.name`, or `\Self?.?.name` when
     /// `optionalRoot` — the pieces sort key paths through to-one relationships are matched against.
     static func _$keyPath(_ ordinal: Int, optionalRoot: Bool) -> AnyKeyPath?
-    /// Makes the object for a stored record (generated; used by the context).
-    init(_$fetched record: _FetchedRecord)
+    /// Makes the object for a stored record, with the backing data its context made for it
+    /// (generated; used by the context).
+    init(_$fetched backingData: ModelBackingData)
     /// The current value of property `ordinal` for a save (generated).
     func _$encode(_ ordinal: Int) -> _PropertyValue
     /// Sets attribute `ordinal` from a stored value (generated).
