@@ -85,6 +85,11 @@ public enum _DocumentCodec<T: Codable>: _AttributeCodec {
     public static var isOptional: Bool { false }
     /// The stored representation.
     public static func encodeValue(_ value: T) -> Value { DocumentCoding.encode(value) }
+    /// The value for a save, or why it cannot be stored.
+    public static func encode(_ slot: _PersistedProperty<T>) -> _PropertyValue {
+        guard case .value(let v) = slot.state else { return .stored }
+        return DocumentCoding.propertyValue(v)
+    }
     /// The Swift value from its stored representation.
     public static func decodeValue(_ value: Value) throws -> T { try DocumentCoding.decode(value) }
 }
@@ -99,20 +104,37 @@ public enum _OptionalDocumentCodec<T: Codable>: _AttributeCodec {
     public static var isOptional: Bool { true }
     /// The stored representation.
     public static func encodeValue(_ value: T?) -> Value { if let value { DocumentCoding.encode(value) } else { .null } }
+    /// The value for a save, or why it cannot be stored.
+    public static func encode(_ slot: _PersistedProperty<T?>) -> _PropertyValue {
+        guard case .value(let v) = slot.state else { return .stored }
+        guard let v else { return .attribute(.null) }
+        return DocumentCoding.propertyValue(v)
+    }
     /// The Swift value from its stored representation.
     public static func decodeValue(_ value: Value) throws -> T? { value.isNull ? nil : try DocumentCoding.decode(value) }
 }
 
 /// JSON text for `Codable` documents.
 enum DocumentCoding {
+    /// The JSON text of `value`; `"null"` when its `encode(to:)` throws. For a schema default or a
+    /// predicate's constant only: a save goes through `propertyValue(_:)`, which refuses such a
+    /// value rather than store `"null"` in its place.
     static func encode<T: Encodable>(_ value: T) -> Value {
+        (try? encoded(value)) ?? .string("null")
+    }
+
+    /// A saved property's value: its JSON text, or `unencodable` with the encoder's error.
+    static func propertyValue<T: Encodable>(_ value: T) -> _PropertyValue {
+        do { return .attribute(try encoded(value)) } catch { return .unencodable("\(error)") }
+    }
+
+    private static func encoded<T: Encodable>(_ value: T) throws -> Value {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a Codable value to JSON fails only for non-finite floating-point numbers;
-        // those are stored as strings rather than lost.
+        // Non-finite floating-point numbers are stored as strings rather than refused; what still
+        // throws is the value's own `encode(to:)`.
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        guard let data = try? encoder.encode(value) else { return .string("null") }
-        return .string(String(decoding: data, as: UTF8.self))
+        return .string(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
     static func decode<T: Decodable>(_ value: Value) throws -> T {

@@ -121,8 +121,11 @@ extension ModelContext {
         var attributes: [Value] = []
         attributes.reserveCapacity(entity.attributes.count)
         for ordinal in info.attributeOrdinals {
-            guard case .attribute(let value) = model._$encode(ordinal) else { attributes.append(.null); continue }
-            attributes.append(value)
+            switch model._$encode(ordinal) {
+            case .attribute(let value): attributes.append(value)
+            case .unencodable(let why): throw Self.unencodable(model, info, ordinal, why)
+            default: attributes.append(.null)
+            }
         }
         var relationships: [RelationshipValue] = []
         relationships.reserveCapacity(entity.relationships.count)
@@ -139,6 +142,7 @@ extension ModelContext {
         for ordinal in backing.changedOrdinals {
             let value = model._$encode(ordinal)
             if let i = backing.info.attributeIndex[ordinal] {
+                if case .unencodable(let why) = value { throw Self.unencodable(model, backing.info, ordinal, why) }
                 guard case .attribute(let v) = value else { continue }
                 snapshot.attributes[i] = v
                 properties.attributes.append(i)
@@ -166,8 +170,16 @@ extension ModelContext {
         switch value {
         case .toOne(let target): return .toOne(try target.map(id))
         case .toMany(let targets): return .toMany(try targets.map(id))
-        case .stored, .attribute: return .toOne(nil)
+        case .stored, .attribute, .unencodable: return .toOne(nil)
         }
+    }
+
+    /// The save's refusal of a property value that cannot be stored (its `encode(to:)` threw).
+    private static func unencodable(_ model: any PersistentModel, _ info: ModelTypeInfo, _ ordinal: Int, _ why: String) -> StrataError {
+        let name = info.properties[ordinal].name
+        return StrataError(
+            .typeMismatch, "\(info.entityName).\(name) holds a value that cannot be encoded (\(why)); nothing was saved.",
+            entity: info.entityName, properties: [name], identifiers: [model.persistentModelID])
     }
 
     // MARK: Applying the result

@@ -39,6 +39,10 @@ public enum _PropertyValue {
     case toOne((any PersistentModel)?)
     /// A to-many relationship's targets, in order.
     case toMany([any PersistentModel])
+    /// An attribute's value that cannot be stored: a `Codable` value whose `encode(to:)` threw
+    /// (the encoder's error, described). A save of it fails with `typeMismatch` naming the
+    /// property; nothing is stored in its place.
+    case unencodable(String)
 }
 
 /// The other side of a relationship change, applied to the target object.
