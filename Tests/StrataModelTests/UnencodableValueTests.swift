@@ -1,4 +1,5 @@
 import Foundation
+import StrataMemory
 import StrataModel
 import Testing
 
@@ -40,7 +41,10 @@ import Testing
 
     @Test(arguments: ModelBackend.all) func anInsertOfAnUnencodableValueIsRefused(_ backend: ModelBackend) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-unencodable-\(backend.name)-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            MemoryStore.destroy(name: directory.path)
+        }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let container = try Self.open(backend, directory)
         let context = ModelContext(container)
@@ -52,7 +56,10 @@ import Testing
 
     @Test(arguments: ModelBackend.all) func anUpdateToAnUnencodableValueIsRefusedAndTheStoreKeepsTheOld(_ backend: ModelBackend) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-unencodable-\(backend.name)-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            MemoryStore.destroy(name: directory.path)
+        }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let container = try Self.open(backend, directory)
         let setup = ModelContext(container)
