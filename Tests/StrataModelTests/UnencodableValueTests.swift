@@ -1,5 +1,4 @@
 import Foundation
-import StrataMemory
 import StrataModel
 import Testing
 
@@ -30,8 +29,9 @@ import Testing
         }
     }
 
-    private static func open(_ backend: ModelBackend, _ directory: URL) throws -> ModelContainer {
-        try backend.open(directory, [Parcel.self])
+    /// A container of `Parcel` in the fixture's folder (which the fixture removes).
+    private static func open(_ fixture: ModelFixture) throws -> ModelContainer {
+        try fixture.backend.open(fixture.directory, [Parcel.self])
     }
 
     private static func refusal(_ error: any Error, names property: String) -> Bool {
@@ -40,13 +40,8 @@ import Testing
     }
 
     @Test(arguments: ModelBackend.all) func anInsertOfAnUnencodableValueIsRefused(_ backend: ModelBackend) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-unencodable-\(backend.name)-\(UUID().uuidString)")
-        defer {
-            try? FileManager.default.removeItem(at: directory)
-            MemoryStore.destroy(name: directory.path)
-        }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let container = try Self.open(backend, directory)
+        let fixture = try ModelFixture(backend)
+        let container = try Self.open(fixture)
         let context = ModelContext(container)
         context.insert(Parcel(name: "a", label: Label(text: "fine"), note: Label(text: "bad", broken: true)))
         let error = #expect(throws: StrataError.self) { try context.save() }
@@ -55,13 +50,8 @@ import Testing
     }
 
     @Test(arguments: ModelBackend.all) func anUpdateToAnUnencodableValueIsRefusedAndTheStoreKeepsTheOld(_ backend: ModelBackend) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strata-unencodable-\(backend.name)-\(UUID().uuidString)")
-        defer {
-            try? FileManager.default.removeItem(at: directory)
-            MemoryStore.destroy(name: directory.path)
-        }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let container = try Self.open(backend, directory)
+        let fixture = try ModelFixture(backend)
+        let container = try Self.open(fixture)
         let setup = ModelContext(container)
         setup.insert(Parcel(name: "a", label: Label(text: "first")))
         try setup.save()
