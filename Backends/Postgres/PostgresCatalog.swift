@@ -13,11 +13,13 @@ import Strata
 enum PostgresCatalog {
     /// The newest layout version this code reads (metadata key `format`). A store is created at 1;
     /// opening it for writing with history on raises it to `historyVersion`.
-    static let version = 2
-    /// The version of a store whose history rows may hold old values beside the transaction
-    /// (`strata_history."prior"`, `PostgresStore+SingleUpdate.swift`), which an older Strata would
-    /// not read: it refuses such a store (`newerFormat`).
-    static let historyVersion = 2
+    static let version = 3
+    /// The version of a store whose history is numbered by the sequence `strata_history_token`
+    /// (3; `PostgresHistory`), its rows possibly holding old values beside the transaction (2:
+    /// `strata_history."prior"`, `PostgresStore+SingleUpdate.swift`). An older Strata would number
+    /// from the counter `history_last`, which this version no longer moves, or not read the old
+    /// values: it refuses such a store (`newerFormat`).
+    static let historyVersion = 3
     static let metadataTable = "strata_metadata"
     /// The largest deleted key per entity table (`"table"` bytea, `"last"` bigint), kept by a
     /// statement-level delete trigger on every entity table, so a key is never handed out twice

@@ -5,11 +5,17 @@ import StrataSQLSupport
 /// The store's persisted history in its namespace, as the SQLite backend keeps it
 /// (docs/formats/sqlite.md, "History"): table `strata_history` (one row per transaction: its
 /// number, author and the encoded `StoreHistoryTransaction`), written inside the save's own
-/// transaction so it commits with the data or not at all; `history_last` and `history_horizon` in
-/// `strata_metadata` hold the newest number recorded and the newest deleted. Numbers are handed
-/// out under the store's write lock, so every process's saves share one sequence.
+/// transaction so it commits with the data or not at all; `history_horizon` in `strata_metadata`
+/// holds the newest number deleted. Numbers come from the sequence `strata_history_token` (format
+/// 3), taken under the store's write lock, so every process's saves share one sequence and numbers
+/// rise in commit order. A sequence is not transactional: a save cut off after taking its number
+/// (a killed client, a lost connection, a server crash) leaves that number unused, so numbers may
+/// skip; a save refused with an error takes none, and none is ever reused (docs/history.md,
+/// "Numbers").
 enum PostgresHistory {
     static let table = "strata_history"
+    /// The sequence that numbers transactions (format 3).
+    static let sequence = "strata_history_token"
 
     /// Creates the table when missing, under the namespace's lock (two processes may open at once).
     static func createTable(_ connection: PostgresConnection, namespace: String) throws {
@@ -20,7 +26,7 @@ enum PostgresHistory {
             // Added by format 2 (one-record updates, `PostgresStore+SingleUpdate.swift`): an older
             // Strata would read those rows' placeholders as old values, so it is refused the store.
             try connection.execute("ALTER TABLE \"\(table)\" ADD COLUMN IF NOT EXISTS \"prior\" bytea[]")
-            try pruneCounterEagerly(connection)
+            try createSequence(connection)
             try connection.execute("UPDATE \"\(PostgresCatalog.metadataTable)\" SET \"value\" = '\(PostgresCatalog.historyVersion)' WHERE \"key\" = 'format' AND \"value\"::int < \(PostgresCatalog.historyVersion)")
             try connection.execute("COMMIT")
         } catch {
@@ -29,24 +35,31 @@ enum PostgresHistory {
         }
     }
 
-    /// Sets `strata_metadata`'s fillfactor to 10 when it is not, so that the server prunes the
-    /// counter's dead row versions on the next read after each save instead of when the page is
-    /// nearly full.
+    /// Creates the numbering sequence when missing (format 3), starting after every number a
+    /// format 1 or 2 writer handed out: the newest of its counter `history_last`, the horizon and
+    /// the table's newest row, so no number is reused. The counter row goes: nothing reads it now.
     ///
-    /// Why: every save that records writes a new version of the counter row (`history_last`,
-    /// a HOT update on the same page). With the default fillfactor PostgreSQL prunes a page only
-    /// when less than a tenth of it is free, so each save walked a growing chain of dead versions
-    /// twice: the counter's `ON CONFLICT` check follows the row's chain, and the schema guard's
-    /// scan of the metadata table checks every version on the page. At fillfactor 10 a page with
-    /// less than 90% free is pruned on access whenever it holds a dead version, which the server
-    /// counts as about 22,000 fewer instructions a one-record update (docs/history.md, "Cost").
-    /// A storage parameter, not a format change: a store with it reads and writes as before, and
-    /// saves without history never update the table. Set once (`ALTER TABLE` rewrites the
-    /// catalog row and makes every session plan its statements on the table anew).
-    private static func pruneCounterEagerly(_ connection: PostgresConnection) throws {
-        let metadata = PostgresCatalog.quote(PostgresCatalog.metadataTable)
-        let set = try connection.query("SELECT count(*) FROM pg_class WHERE oid = '\(metadata)'::regclass AND reloptions @> ARRAY['fillfactor=10']")
-        if set.integer(0, 0) == 0 { try connection.execute("ALTER TABLE \(metadata) SET (fillfactor = 10)") }
+    /// Why a sequence, not the counter row format 2 moved on every save: a gap-free number costs the
+    /// server a row write (or an index scan) that its executor starts, runs and finishes on every
+    /// save, about 55,000 instructions of a one-record update's 170,000 for history; `nextval`
+    /// reads no row (docs/history.md, "Numbers").
+    private static func createSequence(_ connection: PostgresConnection) throws {
+        let exists = try connection.query("SELECT count(*) FROM pg_class WHERE oid = to_regclass(convert_from($1, 'UTF8'))", [.text(PostgresCatalog.quote(sequence))])
+        guard exists.integer(0, 0) == 0 else { return }
+        let floor = max(try counter(connection, "history_last"), try counter(connection, "history_horizon"),
+                        try connection.query("SELECT coalesce(max(\"token\"), 0) FROM \"\(table)\"").integer(0, 0) ?? 0)
+        try connection.execute("CREATE SEQUENCE \(PostgresCatalog.quote(sequence)) AS bigint MINVALUE 1")
+        if floor > 0 { try connection.query("SELECT setval(\(nextNumberArgument), $1)", [.integer(floor)]) }
+        try connection.execute("DELETE FROM \"\(PostgresCatalog.metadataTable)\" WHERE \"key\" = 'history_last'")
+    }
+
+    /// The sequence as `nextval` and `setval` take it (found through the namespace's search path).
+    static let nextNumberArgument = "'\(PostgresCatalog.quote(sequence))'"
+
+    /// The newest number the sequence handed out, 0 when none.
+    private static func lastNumber(_ connection: PostgresConnection) throws -> Int64 {
+        let rows = try connection.query("SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM \(PostgresCatalog.quote(sequence))")
+        return rows.count == 1 ? rows.integer(0, 0) ?? 0 : 0
     }
 
     private static func counter(_ connection: PostgresConnection, _ name: String) throws -> Int64 {
@@ -61,31 +74,18 @@ enum PostgresHistory {
             [.text(name), .text(String(value))])
     }
 
-    /// The value of `history_last` as read (`.null`: no transaction yet, 0).
-    ///
-    /// - Throws: `corruptStore` when it is not a number.
-    static func counterValue(_ value: SQLValue) throws -> Int64 {
-        switch value {
-        case .null: return 0
-        case .text(let text): if let number = Int64(text) { return number }
-        default: break
-        }
-        throw counterDamaged
-    }
-
-    private static var counterDamaged: StrataError {
-        StrataError(.corruptStore, "The history counter 'history_last' of the store is not a number.")
+    private static var numberMissing: StrataError {
+        StrataError(.corruptStore, "The history sequence '\(sequence)' of the store answered no number.")
     }
 
     /// Appends the transaction `recorder` built, numbered after the newest (inside the save).
     static func append(_ connection: PostgresConnection, _ recorder: HistoryRecorder, author: String?) throws {
         guard !recorder.isEmpty else { return }
-        // The counter moves and answers its new value in one round trip (the save holds the
-        // store's write lock, so no other save numbers in between).
-        let rows = try connection.query(
-            "INSERT INTO \"\(PostgresCatalog.metadataTable)\" AS m (\"key\", \"value\") VALUES ('history_last', '1') ON CONFLICT (\"key\") DO UPDATE SET \"value\" = (m.\"value\"::bigint + 1)::text RETURNING \"value\"")
-        guard rows.count == 1 else { throw counterDamaged }
-        let number = try counterValue(rows.value(0, 0))
+        // The number is taken last, after every statement of the save that can be refused, so a
+        // save that fails with an error takes none (the save holds the store's write lock, so no
+        // other save numbers in between and numbers rise in commit order).
+        let rows = try connection.query("SELECT nextval(\(nextNumberArgument))")
+        guard rows.count == 1, let number = rows.integer(0, 0) else { throw numberMissing }
         let transaction = recorder.transaction(number, author: author)
         try connection.query(
             "INSERT INTO \"\(table)\" (\"token\", \"author\", \"transaction\") VALUES ($1, $2, $3)",
@@ -120,7 +120,7 @@ enum PostgresHistory {
     static func delete(_ connection: PostgresConnection, through number: Int64, namespace: String) throws {
         if try hasTable(connection, namespace: namespace) { try connection.query("DELETE FROM \"\(table)\" WHERE \"token\" <= $1", [.integer(number)]) }
         let horizon = try counter(connection, "history_horizon")
-        try setCounter(connection, "history_horizon", max(horizon, min(number, try counter(connection, "history_last"))))
+        try setCounter(connection, "history_horizon", max(horizon, min(number, try lastNumber(connection))))
     }
 
     /// The columns of the history table, none when it is missing; one without `prior` is a table
@@ -175,6 +175,89 @@ enum PostgresHistory {
         case .double, .date: return try PostgresRecords.decode(.null, bits: .integer(try integer()), type: type, store: store)
         case .string, .url, .data, .uuid: return try PostgresRecords.decode(.blob(element), bits: .null, type: type, store: store)
         }
+    }
+
+    /// The values a one-record update writes (`parameters`: per attribute column its value and, for
+    /// a double or date, its `__bits` companion, as `singleUpdate` binds them), as the one-record
+    /// statement's array of old values holds a row's (`singleUpdateRecordingStatements`) and in
+    /// the bytes `array_send` gives for it, so the server compares the two in one comparison: per
+    /// attribute the companion's 8 bytes (`int8send`) when set, else a double's IEEE bits
+    /// (`float8send`), an integer's or bool's 8 bytes (`int8send`), the other types' bytes as
+    /// stored; NULL as NULL.
+    ///
+    /// Laid out as `array_send` does (`priorElements` reads it): dimensions, a NULL flag, the
+    /// element type, length and lower bound, then per element its length (-1 for NULL) and bytes;
+    /// sized first and written into one buffer (appending element by element cost six times the
+    /// instructions).
+    static func writtenValues(_ parameters: [SQLValue], of table: SQLMapping.Table) -> Data {
+        let count = table.attributeColumns.count
+        // Per attribute its element: the bytes' length (-1 for NULL) and what they are.
+        enum Element { case null, eight(UInt64), text(String), blob(Data) }
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        var size = count == 0 ? 12 : 20
+        var at = 0
+        for i in 0..<count {
+            let value = parameters[at]
+            at += 1
+            var bits = SQLValue.null
+            if table.bitsColumns[i] != nil {
+                bits = parameters[at]
+                at += 1
+            }
+            let element: Element
+            switch (bits, value) {
+            case (.integer(let b), _): element = .eight(UInt64(bitPattern: b))
+            case (_, .null): element = .null
+            case (_, .integer(let v)): element = .eight(UInt64(bitPattern: v))
+            case (_, .real(let d)): element = .eight(d.bitPattern)
+            case (_, .text(let text)): element = .text(text)
+            case (_, .blob(let data)): element = .blob(data)
+            }
+            switch element {
+            case .null: size += 4
+            case .eight: size += 12
+            case .text(let text): size += 4 + text.utf8.count
+            case .blob(let data): size += 4 + data.count
+            }
+            elements.append(element)
+        }
+        var data = Data(count: size)
+        data.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            func int32(_ v: Int32) {
+                buffer.storeBytes(of: v.bigEndian, toByteOffset: offset, as: Int32.self)
+                offset += 4
+            }
+            func copy(_ bytes: UnsafeRawBufferPointer) {
+                buffer.baseAddress!.advanced(by: offset).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+                offset += bytes.count
+            }
+            // Dimensions (none for an empty array), whether a NULL is among the elements, the
+            // element type; per dimension its length and lower bound.
+            int32(count == 0 ? 0 : 1)
+            int32(elements.contains { if case .null = $0 { true } else { false } } ? 1 : 0)
+            int32(Int32(PostgresParameters.bytea))
+            guard count > 0 else { return }
+            int32(Int32(count))
+            int32(1)
+            for element in elements {
+                switch element {
+                case .null: int32(-1)
+                case .eight(let v):
+                    int32(8)
+                    buffer.storeBytes(of: v.bigEndian, toByteOffset: offset, as: UInt64.self)
+                    offset += 8
+                case .text(var text):
+                    int32(Int32(text.utf8.count))
+                    text.withUTF8 { if $0.count > 0 { copy(UnsafeRawBufferPointer($0)) } }
+                case .blob(let bytes):
+                    int32(Int32(bytes.count))
+                    bytes.withUnsafeBytes { if $0.count > 0 { copy($0) } }
+                }
+            }
+        }
+        return data
     }
 
     /// The elements of a one-dimensional `bytea[]` in PostgreSQL's binary array form (`array_send`:

@@ -56,28 +56,30 @@ extension PostgresStore {
     /// `singleUpdateStatements`, for a store that records history: one statement that also records
     /// the save's history transaction. `prior` reads the row as the statement's snapshot has it
     /// (every part of a statement reads that one snapshot, so the UPDATE's own write is not seen
-    /// whichever part runs first); the UPDATE writes only that version of the row (the same
-    /// `xmin`: a version another transaction committed since, which the UPDATE would otherwise
+    /// whichever part runs first), with its old values as one array in the form the history row
+    /// keeps (`PostgresHistory.priorValue`); the UPDATE writes only that version of the row (the
+    /// same `xmin`: a version another transaction committed since, which the UPDATE would otherwise
     /// follow, fails the condition, so the statement divides by zero and the save goes the shared
-    /// way, which reads the row `FOR UPDATE`). When any stored column differs from the value the
-    /// UPDATE writes, the counter `history_last` moves and the history row goes in with the
-    /// client's transaction (two more parameters: the author, the encoded transaction,
-    /// `recordingParameters`) and the old values in PostgreSQL's binary form
-    /// (`PostgresHistory.priorValue`) beside it. No row updated divides by zero, so a refused save
-    /// records nothing and takes no number.
+    /// way, which reads the row `FOR UPDATE`). When the old values differ from the values the
+    /// UPDATE writes, the history row goes in, numbered by the sequence, with the client's
+    /// transaction (three more parameters, `recordingParameters`: the author, the encoded
+    /// transaction, and the written values as the same array in PostgreSQL's binary form, which the
+    /// server compares with the old one's `array_send` bytes: one comparison, not one per column).
+    /// The main query runs first: no row updated divides by zero before the history row's part
+    /// runs, so a refused save records nothing and takes no number.
     ///
-    ///     WITH prior AS (SELECT <attribute columns>, xmin AS "strata.xmin" FROM "T" WHERE "_pk" = $k),
+    ///     WITH prior AS (SELECT ARRAY[<old values>]::bytea[] AS "strata.prior", xmin AS "strata.xmin" FROM "T" WHERE "_pk" = $k),
     ///          u AS (UPDATE "T" SET … WHERE <checks> AND xmin = (SELECT "strata.xmin" FROM prior) RETURNING 1),
-    ///          n AS (INSERT INTO "strata_metadata" … SELECT 'history_last', '1' FROM prior
-    ///                WHERE ROW(prior.<columns>) IS DISTINCT FROM ROW(<the values written>)
-    ///                ON CONFLICT ("key") DO UPDATE SET "value" = (m."value"::bigint + 1)::text RETURNING …),
     ///          h AS (INSERT INTO "strata_history" ("token", "author", "transaction", "prior")
-    ///                SELECT n.token, $a, $t, ARRAY[<old values>]::bytea[] FROM n, prior)
+    ///                SELECT nextval('"strata_history_token"'), $a, $t, prior."strata.prior" FROM prior
+    ///                WHERE array_send(prior."strata.prior") IS DISTINCT FROM $n)
     ///     SELECT 1 / count(*) FROM u
     ///
     /// The UPDATE joined a `FOR UPDATE` subquery before: the same outcome, with a larger plan for
-    /// the server to start on every save (docs/history.md, "Cost"). (`prior`, not `old`:
-    /// PostgreSQL 18 gives `old` in RETURNING a meaning of its own.)
+    /// the server to start on every save; the counter row `history_last` (format 2) and a
+    /// comparison per column cost the server about 55,000 and 30,000 instructions a save more
+    /// (docs/history.md, "Cost"). (`prior`, not `old`: PostgreSQL 18 gives `old` in RETURNING a
+    /// meaning of its own.)
     static func singleUpdateRecordingStatements(for mapping: SQLMapping) -> [String?] {
         singleUpdateStatements(for: mapping, returningOld: true)
     }
@@ -108,36 +110,32 @@ extension PostgresStore {
             }
             // The row the UPDATE overwrites is the version read as it was: same `xmin`.
             conditions.append("xmin = (SELECT \(q("strata.xmin")) FROM prior)")
-            let old = (sets + ["xmin AS \(q("strata.xmin"))"]).joined(separator: ", ")
-            // Per attribute, its old value as `PostgresHistory.priorValue` reads it.
+            // Per attribute, its old value as `PostgresHistory.priorValue` reads it; the client
+            // sends the written values in the same form (`PostgresHistory.writtenValues`).
             var priors: [String] = []
             for (i, column) in table.attributeColumns.enumerated() {
-                let value = "prior.\(q(column))"
                 if let bits = table.bitsColumns[i] {
-                    priors.append("coalesce(int8send(prior.\(q(bits))), float8send(\(value)))")
+                    priors.append("coalesce(int8send(\(q(bits))), float8send(\(q(column))))")
                 } else if PostgresDialect.columnType(table.entity.attributes[i].type) == PostgresDialect.integerType {
-                    priors.append("int8send(\(value))")
+                    priors.append("int8send(\(q(column)))")
                 } else {
-                    priors.append(value)
+                    priors.append(q(column))
                 }
             }
-            // Every stored column compared as stored (a double's bits included) with the value the
-            // UPDATE writes into it: `Value`'s identity.
-            let changed = sets.isEmpty ? "FALSE" : "ROW(\(sets.map { "prior.\($0)" }.joined(separator: ", "))) IS DISTINCT FROM ROW(\(sets.indices.map { "$\($0 + 1)" }.joined(separator: ", ")))"
-            let metadata = q(PostgresCatalog.metadataTable)
-            return "WITH prior AS (SELECT \(old) FROM \(q(table.name)) WHERE \(q("_pk")) = $\(sets.count + 1)), "
+            let old = "prior.\(q("strata.prior"))"
+            return "WITH prior AS (SELECT ARRAY[\(priors.joined(separator: ", "))]::bytea[] AS \(q("strata.prior")), xmin AS \(q("strata.xmin")) FROM \(q(table.name)) WHERE \(q("_pk")) = $\(sets.count + 1)), "
                 + "u AS (UPDATE \(q(table.name)) SET \(set) WHERE \(conditions.joined(separator: " AND ")) RETURNING 1), "
-                + "n AS (INSERT INTO \(metadata) AS m (\(q("key")), \(q("value"))) SELECT 'history_last', '1' FROM prior WHERE \(changed) "
-                + "ON CONFLICT (\(q("key"))) DO UPDATE SET \(q("value")) = (m.\(q("value"))::bigint + 1)::text RETURNING \(q("value"))::bigint AS token), "
                 + "h AS (INSERT INTO \(q(PostgresHistory.table)) (\(q("token")), \(q("author")), \(q("transaction")), \(q("prior"))) "
-                + "SELECT n.token, $\(fingerprint + 1)::bytea, $\(fingerprint + 2)::bytea, ARRAY[\(priors.joined(separator: ", "))]::bytea[] FROM n, prior) "
+                + "SELECT nextval(\(PostgresHistory.nextNumberArgument)), $\(fingerprint + 1)::bytea, $\(fingerprint + 2)::bytea, \(old) FROM prior "
+                + "WHERE array_send(\(old)) IS DISTINCT FROM $\(fingerprint + 3)::bytea) "
                 + "SELECT 1 / count(*) FROM u"
         }
     }
 
     /// The parameters of the one-round-trip UPDATE of `request`'s one updated snapshot, or nil when
     /// the save must go the shared way (see the extension's comment). With history on, the last
-    /// two are the author and the save's transaction as the client knows it (`recordingParameters`).
+    /// three are the author, the save's transaction as the client knows it (`recordingParameters`)
+    /// and the written values as the history row's array of old values would hold them.
     func singleUpdate(_ request: SaveRequest<DefaultSnapshot>) -> (sql: String, parameters: [SQLValue])? {
         guard request.updated.count == 1, request.inserted.isEmpty, request.deleted.isEmpty,
               request.updatedProperties.isEmpty else { return nil }
@@ -150,8 +148,8 @@ extension PostgresStore {
         else { return nil }
         let table = mapping.tables[entity.index]
         var parameters: [SQLValue] = []
-        // The key, the fingerprint and, with history on, the author and the transaction.
-        parameters.reserveCapacity(table.attributeColumns.count * 2 + (configuration.recordsHistory ? 4 : 2) + entity.relationships.count)
+        // The key, the fingerprint and, with history on, the author, the transaction and the values.
+        parameters.reserveCapacity(table.attributeColumns.count * 2 + (configuration.recordsHistory ? 5 : 2) + entity.relationships.count)
         for (i, value) in snapshot.attributeValues.enumerated() {
             let (main, bits) = SQLValueCodec.encode(value)
             parameters.append(main)
@@ -172,7 +170,10 @@ extension PostgresStore {
         }
         // The fingerprint the store was opened at (the writer's `openedFingerprint`).
         parameters.append(.text(mapping.schema.fingerprint))
-        if configuration.recordsHistory { recordingParameters(snapshot, entity, author: request.author, into: &parameters) }
+        if configuration.recordsHistory {
+            recordingParameters(snapshot, entity, author: request.author, into: &parameters)
+            parameters.append(.blob(PostgresHistory.writtenValues(parameters, of: table)))
+        }
         return (sql, parameters)
     }
 

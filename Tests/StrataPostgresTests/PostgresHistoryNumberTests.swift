@@ -6,11 +6,12 @@ import Synchronization
 import Testing
 
 /// How PostgreSQL numbers history transactions (`PostgresHistory`): under the store's write lock,
-/// from the counter `history_last`, with `history_horizon` at the newest number deleted — for both
-/// writers of a transaction, the shared save and the one-record update that records in its own
-/// statement. The rules every backend keeps — two instances never share a number, none is reused
-/// after `deleteHistory`, a failed save takes none — are suite cases
-/// (`history.two-writers-number-apart`, `history.numbers-not-reused-after-delete`).
+/// from the sequence `strata_history_token` (format 3), with `history_horizon` at the newest number
+/// deleted — for both writers of a transaction, the shared save and the one-record update that
+/// records in its own statement. The rules every backend keeps — two instances never share a
+/// number, none is reused after `deleteHistory`, a failed save takes none — are suite cases
+/// (`history.two-writers-number-apart`, `history.numbers-not-reused-after-delete`); a save killed
+/// after taking its number is `PostgresHistoryKillTests`'.
 @Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.reason))
 struct PostgresHistoryNumberTests {
     let namespace = "history-numbers-\(UUID().uuidString)"
@@ -69,31 +70,56 @@ struct PostgresHistoryNumberTests {
         #expect(try numbers(store) == [6, 7])
     }
 
-    /// The counter's table is pruned on access (`PostgresHistory.pruneCounterEagerly`): a writer
-    /// with history on sets `strata_metadata`'s fillfactor to 10, once; one without leaves the
-    /// table alone. (What it saves the server is counted in docs/history.md, "Cost"; whether a
-    /// page is pruned depends on every other session's snapshots, so it is not asserted here.)
-    @Test("a writer with history sets fillfactor 10 on strata_metadata (the counter's dead versions pruned eagerly); one without does not")
-    func counterPrunedEagerly() throws {
+    /// A store a format 2 writer recorded in kept its newest number in the counter `history_last`
+    /// (moved on every save) and had no sequence. Opened for writing with history on, it gets the
+    /// sequence, starting after the newest of the counter, the horizon and the table's rows, and
+    /// format 3; the counter row goes.
+    @Test("a format 2 store (the counter history_last, no sequence) numbers on after its newest number and becomes format 3")
+    func aFormat2StoreNumbersOn() throws {
         defer { try? PostgresStore.dropStore(configuration()) }
+        let id = try insert(try PostgresStore(configuration()), "a")
         let edit = try connection()
-        func options() throws -> SQLValue {
-            try edit.query("SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = 'strata_metadata'::regclass").value(0, 0)
-        }
-        var off = configuration()
-        off.recordsHistory = false
-        let id = try insert(try PostgresStore(off), "a")
-        #expect(try options() == .null, "a writer without history leaves the table alone")
+        try edit.execute("DROP SEQUENCE strata_history_token; UPDATE strata_metadata SET \"value\" = '2' WHERE \"key\" = 'format'")
+        try edit.execute("INSERT INTO strata_metadata (\"key\", \"value\") VALUES ('history_last', '9')")
         let store = try PostgresStore(configuration())
-        #expect(try options() == .text("fillfactor=10"))
-        _ = try PostgresStore(configuration())
-        #expect(try options() == .text("fillfactor=10"), "set once, not appended again")
-        for value in 1...3 { try update(store, id, to: Int64(value)) }
-        #expect(try numbers(store) == [1, 2, 3])
+        #expect(try metadata(edit, "format") == .text("3"))
+        #expect(try metadata(edit, "history_last") == .null)
+        try update(store, id, to: 1)
+        _ = try insert(store, "b")
+        #expect(try numbers(store) == [1, 10, 11])
+        // Without a counter, the table's newest row is the floor.
+        try edit.execute("DROP SEQUENCE strata_history_token; UPDATE strata_metadata SET \"value\" = '2' WHERE \"key\" = 'format'")
+        let reopened = try PostgresStore(configuration())
+        try update(reopened, id, to: 2)
+        #expect(try numbers(reopened) == [1, 10, 11, 12])
+    }
+
+    /// A save refused with an error takes no number, on the one-record path (which then goes the
+    /// shared way and is refused there) as on the shared one, and a save that writes the stored
+    /// values records nothing: the next transaction is numbered one higher.
+    @Test("refused saves and a save that changes nothing take no number")
+    func refusedSavesTakeNoNumber() throws {
+        defer { try? PostgresStore.dropStore(configuration()) }
+        let store = try PostgresStore(configuration())
+        let a = try insert(store, "a"), b = try insert(store, "b"), c = try insert(store, "c")
+        let stale = try #require(try store.snapshot(for: a))
+        _ = try store.save(SaveRequest(deleted: [stale]))
+        // The one-record update of a deleted record: the statement finds no row, the shared way
+        // reports it.
+        #expect(throws: StrataError.self) { _ = try store.save(SaveRequest(updated: [try stale.updating(["value": .int(5)])])) }
+        // A unique value taken, on the one-record path (then the shared one) and by an insert.
+        let third = try #require(try store.snapshot(for: c))
+        #expect(throws: StrataError.self) { _ = try store.save(SaveRequest(updated: [try third.updating(["name": .string("b")])])) }
+        let duplicate = try DefaultSnapshot.inserting(Self.counter, values: ["name": .string("b"), "value": .int(0)])
+        #expect(throws: StrataError.self) { _ = try store.save(SaveRequest(inserted: [duplicate])) }
+        // The stored values written again: no transaction.
+        _ = try store.save(SaveRequest(updated: [try #require(try store.snapshot(for: b))]))
+        try update(store, b, to: 7)
+        #expect(try numbers(store) == [1, 2, 3, 4, 5])
     }
 
     /// Two stores on the same namespace (two processes' worth of connections) saving at once:
-    /// each save reads the next number under the write lock, after the previous save committed,
+    /// each save takes the next number under the write lock, after the previous save committed,
     /// so every save succeeds and the numbers run 1, 2, 3, … in commit order, one per save.
     @Test("two instances saving at once: every save numbered, no number shared or skipped")
     func concurrentWriters() throws {

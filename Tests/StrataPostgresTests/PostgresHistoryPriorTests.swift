@@ -1,6 +1,7 @@
 import Foundation
 @_spi(StrataEngine) import Strata
 @testable import StrataPostgres
+import StrataSQLSupport
 import Testing
 
 /// The old values a one-record update's history row keeps (`strata_history.prior`, a `bytea[]` in
@@ -85,6 +86,41 @@ struct PostgresHistoryPriorTests {
                 #expect(read.changes.first?.attributes.count == entity.attributes.count)
                 #expect(read.timestamp == Date(timeIntervalSince1970: 1_764_165_170.5), "whole milliseconds")
             }
+        }
+    }
+
+    /// The values a one-record update writes, in the form the server compares with the row's old
+    /// values (`PostgresHistory.writtenValues`): `array_send`'s bytes of the array the statement
+    /// builds from the row, so each value reads back as itself through the old values' reader,
+    /// NULL flag and IEEE bits (NaN payload, -0) included. (The statement's own array is the
+    /// server's: `PostgresRoundTripTests` checks that an update writing the stored values records
+    /// nothing.)
+    @Test("the written values as the server keeps old values: array_send's layout, each value read back as itself")
+    func writtenValuesReadBack() throws {
+        let schema = PostgresRoundTripTests.everyType
+        let entity = try #require(schema.entity(named: "Every"))
+        let table = try SQLMapping(schema: schema, dialect: PostgresDialect.self).tables[entity.index]
+        let placeholders = entity.attributeTypes.map(PostgresStore.placeholder)
+        let rows: [[Value]] = [
+            [.bool(true), .int(-5), .double(-0.0), .string("é\u{0}\""), .date(Date(timeIntervalSince1970: 1.5)), .data(Data([0, 255])), .uuid(UUID()), .url(URL(string: "https://a.example/b")!), .string("a")],
+            [.null, .int(.min), .double(Double(bitPattern: 0x7ff8_0000_0000_0abc)), .string(""), .null, .data(Data()), .null, .null, .string("")],
+            [.bool(false), .int(.max), .double(.infinity), .string("x"), .date(.distantFuture), .data(Data([1])), .uuid(UUID()), .url(URL(string: "x:")!), .string("b")],
+        ]
+        for (n, row) in rows.enumerated() {
+            var parameters: [SQLValue] = []
+            for (i, value) in row.enumerated() {
+                let (main, bits) = SQLValueCodec.encode(value)
+                parameters.append(main)
+                if table.bitsColumns[i] != nil { parameters.append(bits) }
+            }
+            let written = PostgresHistory.writtenValues(parameters + [.integer(42)], of: table)
+            let elements = try PostgresHistory.priorElements(written, store: "store")
+            #expect(elements.count == row.count, "row \(n)")
+            for (i, element) in elements.enumerated() {
+                let read = try PostgresHistory.priorValue(element, like: placeholders[i], store: "store")
+                #expect(read == row[i], "row \(n), \(entity.attributes[i].name): \(read) against \(row[i])")
+            }
+            #expect(written == Self.array(elements.map { $0.map { Array($0) } }), "row \(n): the layout")
         }
     }
 }

@@ -226,21 +226,23 @@ struct PostgresRoundTripTests {
         #expect(shared.trips.allSatisfy { $0 > 1 }, "the shared way: \(shared.trips)")
     }
 
-    @Test("a store whose history table an earlier build made: the column is added, the format raised, the old rows read")
+    @Test("a store whose history table an earlier build made: the column and the sequence added, the format raised, the old rows read")
     func historyTableOfAnEarlierBuild() throws {
         var configuration = PostgresStoreConfiguration(url: PostgresTestServer.url, schema: Self.everyType, namespace: namespace)
         configuration.recordsHistory = true
         defer { try? PostgresStore.dropStore(configuration) }
         let (before, _) = try recorded(try PostgresStore(configuration), [["count": .int(1)]], oneRoundTrip: false)
-        // As an earlier build left it: no `prior` column, format 1.
+        // As an earlier build left it: no `prior` column, no sequence, the counter `history_last`
+        // at the newest number, format 1.
         let connection = try connection()
         try PostgresCatalog.use(configuration.namespace, on: connection)
-        #expect(try connection.query("SELECT \"value\" FROM strata_metadata WHERE \"key\" = 'format'").value(0, 0) == .text("2"))
-        try connection.execute("ALTER TABLE strata_history DROP COLUMN prior; UPDATE strata_metadata SET \"value\" = '1' WHERE \"key\" = 'format'")
+        #expect(try connection.query("SELECT \"value\" FROM strata_metadata WHERE \"key\" = 'format'").value(0, 0) == .text("\(PostgresCatalog.historyVersion)"))
+        try connection.execute("ALTER TABLE strata_history DROP COLUMN prior; DROP SEQUENCE strata_history_token; UPDATE strata_metadata SET \"value\" = '1' WHERE \"key\" = 'format'")
+        try connection.execute("INSERT INTO strata_metadata (\"key\", \"value\") VALUES ('history_last', '2')")
         let reader = try PostgresStore({ var c = configuration; c.recordsHistory = false; return c }())
         #expect(try reader.fetchHistory(HistoryQuery()).count == 2, "read without the column")
         let store = try PostgresStore(configuration)
-        #expect(try connection.query("SELECT \"value\" FROM strata_metadata WHERE \"key\" = 'format'").value(0, 0) == .text("2"))
+        #expect(try connection.query("SELECT \"value\" FROM strata_metadata WHERE \"key\" = 'format'").value(0, 0) == .text("\(PostgresCatalog.historyVersion)"))
         let entity = Self.everyType.entity(named: "Every")!
         let stored = try #require(try store.fetch(FetchDescriptor(entity: entity.name)).first)
         #expect(try roundTrips(store) { _ = try store.save(SaveRequest(updated: [try stored.updating(["count": .int(2)])])) } <= 2)
