@@ -77,29 +77,42 @@ func openStore(_ configuration: ModelConfiguration, schema: Schema, plan: Resolv
 /// (`fillInitialValues`).
 func openBackend<Configuration: Strata.DataStoreConfiguration>(_ configuration: Configuration, plan: ResolvedMigrationPlan? = nil, models: ModelSchema? = nil) throws -> OpenedStore {
     guard let plan else {
-        if let models { try fillInitialValues(configuration, models) }
-        return OpenedStore(store: ModelStoreBox(try Configuration.Store.openMigrating(configuration)), configuration: configuration)
+        do {
+            return OpenedStore(store: ModelStoreBox(try Configuration.Store.openMigrating(configuration)), configuration: configuration)
+        } catch let refusal as StrataError where refusal.code == .schemaMismatch {
+            // Refused with the store untouched; a store that lacks values only the models'
+            // initializers give is filled, then opened (the usual open pays nothing for this).
+            guard let models, try fillInitialValues(configuration, models, else: refusal) else { throw refusal }
+            return OpenedStore(store: ModelStoreBox(try Configuration.Store.openMigrating(configuration)), configuration: configuration)
+        }
     }
     try MigrationRunner(plan: plan, configuration: configuration).run()
     return OpenedStore(store: ModelStoreBox(try Configuration.Store(configuration)), configuration: configuration)
 }
 
-/// Before a migration on open: when the store lacks required attributes (or holds them as
-/// optional) whose model initializer is not a literal (`var created: Date = Date.now`), the store
-/// first migrates to the models' schema with the value each initializer gives now as that
+/// After an open without a plan was refused: when the store lacks required attributes (or holds
+/// them as optional) whose model initializer is not a literal (`var created: Date = Date.now`),
+/// the store migrates to the models' schema with the value each initializer gives now as that
 /// attribute's default, so every record gets it, as SwiftData fills the default it evaluates; the
-/// `openMigrating` that follows then records the models' own schema (a change of default only).
-/// Each of the two steps is the store's atomic migration, and between them the store holds every
+/// `openMigrating` that follows records the models' own schema (a change of default only). Each
+/// of the two steps is the store's atomic migration, and between them the store holds every
 /// record, so a kill leaves a store the next launch migrates the rest of the way.
-private func fillInitialValues<Configuration: Strata.DataStoreConfiguration>(_ configuration: Configuration, _ models: ModelSchema) throws {
-    // A store that cannot say its schema (or none yet) has nothing to fill; `openMigrating`
-    // reports any other failure to read it.
-    guard !configuration.isReadOnly, let recorded = try? Configuration.Store.recordedSchema(configuration), let old = recorded.schema,
-          recorded.fingerprint != configuration.schema.fingerprint,
-          let filled = try models.filling(configuration.schema, from: old) else { return }
+///
+/// - Returns: whether the store was filled (`false`: nothing to fill, and `refusal` stands).
+/// - Throws: `refusal` when filling is refused the same way (another difference needs code, a
+///   newer store, a read-only open); the filling migration's own errors (a unique constraint the
+///   data violates…), the store untouched.
+private func fillInitialValues<Configuration: Strata.DataStoreConfiguration>(_ configuration: Configuration, _ models: ModelSchema, else refusal: StrataError) throws -> Bool {
+    guard let recorded = try? Configuration.Store.recordedSchema(configuration), let old = recorded.schema,
+          let filled = try models.filling(configuration.schema, from: old) else { return false }
     var filling = configuration
     filling.schema = filled
-    _ = try Configuration.Store.openMigrating(filling)
+    do {
+        _ = try Configuration.Store.openMigrating(filling)
+    } catch let error as StrataError where error.code == .schemaMismatch {
+        throw refusal
+    }
+    return true
 }
 
 extension ModelConfiguration {
