@@ -82,7 +82,7 @@ func openBackend<Configuration: Strata.DataStoreConfiguration>(_ configuration: 
         } catch let refusal as StrataError where refusal.code == .schemaMismatch {
             // Refused with the store untouched; a store that lacks values only the models'
             // initializers give is filled, then opened (the usual open pays nothing for this).
-            guard let models, try fillInitialValues(configuration, models, else: refusal) else { throw refusal }
+            guard let models, try fillInitialValues(configuration, models) else { throw refusal }
             return OpenedStore(store: ModelStoreBox(try Configuration.Store.openMigrating(configuration)), configuration: configuration)
         }
     }
@@ -98,20 +98,17 @@ func openBackend<Configuration: Strata.DataStoreConfiguration>(_ configuration: 
 /// of the two steps is the store's atomic migration, and between them the store holds every
 /// record, so a kill leaves a store the next launch migrates the rest of the way.
 ///
-/// - Returns: whether the store was filled (`false`: nothing to fill, and `refusal` stands).
-/// - Throws: `refusal` when filling is refused the same way (another difference needs code, a
-///   newer store, a read-only open); the filling migration's own errors (a unique constraint the
-///   data violates…), the store untouched.
-private func fillInitialValues<Configuration: Strata.DataStoreConfiguration>(_ configuration: Configuration, _ models: ModelSchema, else refusal: StrataError) throws -> Bool {
+/// - Returns: whether the store was filled (`false`: nothing to fill, and the first refusal stands).
+/// - Throws: the refusal of the filling open when it is refused too, which names what still needs
+///   code (the first refusal may name an attribute that only needed filling), a newer store or a
+///   read-only open; the filling migration's own errors (a unique constraint the data
+///   violates…). The store is untouched after any of them.
+private func fillInitialValues<Configuration: Strata.DataStoreConfiguration>(_ configuration: Configuration, _ models: ModelSchema) throws -> Bool {
     guard let recorded = try? Configuration.Store.recordedSchema(configuration), let old = recorded.schema,
           let filled = try models.filling(configuration.schema, from: old) else { return false }
     var filling = configuration
     filling.schema = filled
-    do {
-        _ = try Configuration.Store.openMigrating(filling)
-    } catch let error as StrataError where error.code == .schemaMismatch {
-        throw refusal
-    }
+    _ = try Configuration.Store.openMigrating(filling)
     return true
 }
 

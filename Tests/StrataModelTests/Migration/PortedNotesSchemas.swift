@@ -159,3 +159,56 @@ enum PortedNotesPlan: SchemaMigrationPlan {
         ]
     }
 }
+
+/// Adds `created = Date.now` and changes `words` to a `String`: the second needs code. `created`
+/// comes first, so a refusal that names the first difference names it.
+enum PortedNotesCreationDateAndWordsAsText {
+    @Model final class Note {
+        var created: Date = Date.now
+        var title: String
+        var body: String
+        var words: String
+        var legacy: String
+        init(title: String, body: String, words: String, legacy: String) {
+            self.title = title
+            self.body = body
+            self.words = words
+            self.legacy = legacy
+        }
+    }
+}
+
+/// Adds `score` with the literal default 0, recorded in the schema: the state the open without a
+/// plan leaves between its two steps when it fills `PortedNotesScoreComputed`.
+enum PortedNotesScoreLiteral {
+    @Model final class Note {
+        var title: String
+        var body: String
+        var words: Int
+        var legacy: String
+        var score: Double = 0
+        init(title: String, body: String, words: Int, legacy: String) {
+            self.title = title
+            self.body = body
+            self.words = words
+            self.legacy = legacy
+        }
+    }
+}
+
+/// Adds `score` with a default that is not a literal (not recorded in the schema).
+enum PortedNotesScoreComputed {
+    @Model final class Note {
+        var title: String
+        var body: String
+        var words: Int
+        var legacy: String
+        var score: Double = Double.zero
+        init(title: String, body: String, words: Int, legacy: String) {
+            self.title = title
+            self.body = body
+            self.words = words
+            self.legacy = legacy
+        }
+    }
+}
