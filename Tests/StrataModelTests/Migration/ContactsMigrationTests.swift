@@ -54,6 +54,25 @@ import Testing
         #expect(throws: StrataError.self, "\(backend)") { try context.save() }
     }
 
+    /// `ModelContext`'s other calls inside the stages (`ContextInsideStagesPlan`) see and change
+    /// the staged records as they would a store's.
+    @Test(arguments: MigrationBackend.all) func contextCallsInsideStages(_ backend: MigrationBackend) throws {
+        let fixture = try MigrationFixture(backend)
+        try Self.writeV1(fixture, plan: ContextInsideStagesPlan.self)
+        let store = try #require(try ModelContext(fixture.open(ContactsSchemaV1.self, plan: ContextInsideStagesPlan.self)).fetchIdentifiers(FetchDescriptor<ContactsSchemaV1.Person>()).first).storeIdentifier
+        typealias V3 = ContactsSchemaV3
+        let context = ModelContext(try fixture.open(V3.self, plan: ContextInsideStagesPlan.self))
+        let facts = ContextInsideStagesPlan.seen.withLock { $0[store] } ?? []
+        #expect(facts == [
+            "count 4", "ids 4", "enumerated Ada Lovelace,Grace Hopper,Ada Lovelace,", "batched 4", "model(for:) Ada Lovelace",
+            "phones of rating 5 +44 1",
+        ], "\(backend)")
+        let people = try context.fetch(FetchDescriptor<V3.Person>(sortBy: [SortDescriptor(\.born)]))
+        #expect(people.map(\.lastName) == ["Street 0", "K", "Street 1"], "\(backend): the duplicate and the nameless gone, Katherine inserted")
+        #expect(people.map(\.rating) == [5, 2, 2], "\(backend)")
+        #expect(try context.fetchCount(FetchDescriptor<V3.Phone>()) == 3, "\(backend): the deleted people's phones cascaded")
+    }
+
     /// The same plan one version per launch: v2 of the app, then v3.
     @Test(arguments: MigrationBackend.all) func oneVersionPerLaunch(_ backend: MigrationBackend) throws {
         let fixture = try MigrationFixture(backend)
