@@ -212,3 +212,18 @@ enum PortedNotesScoreComputed {
         }
     }
 }
+
+/// Makes `words` required again, with a default that is not a literal.
+enum PortedNotesWordsRequiredComputed {
+    @Model final class Note {
+        var title: String
+        var body: String
+        var words: Int = Int.zero
+        var legacy: String
+        init(title: String, body: String, legacy: String) {
+            self.title = title
+            self.body = body
+            self.legacy = legacy
+        }
+    }
+}
