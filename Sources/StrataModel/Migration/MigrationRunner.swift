@@ -41,7 +41,16 @@ struct MigrationRunner<Configuration: Strata.DataStoreConfiguration> {
         guard let recorded else { return }
         let start = try plan.storeVersion(recorded)
         let path = try plan.path(from: start.identifier)
-        guard !path.isEmpty else { return }
+        guard !path.isEmpty else {
+            // At the app's version, perhaps with other defaults recorded: the store records the
+            // app's (a lightweight change of defaults; stored values stay).
+            guard recorded.fingerprint != plan.current.storeSchema.fingerprint, let stored = recorded.schema else { return }
+            guard !configuration.isReadOnly else {
+                throw StrataError(.readOnlyStore, "The store is at \(start.label) with other attribute defaults than this app's; a read-only container cannot record them. Open it for writing once.", file: configuration.name)
+            }
+            try Store.migrateStore(configuration, SchemaMigration.lightweight(from: stored, to: plan.current.storeSchema))
+            return
+        }
         guard !configuration.isReadOnly else {
             throw StrataError(.readOnlyStore, "The store is at \(start.label) and this app at \(plan.current.label); a read-only container cannot migrate it. Open it for writing once.", file: configuration.name)
         }
