@@ -101,7 +101,13 @@ struct ModelMembers {
     private var metadata: DeclSyntax {
         let lines = properties.enumerated().map { n, p -> String in
             var arguments = [quoted(p.name), "ordinal: \(n)"]
-            if let value = p.initializer, isLiteral(value) { arguments.append("default: \(value.trimmedDescription)") }
+            if let value = p.initializer {
+                if isLiteral(value) {
+                    arguments.append("default: \(value.trimmedDescription)")
+                } else if !value.is(NilLiteralExprSyntax.self) {
+                    arguments.append("initial: { \(value.trimmedDescription) }")
+                }
+            }
             for list in [p.attributeOptions, p.relationshipOptions] {
                 for argument in list ?? [] { arguments.append(argument.with(\.trailingComma, nil).trimmedDescription) }
             }
@@ -212,7 +218,9 @@ struct ModelMembers {
     }
 
     /// Whether a default value is a literal, recorded in the schema; other defaults (`.now`,
-    /// `UUID()`) only initialize new objects, since a schema default must not change between runs.
+    /// `UUID()`, `.normal`, `[]`) are not, since a schema default must not change between runs:
+    /// they initialize new objects, and a migration adding the property fills them in once
+    /// (`initial:`).
     private func isLiteral(_ expr: ExprSyntax) -> Bool {
         if expr.is(IntegerLiteralExprSyntax.self) || expr.is(FloatLiteralExprSyntax.self) || expr.is(BooleanLiteralExprSyntax.self) { return true }
         if let string = expr.as(StringLiteralExprSyntax.self) { return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) } }

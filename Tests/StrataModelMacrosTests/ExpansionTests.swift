@@ -106,7 +106,9 @@ import Testing
                     [
                         StrataModel._$codec((String).self).describe("name", ordinal: 0, .unique, originalName: "label"\#(nameMark)),
                         StrataModel._$codec((Int).self).describe("count", ordinal: 1, default: 0),
-                        StrataModel._$codec(([Part]).self).describe("parts", ordinal: 2, deleteRule: .cascade, inverse: \Part.item\#(partsMark))
+                        StrataModel._$codec(([Part]).self).describe("parts", ordinal: 2, initial: {
+                                []
+                            }, deleteRule: .cascade, inverse: \Part.item\#(partsMark))
                     ]
                 }
 

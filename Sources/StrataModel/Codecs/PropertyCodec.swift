@@ -80,13 +80,15 @@ extension _AttributeCodec {
     public static func inverse<M: PersistentModel>(_ slot: inout _PersistedProperty<Property>, _ change: _InverseChange, _ owner: M, _ ordinal: Int) -> _Effects { _Effects() }
 
     /// The schema description (what `@Model`'s `schemaMetadata` lists). A literal default becomes
-    /// the schema default.
-    public static func describe(_ name: String, ordinal: Int, default value: Property? = nil, _ options: ModelAttributeOption..., originalName: String? = nil, hashModifier: String? = nil) -> ModelPropertyMetadata {
+    /// the schema default; any other initializer is `initial`, evaluated only by a migration that
+    /// fills the new attribute (`ModelPropertyMetadata.initialValue`).
+    public static func describe(_ name: String, ordinal: Int, default value: Property? = nil, initial: (() -> Property)? = nil, _ options: ModelAttributeOption..., originalName: String? = nil, hashModifier: String? = nil) -> ModelPropertyMetadata {
         let attribute = Attribute(
             name, attributeType, optional: isOptional, default: value.map(encodeValue).flatMap { $0.isNull ? nil : $0 },
             unique: options.contains(.unique))
         let check: ((Value) throws -> Void)? = decodesEveryStoredValue ? nil : { _ = try decodeValue($0) }
-        return ModelPropertyMetadata(name: name, ordinal: ordinal, originalName: originalName, hashModifier: hashModifier, kind: .attribute(attribute), storedValueCheck: check)
+        return ModelPropertyMetadata(name: name, ordinal: ordinal, originalName: originalName, hashModifier: hashModifier, kind: .attribute(attribute), storedValueCheck: check,
+            initialValue: initial.map { make in { encodeValue(make()) } })
     }
 
     @usableFromInline

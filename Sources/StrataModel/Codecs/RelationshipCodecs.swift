@@ -145,9 +145,11 @@ extension _RelationshipCodec {
         value = property(list)
     }
 
-    /// The schema description (what `@Model`'s `schemaMetadata` lists).
+    /// The schema description (what `@Model`'s `schemaMetadata` lists). `initial` is the
+    /// property's initializer (`= []`), which the macro passes for every property; a relationship
+    /// starts empty in stored records, so it is not used.
     public static func describe(
-        _ name: String, ordinal: Int, _ options: ModelRelationshipOption..., deleteRule: DeleteRule = .nullify,
+        _ name: String, ordinal: Int, initial: (() -> Property)? = nil, _ options: ModelRelationshipOption..., deleteRule: DeleteRule = .nullify,
         minimumModelCount: Int? = nil, maximumModelCount: Int? = nil, originalName: String? = nil,
         inverse: PartialKeyPath<Destination>? = nil, hashModifier: String? = nil
     ) -> ModelPropertyMetadata {

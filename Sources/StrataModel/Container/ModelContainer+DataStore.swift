@@ -63,7 +63,7 @@ extension ModelContainer {
             func open<Configuration: Strata.DataStoreConfiguration>(_ adapter: Configuration) throws {
                 var configuration = adapter
                 configuration.schema = schema
-                opened.append(try openBackend(configuration))
+                opened.append(try openBackend(configuration, models: modelSchema))
                 described.insert(ModelConfiguration(describing: configuration))
             }
             try open(wrap(configurations[index]))
@@ -74,6 +74,6 @@ extension ModelContainer {
     private convenience init<Configuration: Strata.DataStoreConfiguration>(modelSchema: ModelSchema, adapterConfiguration: Configuration) throws {
         var configuration = adapterConfiguration
         configuration.schema = modelSchema.schema
-        try self.init(modelSchema: modelSchema, opened: openBackend(configuration), configurations: [ModelConfiguration(describing: configuration)])
+        try self.init(modelSchema: modelSchema, opened: openBackend(configuration, models: modelSchema), configurations: [ModelConfiguration(describing: configuration)])
     }
 }

@@ -32,7 +32,7 @@ extension ModelContainer {
         }
         guard configurations.count > 1 else {
             let configuration = configurations.first ?? ModelConfiguration()
-            let opened = try openStore(configuration, schema: plan?.current.storeSchema ?? modelSchema.schema, plan: plan)
+            let opened = try openStore(configuration, schema: plan?.current.storeSchema ?? modelSchema.schema, plan: plan, models: modelSchema)
             self.init(modelSchema: plan?.current.schema ?? modelSchema, opened: opened, configurations: [configuration], migrationPlan: plan?.type)
             return
         }
@@ -40,7 +40,7 @@ extension ModelContainer {
             throw StrataError(.unsupported, "A migration plan with several configurations (\(configurations.map(\.name).joined(separator: ", "))) is not supported: migrations run on one store. Migrate each store with a container of its own.")
         }
         let groups = try ModelConfigurationGroups(configurations, schema: modelSchema.schema)
-        let opened = try zip(groups.holders, groups.schemas).map { try openStore(configurations[$0], schema: $1) }
+        let opened = try zip(groups.holders, groups.schemas).map { try openStore(configurations[$0], schema: $1, models: modelSchema) }
         self.init(modelSchema: modelSchema, opened: RoutedModelStore.opened(opened, schemas: groups.schemas, containerSchema: modelSchema.schema), configurations: Set(configurations))
     }
 

@@ -43,7 +43,7 @@ public final class ModelContainer: Sendable {
         let modelSchema = try ModelSchema(types)
         var configuration = configurations
         configuration.schema = modelSchema.schema
-        try self.init(modelSchema: modelSchema, opened: openBackend(configuration), configurations: [ModelConfiguration(describing: configuration)])
+        try self.init(modelSchema: modelSchema, opened: openBackend(configuration, models: modelSchema), configurations: [ModelConfiguration(describing: configuration)])
     }
 
     /// Every initializer ends here: the models' schema and the store opened for it.

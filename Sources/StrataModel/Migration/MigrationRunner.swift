@@ -18,6 +18,10 @@ struct MigrationRunner<Configuration: Strata.DataStoreConfiguration> {
         let from: ResolvedMigrationPlan.Version
         let to: ResolvedMigrationPlan.Version
         let migration: SchemaMigration
+        /// Whether the schema change fills values no store-level inference gives (a model's
+        /// non-literal initializer): it then runs on the staged records, never as the store's own
+        /// `migrateStore`.
+        let fills: Bool
     }
 
     /// Migrates the store to the plan's current version; does nothing when there is no store yet,
@@ -37,29 +41,50 @@ struct MigrationRunner<Configuration: Strata.DataStoreConfiguration> {
         guard let recorded else { return }
         let start = try plan.storeVersion(recorded)
         let path = try plan.path(from: start.identifier)
-        guard !path.isEmpty else { return }
+        guard !path.isEmpty else {
+            // At the app's version, perhaps with other defaults recorded: the store records the
+            // app's (a lightweight change of defaults; stored values stay).
+            guard recorded.fingerprint != plan.current.storeSchema.fingerprint, let stored = recorded.schema else { return }
+            guard !configuration.isReadOnly else {
+                throw StrataError(.readOnlyStore, "The store is at \(start.label) with other attribute defaults than this app's; a read-only container cannot record them. Open it for writing once.", file: configuration.name)
+            }
+            try Store.migrateStore(configuration, SchemaMigration.lightweight(from: stored, to: plan.current.storeSchema))
+            return
+        }
         guard !configuration.isReadOnly else {
             throw StrataError(.readOnlyStore, "The store is at \(start.label) and this app at \(plan.current.label); a read-only container cannot migrate it. Open it for writing once.", file: configuration.name)
         }
-        let steps = try path.map { try Step(stage: $0.stage, from: $0.from, to: $0.to, migration: inferred($0.stage, from: $0.from, to: $0.to)) }
-        if steps.count == 1, case .lightweight = steps[0].stage {
+        let steps = try path.map { hop in
+            let (migration, fills) = try inferred(hop.stage, from: hop.from, to: hop.to)
+            return Step(stage: hop.stage, from: hop.from, to: hop.to, migration: migration, fills: fills)
+        }
+        if steps.count == 1, case .lightweight = steps[0].stage, !steps[0].fills {
             try Store.migrateStore(configuration, steps[0].migration)
             return
         }
         try runStaged(steps)
     }
 
-    /// The schema change of a stage: the lightweight inference between the two versions. A custom
-    /// stage may also add a required attribute without a default (or make one required): records
-    /// start with the type's zero value there, for `didMigrate` to set.
+    /// The schema change of a stage: the lightweight inference between the two versions, and
+    /// whether it fills values (see `Step.fills`). A required attribute the old version lacks (or
+    /// held as optional) whose model initializer is not a literal (`= Date.now`) gets the value it
+    /// gives in every record, in either kind of stage. A custom stage may also add one without any
+    /// default: records start with the type's zero value there, for `didMigrate` to set.
     ///
     /// - Throws: `migrationRequired` naming both versions, the entity and property, and the stage.
-    private func inferred(_ stage: MigrationStage, from: ResolvedMigrationPlan.Version, to: ResolvedMigrationPlan.Version) throws -> SchemaMigration {
+    private func inferred(_ stage: MigrationStage, from: ResolvedMigrationPlan.Version, to: ResolvedMigrationPlan.Version) throws -> (SchemaMigration, fills: Bool) {
         let source = from.storeSchema, destination = to.storeSchema
         do {
-            guard case .custom = stage else { return try SchemaMigration.lightweight(from: source, to: destination) }
-            let filled = try SchemaMigration.lightweight(from: source, to: Self.zeroFilled(destination, from: source))
-            return SchemaMigration(source: source, destination: destination, changes: filled.changes, entities: filled.entities)
+            let filled: Schema?
+            if case .custom = stage {
+                filled = try destination.filled(from: source) { to.schema.initialValue($0, $1) ?? Value.zero(of: $1.type) }
+            } else {
+                filled = try to.schema.filling(destination, from: source)
+            }
+            guard let filled else { return (try SchemaMigration.lightweight(from: source, to: destination), false) }
+            // The records get the filled defaults; the store records the version's own schema.
+            let migration = try SchemaMigration.lightweight(from: source, to: filled)
+            return (SchemaMigration(source: source, destination: destination, changes: migration.changes, entities: migration.entities), true)
         } catch let error as StrataError where error.code == .migrationRequired {
             let what = [error.entity, error.properties.first].compactMap { $0 }.joined(separator: ".")
             let advice: String
@@ -73,23 +98,6 @@ struct MigrationRunner<Configuration: Strata.DataStoreConfiguration> {
                 "Migration plan \(plan.planName), \(stage.kindName) stage from \(from.label) to \(to.label): \(what.isEmpty ? "the change" : what) cannot be migrated without code (\(error.message)); \(advice).",
                 entity: error.entity, properties: error.properties)
         }
-    }
-
-    /// `destination` with a zero default on every required attribute the source lacks or holds as
-    /// optional, and none of its own: what a custom stage's schema change fills in.
-    static func zeroFilled(_ destination: Schema, from source: Schema) throws -> Schema {
-        var entities = destination.entities.map(\.declaration)
-        for e in entities.indices {
-            let old = source.entity(named: entities[e].originalName ?? entities[e].name)
-            for a in entities[e].attributes.indices {
-                let attribute = entities[e].attributes[a]
-                guard !attribute.isOptional, attribute.defaultValue == nil else { continue }
-                let before = old.flatMap { o in (attribute.originalName.flatMap(o.attributeIndex) ?? o.attributeIndex(attribute.name)).map { o.attributes[$0] } }
-                if let before, !before.isOptional { continue }
-                entities[e].attributes[a].defaultValue = Value.zero(of: attribute.type)
-            }
-        }
-        return try Schema(entities: entities, version: destination.version)
     }
 
     /// The staged states of one step's custom code: before and after `willMigrate` and `didMigrate`.

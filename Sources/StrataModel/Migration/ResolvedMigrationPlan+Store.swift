@@ -6,7 +6,9 @@ extension ResolvedMigrationPlan {
     /// exception: a store recorded at `1.0.0` (what a container without a plan records) whose
     /// schema is a version of the plan is at that version (the earliest with the schema), so an
     /// app that adopts a plan after its first release opens its old stores. A store written before
-    /// versions were recorded (only a fingerprint) is matched by its schema the same way.
+    /// versions were recorded (only a fingerprint) is matched by its schema the same way. A store
+    /// at the app's own version whose schema differs from it only in attribute defaults is at that
+    /// version (a default changed without a new version identifier, which SwiftData accepts).
     ///
     /// - Throws: `schemaMismatch` naming the store's version and the app's when the store is newer
     ///   than the app, at a version the plan does not list, or holds another schema than its
@@ -18,6 +20,10 @@ extension ResolvedMigrationPlan {
             throw StrataError(.schemaMismatch, "The store was written by an older Strata that recorded only its schema's fingerprint, which is the schema of no version in migration plan \(planName); this app is at \(current.label). Open it once with the models it was written with.")
         }
         if let listed = version(number), listed.schema.schema.fingerprint == recorded.fingerprint { return listed }
+        // The app's own version with a default changed and no new version identifier: SwiftData
+        // opens such a store (its version hashes leave defaults out); `MigrationRunner` records
+        // the new defaults.
+        if number == current.identifier, let stored = recorded.schema, stored.differsOnlyInDefaults(from: current.storeSchema) { return current }
         if number == Schema.Version(1, 0, 0), let matching { return matching }
         if let listed = version(number) {
             throw StrataError(.schemaMismatch, "The store is at version \(number), but its schema is not the schema of \(listed.label) in migration plan \(planName) (other models were written under that version number); this app is at \(current.label).")

@@ -13,6 +13,12 @@ public struct ModelPropertyMetadata {
     /// Throws `typeMismatch` when a stored value does not fit the Swift type; `nil` when every
     /// value of the attribute's core type fits (see `ModelContext`'s check of fetched records).
     public let storedValueCheck: ((Value) throws -> Void)?
+    /// The value a property's initializer gives when it is not a literal (`= Date.now`,
+    /// `= Priority.normal`, `= []`), evaluated when called. Not part of the schema (a literal
+    /// default is, as `Attribute.defaultValue`): a migration calls it once to fill a new required
+    /// attribute in every stored record, as SwiftData fills the default it evaluates
+    /// (docs/migrations.md, "Defaults that are not literals").
+    public let initialValue: (() -> Value)?
 
     /// What the property is.
     public enum Kind {
@@ -23,13 +29,14 @@ public struct ModelPropertyMetadata {
     }
 
     /// Describes a property.
-    public init(name: String, ordinal: Int, originalName: String?, hashModifier: String? = nil, kind: Kind, storedValueCheck: ((Value) throws -> Void)? = nil) {
+    public init(name: String, ordinal: Int, originalName: String?, hashModifier: String? = nil, kind: Kind, storedValueCheck: ((Value) throws -> Void)? = nil, initialValue: (() -> Value)? = nil) {
         self.name = name
         self.ordinal = ordinal
         self.originalName = originalName
         self.hashModifier = hashModifier
         self.kind = kind
         self.storedValueCheck = storedValueCheck
+        self.initialValue = initialValue
     }
 
     /// The relationship description, if this is one.

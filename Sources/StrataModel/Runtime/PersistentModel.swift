@@ -1,8 +1,10 @@
 /// A class whose instances are records of a store; `@Model` generates the conformance.
 ///
 /// Models are not `Sendable`: each lives in one `ModelContext`. Pass `persistentModelID` between
-/// actors and look the object up in the other context with `model(for:)`.
-public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, Codable {
+/// actors and look the object up in the other context with `model(for:)`. Model *types* are
+/// (`SendableMetatype`, as in SwiftData): `static let models: [any PersistentModel.Type] = […]`
+/// in a `VersionedSchema` is concurrency-safe, and a type may be handed to another actor.
+public protocol PersistentModel: AnyObject, Observable, Hashable, Identifiable, Codable, SendableMetatype {
     /// The object's identity, context and change tracking.
     var persistentBackingData: ModelBackingData { get }
     /// The persisted properties, as the schema sees them.

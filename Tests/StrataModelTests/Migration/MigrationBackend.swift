@@ -48,6 +48,11 @@ final class MigrationFixture {
         try backend.open(directory, version.models, plan)
     }
 
+    /// Opens the store read-only as an app whose models are `types`, without a plan.
+    func openReadOnly(_ types: [any PersistentModel.Type]) throws -> ModelContainer {
+        try backend.openReadOnly(directory, types, nil)
+    }
+
     /// Opens the store read-only as the app of `version` with `plan`.
     func openReadOnly(_ version: any VersionedSchema.Type, plan: (any SchemaMigrationPlan.Type)?) throws -> ModelContainer {
         try backend.openReadOnly(directory, version.models, plan)
