@@ -51,10 +51,7 @@ import Testing
         let container = try backend.open(dir)
         guard HistoryTests.keepsHistory(container) else { return }
         let context = ModelContext(container)
-        for n in 0..<3 {
-            context.insert(HistoryTests.trip("trip-\(n)"))
-            try context.save()
-        }
+        try HistoryTests.saveTrips(context, 3, prefix: "trip-")
         var descriptor = HistoryDescriptor<DefaultHistoryTransaction>()
         #expect(try context.fetchHistory(descriptor).count == 3, "\(backend): nil limit")
         descriptor.fetchLimit = 0
