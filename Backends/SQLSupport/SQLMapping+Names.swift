@@ -57,45 +57,46 @@ extension SQLMapping {
     /// Throws `unsupported` when two tables or indexes of the mapping would take one name in
     /// `Dialect` (its `identifierKey`: SQLite ignores ASCII case, PostgreSQL keeps 63 bytes), or two
     /// columns of one table one column name: the server would refuse to create them, or, for a
-    /// name it shortens, two objects would be one.
+    /// name it shortens, two objects would be one. Runs at every open: it builds no text unless a
+    /// name is taken (limit: Benchmarks/Thresholds/sqlite-reopen.txt).
     func checkDistinctNames<Dialect: SQLDialect>(_: Dialect.Type) throws {
         var objects: [String: String] = [:]
-        func claim(_ name: String, _ what: String) throws {
-            let key = Dialect.identifierKey(name)
-            if let taken = objects[key] {
-                throw StrataError(.unsupported, "The SQL table or index name of \(what) is the one of \(taken) ('\(name)'); rename an entity or a property.")
+        var columns: [String: String] = [:]
+        func claim(_ name: String) throws {
+            if let taken = objects.updateValue(name, forKey: Dialect.identifierKey(name)) {
+                throw StrataError(.unsupported, "The SQL tables or indexes '\(taken)' and '\(name)' would take one name; rename an entity or a property.")
             }
-            objects[key] = what
         }
-        func distinctColumns(_ columns: [String], of what: String) throws {
-            var seen: [String: String] = [:]
-            for column in columns {
-                let key = Dialect.identifierKey(column)
-                if let taken = seen[key] {
-                    throw StrataError(.unsupported, "The SQL columns '\(taken)' and '\(column)' of \(what) would be one column; rename a property.")
-                }
-                seen[key] = column
+        func column(_ name: String, of table: String) throws {
+            if let taken = columns.updateValue(name, forKey: Dialect.identifierKey(name)) {
+                throw StrataError(.unsupported, "The SQL columns '\(taken)' and '\(name)' of table '\(table)' would be one column; rename a property.")
             }
         }
         for table in tables {
             let entity = table.entity
-            try claim(table.name, "entity '\(entity.name)'")
-            var columns = ["_pk"]
-            for (i, column) in table.attributeColumns.enumerated() { columns += [column] + (table.bitsColumns[i].map { [$0] } ?? []) }
-            for (i, storage) in table.relationships.enumerated() {
-                guard case .column(let column, let order) = storage else { continue }
-                columns += [column] + (order.map { [$0] } ?? [])
-                try claim("\(table.name)__\(entity.relationships[i].name)", "the index of '\(entity.name).\(entity.relationships[i].name)'")
+            try claim(table.name)
+            columns.removeAll(keepingCapacity: true)
+            try column("_pk", of: table.name)
+            for (i, name) in table.attributeColumns.enumerated() {
+                try column(name, of: table.name)
+                if let bits = table.bitsColumns[i] { try column(bits, of: table.name) }
             }
-            try distinctColumns(columns, of: "entity '\(entity.name)'")
-            for c in entity.uniqueConstraints.indices { try claim("\(table.name)__unique_\(c)", "unique constraint \(c) of '\(entity.name)'") }
-            for c in entity.indexes.indices { try claim("\(table.name)__index_\(c)", "index \(c) of '\(entity.name)'") }
+            for (i, storage) in table.relationships.enumerated() {
+                guard case .column(let name, let order) = storage else { continue }
+                try column(name, of: table.name)
+                if let order { try column(order, of: table.name) }
+                try claim(table.name + "__" + entity.relationships[i].name)
+            }
+            for c in entity.uniqueConstraints.indices { try claim(table.name + "__unique_" + String(c)) }
+            for c in entity.indexes.indices { try claim(table.name + "__index_" + String(c)) }
         }
         for join in joins {
-            let what = "the join table of '\(join.leftTable)' and '\(join.rightTable)' ('\(join.left)', '\(join.right)')"
-            try claim(join.name, what)
-            try claim(join.name + "__" + join.right, "the index of " + what)
-            try distinctColumns([join.left, join.right] + [join.leftOrder, join.rightOrder].compactMap { $0 }, of: what)
+            try claim(join.name)
+            try claim(join.name + "__" + join.right)
+            columns.removeAll(keepingCapacity: true)
+            for name in [join.left, join.right, join.leftOrder, join.rightOrder] {
+                if let name { try column(name, of: join.name) }
+            }
         }
     }
 }

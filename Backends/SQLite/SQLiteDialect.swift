@@ -9,7 +9,8 @@ import StrataSQLSupport
 enum SQLiteDialect: SQLDialect {
     /// SQLite compares identifiers ignoring ASCII case ("Item" and "ITEM" are one table).
     static func identifierKey(_ name: String) -> String {
-        String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        guard name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return name }
+        return String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     static func placeholder(_ index: Int) -> String { "?" }
