@@ -1,6 +1,7 @@
 import Foundation
 @_spi(StrataEngine) import Strata
 import StrataPostgres
+import StrataTestSupport
 import Testing
 
 /// Join table names on PostgreSQL (docs/formats/sqlite.md, "Join table names"): a migration to a
@@ -9,14 +10,7 @@ import Testing
 @Suite(.enabled(if: PostgresTestServer.isConfigured, PostgresTestServer.reason))
 struct PostgresJoinNameTests {
     @Test func aMigrationThatMakesAPairCollideKeepsItsLinks() throws {
-        let v1 = try Schema(entities: [
-            Entity("A") { Attribute("name", .string); Relationship.toMany("b_c", "X", inverse: "y_z") },
-            Entity("X") { Attribute("name", .string); Relationship.toMany("y_z", "A", inverse: "b_c") },
-        ], version: Schema.Version(1, 0, 0))
-        let v2 = try Schema(entities: v1.entities.map(\.declaration) + [
-            Entity("A_b") { Relationship.toMany("c", "X_y", inverse: "z") },
-            Entity("X_y") { Relationship.toMany("z", "A_b", inverse: "c") },
-        ], version: Schema.Version(2, 0, 0))
+        let (v1, v2) = (CollidingJoinSchemas.v1, CollidingJoinSchemas.v2)
         let namespace = "join-names-\(UUID().uuidString)"
         func configuration(_ schema: Schema) -> PostgresStoreConfiguration { PostgresStoreConfiguration(url: PostgresTestServer.url, schema: schema, namespace: namespace) }
         defer { try? PostgresStore.dropStore(configuration(v2)) }

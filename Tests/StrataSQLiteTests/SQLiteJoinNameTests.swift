@@ -3,6 +3,7 @@ import Foundation
 import StrataConformance
 @testable import StrataSQLite
 import StrataSQLSupport
+import StrataTestSupport
 import Testing
 
 /// Join table names (docs/formats/sqlite.md, "Join table names"): a pair whose plain name collides
@@ -33,14 +34,7 @@ struct SQLiteJoinNameTests {
     /// A migration to a schema in which an existing pair starts to collide: its table takes the
     /// escaped name, and its links move with it.
     @Test func aMigrationThatMakesAPairCollideKeepsItsLinks() throws {
-        let v1 = try Schema(entities: [
-            Entity("A") { Attribute("name", .string); Relationship.toMany("b_c", "X", inverse: "y_z") },
-            Entity("X") { Attribute("name", .string); Relationship.toMany("y_z", "A", inverse: "b_c") },
-        ], version: Schema.Version(1, 0, 0))
-        let v2 = try Schema(entities: v1.entities.map(\.declaration) + [
-            Entity("A_b") { Relationship.toMany("c", "X_y", inverse: "z") },
-            Entity("X_y") { Relationship.toMany("z", "A_b", inverse: "c") },
-        ], version: Schema.Version(2, 0, 0))
+        let (v1, v2) = (CollidingJoinSchemas.v1, CollidingJoinSchemas.v2)
         let dir = try SQLiteFileTests.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("s.sqlite")
