@@ -21,10 +21,10 @@ final class LMDBLayout: @unchecked Sendable {
 
     static let metaName = "strata.meta"
 
-    static func recordsName(_ e: EntitySchema) -> String { "e.\(e.name)" }
-    static func uniqueName(_ e: EntitySchema, _ c: Int) -> String { "u.\(e.name).\(e.uniqueConstraints[c].map(e.name(of:)).joined(separator: ","))" }
-    static func indexName(_ e: EntitySchema, _ i: Int) -> String { "i.\(e.name).\(e.indexes[i].map(e.name(of:)).joined(separator: ","))" }
-    static func toManyName(_ e: EntitySchema, _ r: Int) -> String { "r.\(e.name).\(e.relationships[r].name)" }
+    static func recordsName(_ e: EntitySchema) -> String { fitted("e.\(e.name)") }
+    static func uniqueName(_ e: EntitySchema, _ c: Int) -> String { fitted("u.\(e.name).\(e.uniqueConstraints[c].map(e.name(of:)).joined(separator: ","))") }
+    static func indexName(_ e: EntitySchema, _ i: Int) -> String { fitted("i.\(e.name).\(e.indexes[i].map(e.name(of:)).joined(separator: ","))") }
+    static func toManyName(_ e: EntitySchema, _ r: Int) -> String { fitted("r.\(e.name).\(e.relationships[r].name)") }
 
     /// How many named databases the schema needs.
     static func databaseCount(_ schema: Schema) -> Int {

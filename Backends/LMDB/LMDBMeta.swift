@@ -55,7 +55,7 @@ struct LMDBMeta {
     ///
     /// - Throws: `corruptStore` for a counter of the wrong size or below 1.
     func nextKey(_ entity: EntitySchema) throws -> Int64 {
-        guard let bytes = try Self.get(txn, layout.meta, "next.\(entity.name)") else { return 1 }
+        guard let bytes = try Self.get(txn, layout.meta, LMDBLayout.counterName(entity)) else { return 1 }
         let value = bytes.count == 8 ? bytes.withUnsafeBytes { LMDBKeyCodec.readBigEndian($0.baseAddress!) } : 0
         guard value >= 1 else {
             throw StrataError(.corruptStore, "The key counter of '\(entity.name)' in the metadata database is damaged; restore the environment from a backup.", entity: entity.name, file: file)
@@ -64,6 +64,6 @@ struct LMDBMeta {
     }
 
     func setNextKey(_ entity: EntitySchema, _ next: Int64) throws {
-        try Self.put(txn, layout.meta, "next.\(entity.name)", withUnsafeBytes(of: LMDBKeyCodec.bigEndian(next)) { Array($0) })
+        try Self.put(txn, layout.meta, LMDBLayout.counterName(entity), withUnsafeBytes(of: LMDBKeyCodec.bigEndian(next)) { Array($0) })
     }
 }

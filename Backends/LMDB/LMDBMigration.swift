@@ -66,7 +66,7 @@ enum LMDBMigration {
         try write(next, LMDBRecords(txn: txn, context: LMDBContext(layout: new, storeIdentifier: identifier, file: file)))
 
         for entity in source.entities {
-            let rc = "next.\(entity.name)".withCString { name in
+            let rc = LMDBLayout.counterName(entity).withCString { name in
                 var key = MDB_val(mv_size: strlen(name), mv_data: UnsafeMutableRawPointer(mutating: name))
                 return mdb_del(txn, metaDBI, &key, nil)
             }

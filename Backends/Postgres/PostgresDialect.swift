@@ -7,6 +7,18 @@ import StrataSQLSupport
 /// the save under the store's write lock and never reused (`lastKeyQuery`), strings in `bytea`
 /// (NUL-safe, compared by bytes, docs/formats/postgres.md "Types"), foreign keys added after the tables.
 enum PostgresDialect: SQLDialect {
+    /// PostgreSQL keeps the first 63 bytes of a name (NAMEDATALEN − 1), cut at a character's
+    /// start: two names that agree there are one table, index or column.
+    static func identifierKey(_ name: String) -> String {
+        guard name.utf8.count > 63 else { return name }
+        var bytes = 0
+        for scalar in name.unicodeScalars {
+            guard bytes + UTF8.width(scalar) <= 63 else { break }
+            bytes += UTF8.width(scalar)
+        }
+        return String(decoding: name.utf8.prefix(bytes), as: UTF8.self)
+    }
+
     static func placeholder(_ index: Int) -> String { "$\(index)" }
 
     static let trueLiteral = "TRUE"

@@ -92,6 +92,11 @@ import Foundation
     /// FOREIGN KEY`) instead of inline: PostgreSQL refuses a reference to a table not created yet,
     /// and two entities may refer to each other. SQLite (default false) has no `ADD FOREIGN KEY`.
     static var addsForeignKeysAfterTables: Bool { get }
+
+    /// What the server compares when it tells two quoted names apart: two names with one key are
+    /// one table, index or column (SQLite ignores ASCII case; PostgreSQL keeps the first 63 bytes).
+    /// Default: the name itself.
+    static func identifierKey(_ name: String) -> String
 }
 
 extension SQLDialect {
@@ -102,6 +107,9 @@ extension SQLDialect {
     package static func stringOrder(_ column: String, _ comparator: StringComparator, direction: String) -> String {
         "\(column)\(collation(comparator)) \(direction)"
     }
+
+    /// Names compare as written.
+    package static func identifierKey(_ name: String) -> String { name }
 
     /// Inline foreign keys (SQLite's only form).
     @usableFromInline package static var addsForeignKeysAfterTables: Bool { false }

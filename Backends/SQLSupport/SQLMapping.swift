@@ -64,7 +64,7 @@
 
     /// The table of one many-to-many relationship pair: one row per edge.
     @usableFromInline package struct JoinTable: Sendable {
-        /// `<left>__<right>`.
+        /// `<left>__<right>` (escaped components when the plain name collides: `SQLMapping+Names.swift`).
         @usableFromInline package let name: String
         /// The column of the left record's key (`<Entity>_<relationship>`, the smaller name).
         @usableFromInline package let left: String
@@ -86,12 +86,14 @@
     /// The mapping of `schema`, its texts written in `dialect`.
     ///
     /// - Throws: `unsupported` for a property name the layout reserves (starting with `_` or
-    ///   containing `__`).
+    ///   containing `__`), or for two tables, indexes or columns that would take one name in
+    ///   `dialect` (`checkDistinctNames`).
     @usableFromInline package init<Dialect: SQLDialect>(schema: Schema, dialect: Dialect.Type) throws {
         self.schema = schema
         var joins: [JoinTable] = []
         var joinIndex: [String: Int] = [:]
         var tables: [Table] = []
+        let escapedSides = Self.escapedJoinSides(schema)
         for entity in schema.entities {
             var attributeColumns: [String] = []
             var bits: [String?] = []
@@ -116,8 +118,9 @@
                     storage.append(.inverseColumn(table: destination.index, column: inverse.name, order: r.isOrdered ? inverse.name + "__order" : nil))
                 case (true, true):
                     let symmetric = destination.index == entity.index && entity.inverseIndices[i] == i
-                    let mine = "\(entity.name)_\(r.name)"
-                    let other = symmetric ? mine + "_mirror" : "\(destination.name)_\(inverse.name)"
+                    let escaped = escapedSides.contains(JoinSide(entity: entity.index, relationship: i))
+                    let mine = Self.joinColumn(entity.name, r.name, escaped: escaped)
+                    let other = symmetric ? mine + "_mirror" : Self.joinColumn(destination.name, inverse.name, escaped: escaped)
                     let (left, right) = mine <= other ? (mine, other) : (other, mine)
                     let name = "\(left)__\(right)"
                     let index: Int
@@ -146,6 +149,7 @@
         self.joins = joins
         var slots = SQLTextSlots()
         self.texts = tables.map { Self.makeTexts($0, schema: schema, joins: joins, dialect, &slots) }
+        try checkDistinctNames(dialect)
     }
 
     private static func makeTexts<Dialect: SQLDialect>(_ table: Table, schema: Schema, joins: [JoinTable], _ dialect: Dialect.Type, _ slots: inout SQLTextSlots) -> Texts {

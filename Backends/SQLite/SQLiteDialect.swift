@@ -7,6 +7,12 @@ import StrataSQLSupport
 /// text search on `CAST(… AS BLOB)` and the registered `strata_lower` function (SQLite's `lower`
 /// folds ASCII only), string order through the registered collations (`SQLiteCollations`).
 enum SQLiteDialect: SQLDialect {
+    /// SQLite compares identifiers ignoring ASCII case ("Item" and "ITEM" are one table).
+    static func identifierKey(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return name }
+        return String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
     static func placeholder(_ index: Int) -> String { "?" }
 
     static let trueLiteral = "1"

@@ -262,6 +262,65 @@ enum EdgeShape: Codable, Hashable {
         #expect(try context.fetchCount(FetchDescriptor(predicate: #Predicate<EdgeValue> { $0.optionalText == nil })) == all.filter { $0.optionalText == nil }.count)
     }
 
+    /// Case-insensitive and Finder-like orders, searches and edge doubles give every backend the
+    /// memory backend's answer, over texts where case mapping, NUL, marks and digits differ.
+    @Test(arguments: ModelBackend.all.filter { $0.name != "memory" }) func textAndNumberQueriesAgreeWithMemory(_ backend: ModelBackend) throws {
+        let texts = ["ΟΔΟΣ", "οδοσ", "İstanbul", "i\u{307}stanbul", "STRASSE", "straße", "a\u{0}B", "A\u{0}b", "a10", "a9", "A9", "e\u{301}", "é", "É",
+                     "👩‍👩‍👧‍👦", "x\u{FFFF}", "", "Ǆ", "ǆ", "ﬁ", "FI", "%_", "a%b"]
+        let numbers: [Double?] = [.nan, -0.0, 0.0, nil, -.infinity, .infinity, -.nan, .leastNonzeroMagnitude, 1, nil]
+        let memory = try #require(ModelBackend.all.first { $0.name == "memory" })
+        let fixtures = [try ModelFixture(memory), try ModelFixture(backend)]
+        var contexts: [ModelContext] = []
+        for fixture in fixtures {
+            let context = ModelContext(try fixture.backend.open(fixture.directory, [EdgeValue.self]))
+            for (n, text) in texts.enumerated() {
+                let v = EdgeValue(label: String(format: "%02d", n))
+                v.text = text
+                v.optionalText = n % 4 == 0 ? nil : texts[(n * 7) % texts.count]
+                v.optionalNumber = numbers[n % numbers.count]
+                v.number = numbers[(n + 3) % numbers.count] ?? -0.0
+                context.insert(v)
+            }
+            try context.save()
+            contexts.append(ModelContext(try fixture.backend.open(fixture.directory, [EdgeValue.self])))
+        }
+        func both(_ d: FetchDescriptor<EdgeValue>) throws -> ([String], [String]) {
+            (try contexts[0].fetch(d).map(\.label), try contexts[1].fetch(d).map(\.label))
+        }
+        for comparator in [StringComparator.caseInsensitive, .localizedStandard, .byteOrder] {
+            for order in [Strata.SortOrder.ascending, .descending] {
+                var d = FetchDescriptor<EdgeValue>()
+                d.sortKeys = [SortKey(\EdgeValue.text, order: order, comparator: comparator)]
+                let (expected, found) = try both(d)
+                #expect(found == expected, "\(backend): text \(comparator) \(order)")
+                d.sortKeys = [SortKey(\EdgeValue.optionalText, order: order, comparator: comparator), SortKey(\EdgeValue.optionalNumber, order: order)]
+                d.fetchOffset = 3
+                d.fetchLimit = 9
+                let (expectedWindow, foundWindow) = try both(d)
+                #expect(foundWindow == expectedWindow, "\(backend): optional text \(comparator) \(order), then optional number, windowed")
+            }
+        }
+        for t in texts + ["σ", "ss", "i", "İ", "\u{0}", "\u{301}", "_", "%"] {
+            for (name, predicate) in [
+                ("localizedStandardContains", #Predicate<EdgeValue> { $0.text.localizedStandardContains(t) }),
+                ("contains", #Predicate<EdgeValue> { $0.text.contains(t) }),
+                ("starts(with:)", #Predicate<EdgeValue> { $0.text.starts(with: t) }),
+                ("== optional", #Predicate<EdgeValue> { $0.optionalText == t }),
+            ] {
+                let (expected, found) = try both(FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.label)]))
+                #expect(found == expected, "\(backend): \(name) \(t.debugDescription)")
+            }
+        }
+        for order in [Foundation.SortOrder.forward, .reverse] {
+            let (expected, found) = try both(FetchDescriptor(sortBy: [SortDescriptor(\.optionalNumber, order: order), SortDescriptor(\.number, order: order)]))
+            #expect(found == expected, "\(backend): optional doubles then doubles \(order)")
+        }
+        for bound in [0.0, -0.0, .nan, .infinity] {
+            let (expected, found) = try both(FetchDescriptor(predicate: #Predicate { $0.number == bound || $0.optionalNumber == bound }, sortBy: [SortDescriptor(\.label)]))
+            #expect(found == expected, "\(backend): == \(bound)")
+        }
+    }
+
     /// Unique and indexed strings longer than an LMDB key, sharing long prefixes.
     @Test(arguments: ModelBackend.all) func longUniqueAndIndexedStrings(_ backend: ModelBackend) throws {
         let fixture = try ModelFixture(backend)

@@ -41,6 +41,14 @@ import Testing
         Trip(name: name, destination: "D", startDate: Date(timeIntervalSince1970: 0), endDate: Date(timeIntervalSince1970: 100))
     }
 
+    /// Inserts trips `<prefix>0` … and saves each alone: one history transaction per trip.
+    static func saveTrips(_ context: ModelContext, _ count: Int, prefix: String) throws {
+        for n in 0..<count {
+            context.insert(trip("\(prefix)\(n)"))
+            try context.save()
+        }
+    }
+
     /// Whether the backend keeps history: every built-in one does, so a refusal is a failure.
     static func keepsHistory(_ container: ModelContainer) -> Bool {
         do {
@@ -108,10 +116,7 @@ import Testing
             let container = try backend.open(dir)
             guard Self.keepsHistory(container) else { return }
             let context = ModelContext(container)
-            for n in 0..<3 {
-                context.insert(Self.trip("t\(n)"))
-                try context.save()
-            }
+            try Self.saveTrips(context, 3, prefix: "t")
             saved = try context.fetchHistory(HistoryDescriptor<DefaultHistoryTransaction>()).map(\.token)
             let encoded = try JSONEncoder().encode(saved[1])
             #expect(try JSONDecoder().decode(DefaultHistoryToken.self, from: encoded) == saved[1])

@@ -85,7 +85,7 @@ extension ConformanceSuite {
                 _ = try ctx.expectError(.uniqueConstraintViolation, "a duplicate library") { try ctx.insert(ctx.new("Library", ["name": "L"])) }
                 try ctx.checkEqual(try ctx.store.fetchHistory(HistoryQuery()), before, "history after the failed save")
             },
-            c("authors-and-queries", "Transactions keep their author; fetches filter by author, bound by tokens and limit, oldest first.") { ctx in
+            c("authors-and-queries", "Transactions keep their author; fetches filter by author, bound by tokens and limit (0: none), oldest first.") { ctx in
                 for (n, author) in ["importer", "ui", nil, "importer"].enumerated() {
                     _ = try ctx.store.save(inserted: [ctx.new("Sample", ["label": .string("s\(n)")])], updated: [], deleted: [], updatedProperties: [:], author: author)
                 }
@@ -95,6 +95,8 @@ extension ConformanceSuite {
                 try ctx.checkEqual(try ctx.store.fetchHistory(HistoryQuery(after: all[0].token)).map(\.token), all[1...].map(\.token), "after the first")
                 try ctx.checkEqual(try ctx.store.fetchHistory(HistoryQuery(through: all[1].token)).map(\.token), all[...1].map(\.token), "through the second")
                 try ctx.checkEqual(try ctx.store.fetchHistory(HistoryQuery(after: all[0].token, limit: 2)).map(\.token), all[1...2].map(\.token), "two after the first")
+                try ctx.checkEqual(try ctx.store.fetchHistory(HistoryQuery(limit: 0)).map(\.token), [], "a limit of 0 gives none")
+                try ctx.checkEqual(try ctx.store.fetchHistory(HistoryQuery(authors: ["ui"], limit: 1)).map(\.token), [all[1].token], "the limit counts what the author filter kept")
             },
             c("delete-history", "deleteHistory removes transactions through a token; an older token then fails with historyTokenExpired.") { ctx in
                 for n in 0..<3 { try ctx.insert(ctx.new("Sample", ["label": .string("s\(n)")])) }

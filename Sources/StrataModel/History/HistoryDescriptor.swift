@@ -13,7 +13,8 @@ public struct HistoryDescriptor<T: HistoryTransaction> {
     public var predicate: Predicate<T>?
     /// Their order; empty: token (commit) order.
     public var sortBy: [SortDescriptor<T>]
-    /// At most this many; `nil` or 0: all.
+    /// At most this many; `nil`: all. 0 returns none, as SwiftData documents ("use `nil`, not `0`")
+    /// and as `FetchDescriptor.fetchLimit` and the store's `HistoryQuery.limit` do.
     public var fetchLimit: Int?
 
     /// Describes a history fetch.

@@ -18,7 +18,8 @@ extension ModelContext {
     /// transaction is read.
     ///
     /// - Throws: `unsupported` when the store keeps no history or `T` is not
-    ///   `DefaultHistoryTransaction`; the predicate's error.
+    ///   `DefaultHistoryTransaction`; `typeMismatch` for a negative `fetchLimit` (0 returns none,
+    ///   as a fetch's does); the predicate's error.
     public func fetchHistory<T: HistoryTransaction>(_ descriptor: HistoryDescriptor<T>) throws -> [T] {
         if let provided = try store.providedHistory(descriptor) { return provided }
         guard T.self == DefaultHistoryTransaction.self else {
@@ -30,7 +31,10 @@ extension ModelContext {
         var transactions = try store.fetchHistory(HistoryQuery(after: after)).map { container.historyTransaction($0) as! T }
         if let predicate = descriptor.predicate { transactions = try transactions.filter { try predicate.evaluate($0) } }
         if !descriptor.sortBy.isEmpty { transactions.sort(using: descriptor.sortBy) }
-        if let limit = descriptor.fetchLimit, limit > 0, transactions.count > limit { transactions.removeLast(transactions.count - limit) }
+        if let limit = descriptor.fetchLimit {
+            guard limit >= 0 else { throw StrataError(.typeMismatch, "A history fetchLimit cannot be negative; use nil for every transaction.") }
+            transactions = Array(transactions.prefix(limit))
+        }
         return transactions
     }
 
