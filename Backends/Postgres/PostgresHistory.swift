@@ -56,10 +56,12 @@ enum PostgresHistory {
     /// The sequence as `nextval` and `setval` take it (found through the namespace's search path).
     static let nextNumberArgument = "'\(PostgresCatalog.quote(sequence))'"
 
-    /// The newest number the sequence handed out, 0 when none.
+    /// The newest number handed out, 0 when none: the sequence's, or on a store no writer with
+    /// history on opened since format 2 (no sequence yet; `deleteHistory` may still run there) the
+    /// counter `history_last`.
     private static func lastNumber(_ connection: PostgresConnection) throws -> Int64 {
-        let rows = try connection.query("SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM \(PostgresCatalog.quote(sequence))")
-        return rows.count == 1 ? rows.integer(0, 0) ?? 0 : 0
+        let rows = try connection.query("SELECT coalesce(pg_sequence_last_value(to_regclass(convert_from($1, 'UTF8'))), 0)", [.text(PostgresCatalog.quote(sequence))])
+        return max(rows.integer(0, 0) ?? 0, try counter(connection, "history_last"))
     }
 
     private static func counter(_ connection: PostgresConnection, _ name: String) throws -> Int64 {

@@ -92,6 +92,19 @@ struct PostgresHistoryNumberTests {
         let reopened = try PostgresStore(configuration())
         try update(reopened, id, to: 2)
         #expect(try numbers(reopened) == [1, 10, 11, 12])
+        // Deleting history on a format 2 store opened without history (no sequence yet): the
+        // horizon stops at the counter, and a writer with history numbers on after it.
+        try edit.execute("DROP SEQUENCE strata_history_token; UPDATE strata_metadata SET \"value\" = '2' WHERE \"key\" = 'format'")
+        try edit.execute("INSERT INTO strata_metadata (\"key\", \"value\") VALUES ('history_last', '14')")
+        var off = configuration()
+        off.recordsHistory = false
+        let without = try PostgresStore(off)
+        try without.deleteHistory(through: StoreHistoryToken(storeIdentifier: without.identifier, transaction: 100))
+        #expect(try metadata(edit, "history_horizon") == .text("14"))
+        #expect(try numbers(without) == [])
+        let after = try PostgresStore(configuration())
+        try update(after, id, to: 3)
+        #expect(try numbers(after) == [15])
     }
 
     /// A save refused with an error takes no number, on the one-record path (which then goes the
